@@ -1,0 +1,18 @@
+// Admin commands act on the data folder directly, server running or not
+// (WAL lets them share the file with a running server).
+import type { Config } from '../config.js';
+import { createServices, type Services } from '../container.js';
+import { closeDatabase, openDatabase } from '../db/open.js';
+import { LazyEmbedder } from '../embed/lazy-embedder.js';
+import { createLogger } from '../logger.js';
+
+export async function withServices<T>(config: Config, fn: (s: Services) => T | Promise<T>): Promise<T> {
+  const db = openDatabase(config.dbPath, { synchronous: config.synchronous });
+  const embedder = new LazyEmbedder({ model: config.embedModel, cacheDir: config.dataDir });
+  try {
+    return await fn(createServices({ config, db, embedder, log: createLogger('error') }));
+  } finally {
+    await embedder.close();
+    closeDatabase(db);
+  }
+}

@@ -1,0 +1,69 @@
+// serve, tenants, users, backup: commands that act on the data folder itself.
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { backupDatabase } from '../../db/open.js';
+import { AppError } from '../../errors.js';
+import { startServer } from '../../server.js';
+import { withServices } from '../admin.js';
+import { CliError, EXIT } from '../exit-codes.js';
+
+function asCliError(e: unknown): never {
+  if (e instanceof AppError) throw new CliError(e.detail, e.status === 404 ? EXIT.notFound : EXIT.usage);
+  throw e;
+}
+
+export function registerServerCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('start the Rhizome server (same as npm start)')
+    .option('-p, --port <port>', 'port (default RHIZOME_PORT or 7777)')
+    .option('--host <host>', 'listen address (default RHIZOME_HOST or 127.0.0.1)')
+    .action(async (opts: { port?: string; host?: string }) => {
+      const config = loadConfig(process.env, {
+        ...(opts.port ? { port: Number(opts.port) } : {}),
+        ...(opts.host ? { host: opts.host } : {}),
+      });
+      const server = await startServer(config);
+      const stop = () => {
+        server.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  const tenants = program.command('tenants').description('manage tenants (acts on the data folder directly)');
+  tenants
+    .command('create <name>')
+    .description('create a tenant and its first API key')
+    .option('--json', 'print {"tenant_id", "api_key"} as JSON')
+    .action(async (name: string, opts: { json?: boolean }) => {
+      const out = await withServices(loadConfig(), (s) => s.tenants.create(name)).catch(asCliError);
+      if (opts.json) process.stdout.write(JSON.stringify(out) + '\n');
+      else process.stdout.write(`Created tenant "${name}" (${out.tenant_id}).\nAPI key (shown once): ${out.api_key}\n`);
+    });
+
+  const users = program.command('users').description('manage users who sign in by magic link');
+  users
+    .command('add <email>')
+    .description('add a user (email → tenant) who can sign in by magic link')
+    .requiredOption('--tenant <name>', 'tenant the user belongs to')
+    .option('--json', 'print the user as JSON')
+    .action(async (email: string, opts: { tenant: string; json?: boolean }) => {
+      const user = await withServices(loadConfig(), (s) => s.auth.addUser(email, opts.tenant)).catch(asCliError);
+      if (opts.json) process.stdout.write(JSON.stringify(user) + '\n');
+      else process.stdout.write(`Added ${user.email} to tenant "${opts.tenant}".\n`);
+    });
+
+  program
+    .command('backup <file>')
+    .description('write a consistent copy of rhizome.db while the server runs (VACUUM INTO)')
+    .action(async (file: string) => {
+      const { existsSync } = await import('node:fs');
+      if (existsSync(file)) throw new CliError(`${file} already exists; choose a new file name`, EXIT.usage);
+      await withServices(loadConfig(), (s) => backupDatabase(s.db, file));
+      process.stdout.write(`Backup written to ${file}\n`);
+    });
+}

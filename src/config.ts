@@ -1,0 +1,95 @@
+// The only reader of process.env. One zod schema reads the whole configuration.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const envSchema = z.object({
+  RHIZOME_PORT: z.coerce.number().int().min(0).max(65535).default(7777),
+  RHIZOME_HOST: z.string().min(1).default('127.0.0.1'),
+  RHIZOME_DATA_DIR: z.string().min(1).optional(),
+  RHIZOME_EMBED_MODEL: z.string().min(1).optional(),
+  RHIZOME_MODEL_DIR: z.string().min(1).optional(),
+  RHIZOME_PUBLIC_URL: z.string().url().optional(),
+  RHIZOME_SMTP_URL: z.string().min(1).optional(),
+  RHIZOME_MAIL_FROM: z.string().min(3).default('Rhizome <rhizome@localhost>'),
+  RHIZOME_LLM_URL: z.string().url().optional(),
+  RHIZOME_LLM_MODEL: z.string().min(1).default('llama3.2'),
+  RHIZOME_ALLOW_PRIVATE_FETCH: flag,
+  RHIZOME_SYNCHRONOUS: z.enum(['FULL', 'NORMAL', 'full', 'normal']).default('FULL').transform((s) => s.toUpperCase() as 'FULL' | 'NORMAL'),
+  RHIZOME_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  RHIZOME_TOKEN: z.string().min(1).optional(),
+  RHIZOME_API_URL: z.string().url().optional(),
+});
+
+/** The default embedding model: Universal Sentence Encoder lite, shipped in an npm package. */
+export const DEFAULT_EMBED_MODEL = 'use-lite';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly dbPath: string;
+  readonly embedModel: string;
+  readonly modelDir: string | undefined;
+  readonly publicUrl: string;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly llmUrl: string | undefined;
+  readonly llmModel: string;
+  readonly allowPrivateFetch: boolean;
+  readonly synchronous: 'FULL' | 'NORMAL';
+  readonly logLevel: 'silent' | 'error' | 'info' | 'debug';
+  readonly clientToken: string | undefined;
+  readonly apiUrl: string;
+}
+
+/** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
+function defaultDataDir(cwd: string): string {
+  const pkg = join(cwd, 'package.json');
+  if (existsSync(pkg)) {
+    try {
+      if (JSON.parse(readFileSync(pkg, 'utf8')).name === 'rhizome') return join(cwd, 'data');
+    } catch {
+      /* not our checkout */
+    }
+  }
+  return join(homedir(), '.rhizome');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(overrides.dataDir ?? e.RHIZOME_DATA_DIR ?? defaultDataDir(process.cwd()));
+  const port = overrides.port ?? e.RHIZOME_PORT;
+  const host = overrides.host ?? e.RHIZOME_HOST;
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    dbPath: join(dataDir, 'rhizome.db'),
+    embedModel: e.RHIZOME_EMBED_MODEL ?? (e.RHIZOME_MODEL_DIR ? `local:${e.RHIZOME_MODEL_DIR}` : DEFAULT_EMBED_MODEL),
+    modelDir: e.RHIZOME_MODEL_DIR,
+    publicUrl: e.RHIZOME_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    smtpUrl: e.RHIZOME_SMTP_URL,
+    mailFrom: e.RHIZOME_MAIL_FROM,
+    llmUrl: e.RHIZOME_LLM_URL,
+    llmModel: e.RHIZOME_LLM_MODEL,
+    allowPrivateFetch: e.RHIZOME_ALLOW_PRIVATE_FETCH,
+    synchronous: e.RHIZOME_SYNCHRONOUS,
+    logLevel: e.RHIZOME_LOG,
+    clientToken: e.RHIZOME_TOKEN,
+    apiUrl: e.RHIZOME_API_URL ?? 'http://127.0.0.1:7777',
+    ...overrides,
+  };
+  return Object.freeze(config);
+}

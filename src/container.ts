@@ -1,0 +1,78 @@
+// Builds every repository and service over one database. HTTP, MCP (over HTTP) and the
+// admin CLI commands all receive this one object; nothing below it knows about them.
+import { loadKeys } from './auth/secrets.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/open.js';
+import type { Embedder, ModelState } from './embed/embedder.js';
+import { JobQueue } from './jobs/queue.js';
+import { createLogger, type Logger } from './logger.js';
+import { ApiKeysRepo } from './repos/api-keys.repo.js';
+import { JobsRepo } from './repos/jobs.repo.js';
+import { TenantsRepo } from './repos/tenants.repo.js';
+import { TokensRepo } from './repos/tokens.repo.js';
+import { UsersRepo } from './repos/users.repo.js';
+import { AuthService } from './services/auth.service.js';
+import { LogMailer, SmtpMailer, type Mailer } from './services/mailer.js';
+import { TenantsService } from './services/tenants.service.js';
+
+export interface EmbedderStatus {
+  state: ModelState;
+  model: string;
+  dimension: number;
+  error?: string;
+}
+
+export interface ServiceOptions {
+  config: Config;
+  db: Db;
+  embedder: Embedder & { state?: ModelState; error?: string; ready?: Promise<void> };
+  clock?: Clock;
+  log?: Logger;
+  mailer?: Mailer;
+  startedAt?: number;
+}
+
+export function createServices(o: ServiceOptions) {
+  const clock = o.clock ?? systemClock;
+  const log = o.log ?? createLogger(o.config.logLevel);
+  const db = o.db;
+  const mailer = o.mailer ?? (o.config.smtpUrl ? new SmtpMailer(o.config.smtpUrl, o.config.mailFrom) : new LogMailer(log));
+
+  const repos = {
+    tenants: new TenantsRepo(db),
+    apiKeys: new ApiKeysRepo(db),
+    users: new UsersRepo(db),
+    tokens: new TokensRepo(db),
+    jobs: new JobsRepo(db),
+  };
+  const keys = loadKeys(repos.tenants);
+  const queue = new JobQueue(repos.jobs, clock, log);
+  const embedder = o.embedder;
+
+  const auth = new AuthService({ db, keys, clock, mailer, publicUrl: o.config.publicUrl, ...repos });
+  const tenants = new TenantsService(db, repos.tenants, auth, clock);
+
+  const embedderStatus = (): EmbedderStatus => ({
+    state: embedder.state ?? 'ready',
+    model: embedder.modelId || o.config.embedModel,
+    dimension: embedder.dimension,
+    ...(embedder.error ? { error: embedder.error } : {}),
+  });
+
+  return {
+    config: o.config,
+    db,
+    clock,
+    log,
+    queue,
+    embedder,
+    embedderStatus,
+    repos,
+    auth,
+    tenants,
+    startedAt: o.startedAt ?? Date.now(),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

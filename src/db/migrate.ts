@@ -1,0 +1,26 @@
+// Schema versioning with PRAGMA user_version: version 1 is schema.sql; later steps are
+// appended to MIGRATIONS and run in order, each in its own transaction.
+import type Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { schemaPath } from '../paths.js';
+
+type Step = (db: Database.Database) => void;
+
+const MIGRATIONS: Step[] = [
+  (db) => db.exec(readFileSync(schemaPath(), 'utf8')),
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`database schema version ${current} is newer than this Rhizome (${SCHEMA_VERSION}); upgrade Rhizome`);
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      MIGRATIONS[v](db);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

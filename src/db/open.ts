@@ -1,0 +1,45 @@
+// Opens the one SQLite file with the pragmas Rhizome relies on and sqlite-vec loaded.
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './migrate.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** FULL (default): every commit is fsynced before it is acknowledged, so an
+   *  acknowledged write survives kill -9 and power loss. NORMAL survives kill -9 only. */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+export function openDatabase(path: string, opts: OpenOptions = {}): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -65536'); // 64 MiB page cache
+  db.pragma('mmap_size = 268435456');
+  sqliteVec.load(db);
+  migrate(db);
+  return db;
+}
+
+/** Clean shutdown: fold the WAL back into the main file so copying rhizome.db alone is a backup. */
+export function closeDatabase(db: Db): void {
+  if (!db.open) return;
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
+/** A consistent copy while the server runs (VACUUM INTO reads one snapshot). */
+export function backupDatabase(db: Db, target: string): void {
+  mkdirSync(dirname(target), { recursive: true });
+  db.prepare('VACUUM INTO ?').run(target);
+}

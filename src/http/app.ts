@@ -1,0 +1,77 @@
+// createApp(services): the whole HTTP surface. Errors of every origin leave as problem+json.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Services } from '../container.js';
+import { AppError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../errors.js';
+import { packageVersion } from '../paths.js';
+import { requireAuth } from './auth.middleware.js';
+import { problem, toAppError } from './problem.js';
+import type { AppEnv } from './router.js';
+import { docsRoutes } from './routes/docs.js';
+import { healthRoutes } from './routes/health.js';
+import { apiRouteModules } from './routes/index.js';
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+/** Routes that enforce their own (streamed) size limit. */
+const OWN_LIMIT = new Set(['/api/v1/captures/upload']);
+
+export type ExtraMount = (app: Hono<AppEnv>, s: Services) => void;
+
+export function createApp(s: Services, extras: ExtraMount[] = []) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.onError((err, c) => {
+    const known = toAppError(err);
+    if (known) return problem(c, known);
+    s.log.error(`unhandled error on ${c.req.method} ${c.req.path}`, err);
+    return problem(c, new AppError(500, 'internal_error', 'Internal error', 'An unexpected error occurred; it has been logged'));
+  });
+
+  app.use('/api/v1/*', async (c, next) => {
+    if (OWN_LIMIT.has(c.req.path)) return next();
+    return bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: () => {
+        throw new PayloadTooLargeError('Request body exceeds 1 MB');
+      },
+    })(c, next);
+  });
+  app.use('/api/v1/*', requireAuth(s.auth));
+
+  app.route('/', healthRoutes(s));
+  for (const mod of apiRouteModules) app.route('/api/v1', mod(s));
+  app.route('/api/v1', docsRoutes());
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey', in: 'header', name: 'Authorization', description: 'ApiKey {key_id}.{secret}',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  app.doc31('/api/v1/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Rhizome API', version: packageVersion(), description: 'Local-first personal knowledge graph. Errors are application/problem+json.' },
+    servers: [{ url: '/' }],
+    security: [{ ApiKey: [] }, { Bearer: [] }],
+  });
+
+  for (const extra of extras) extra(app as never, s);
+
+  const routes = () => app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, re: pathRegex(r.path) }));
+  let table: ReturnType<typeof routes> | undefined;
+  app.notFound((c) => {
+    table ??= routes();
+    const allow = [...new Set(table.filter((r) => r.re.test(c.req.path)).map((r) => r.method))];
+    if (allow.length && !allow.includes(c.req.method)) return problem(c, new MethodNotAllowedError(c.req.method, allow));
+    return problem(c, new NotFoundError(`Route ${c.req.method} ${c.req.path}`));
+  });
+
+  return app;
+}
+
+function pathRegex(path: string): RegExp {
+  const src = path
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${src}/?$`);
+}

@@ -1,0 +1,37 @@
+// Every error response is application/problem+json (RFC 9457) with a stable `code`.
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { AppError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
+
+export function problemResponse(err: AppError, instance?: string): Response {
+  const body: Record<string, unknown> = {
+    type: `https://rhizome.dev/problems/${err.code}`,
+    title: err.title,
+    status: err.status,
+    detail: err.detail,
+    code: err.code,
+  };
+  if (err.errors?.length) body.errors = err.errors;
+  if (instance) body.instance = instance;
+  return new Response(JSON.stringify(body), {
+    status: err.status,
+    headers: { 'Content-Type': 'application/problem+json', ...err.headers },
+  });
+}
+
+/** Maps Hono's own exceptions (malformed JSON, body limit, ...) onto our codes. */
+export function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err instanceof HTTPException) {
+    const msg = err.message || 'Bad request';
+    if (err.status === 400) return new ValidationError(msg.includes('JSON') ? 'Malformed JSON in request body' : msg);
+    if (err.status === 401) return new UnauthorizedError(msg);
+    if (err.status === 413) return new PayloadTooLargeError(msg);
+    return new AppError(err.status, 'http_error', 'Request error', msg);
+  }
+  return null;
+}
+
+export function problem(c: Context, err: AppError): Response {
+  return problemResponse(err, new URL(c.req.url).pathname);
+}

@@ -1,0 +1,37 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Services } from '../../container.js';
+import { packageVersion } from '../../paths.js';
+import { json } from '../../schemas/common.js';
+import { createRouter } from '../router.js';
+
+const Health = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    uptime_s: z.number(),
+    embedding: z.object({ state: z.enum(['loading', 'ready', 'error']), model: z.string(), dimension: z.number(), error: z.string().optional() }),
+    jobs: z.object({ queued: z.number().int() }),
+  })
+  .openapi('Health');
+
+export function healthRoutes(s: Services) {
+  const r = createRouter();
+  const version = packageVersion();
+  r.openapi(
+    createRoute({ method: 'get', path: '/health', tags: ['meta'], summary: 'Liveness, version, model state, queue depth (no auth)', security: [], responses: { 200: json(Health) } }),
+    (c) => {
+      const embedding = s.embedderStatus();
+      return c.json(
+        {
+          status: embedding.state === 'error' ? ('degraded' as const) : ('ok' as const),
+          version,
+          uptime_s: Math.round((Date.now() - s.startedAt) / 1000),
+          embedding,
+          jobs: { queued: s.queue.depth() },
+        },
+        200,
+      );
+    },
+  );
+  return r;
+}

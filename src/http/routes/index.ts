@@ -1,0 +1,9 @@
+// Every /api/v1 route module, in one list. A new resource adds one line here.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Services } from '../../container.js';
+import type { AppEnv } from '../router.js';
+import { authRoutes } from './auth.js';
+
+export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
+  authRoutes,
+];

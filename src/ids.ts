@@ -1,0 +1,10 @@
+// Public ids are opaque, prefixed and sortable by creation time (ULID body).
+import { monotonicFactory } from 'ulid';
+
+const next = monotonicFactory();
+
+export type IdPrefix = 'ten' | 'key' | 'usr' | 'rt' | 'nod' | 'par' | 'cap';
+
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${next().toLowerCase()}`;
+}

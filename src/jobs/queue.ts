@@ -1,0 +1,152 @@
+// The durable job queue: rows in `jobs` are the truth, p-queue only bounds how many run
+// at once. Enqueue is synchronous so callers can enqueue inside their own transaction:
+// the work and the job that follows it up commit together or not at all.
+import PQueue from 'p-queue';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { JobRow, JobsRepo } from '../repos/jobs.repo.js';
+
+export interface Job<P = Record<string, unknown>> {
+  id: number;
+  tenantId: string;
+  kind: string;
+  payload: P;
+  attempts: number;
+}
+
+export interface JobHandler<P = any> {
+  kind: string;
+  /** Jobs of this kind claimed together (embedding batches); default 1. */
+  batchSize?: number;
+  /** Attempts before the job is marked failed; default 5. */
+  maxAttempts?: number;
+  run(jobs: Job<P>[]): Promise<void>;
+  /** Called once when a job has failed for good. */
+  onFailed?(job: Job<P>, error: Error): void;
+}
+
+/** Thrown by a handler for an error that retrying cannot fix. */
+export class PermanentJobError extends Error {}
+
+export interface EnqueueOptions {
+  dedupeKey?: string;
+  delayMs?: number;
+}
+
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly pq: PQueue;
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private pumping = false;
+
+  constructor(
+    private readonly repo: JobsRepo,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    concurrency = 2,
+  ) {
+    this.pq = new PQueue({ concurrency });
+  }
+
+  register(handler: JobHandler): void {
+    this.handlers.set(handler.kind, handler);
+  }
+
+  enqueue(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): boolean {
+    const now = this.clock.now();
+    const added = this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
+    if (this.running) setImmediate(() => this.pump());
+    return added;
+  }
+
+  start(): void {
+    if (this.running) return;
+    const resumed = this.repo.requeueRunning(this.clock.now());
+    if (resumed) this.log.info(`resuming ${resumed} job(s) interrupted by a previous shutdown`);
+    this.running = true;
+    this.pump();
+  }
+
+  /** Stops claiming new work and waits for the jobs in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.pq.onIdle();
+  }
+
+  depth(): number {
+    return this.repo.depth();
+  }
+
+  /** Resolves when nothing is queued that is ready to run and nothing is running (tests, CLI wait). */
+  async idle(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      await this.pq.onIdle();
+      const next = this.repo.nextRunAt();
+      if (this.pq.size === 0 && this.pq.pending === 0 && (next === null || next > this.clock.now())) return;
+      this.pump();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('job queue did not become idle in time');
+  }
+
+  private pump(): void {
+    if (!this.running || this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.running && this.pq.size + this.pq.pending < this.pq.concurrency) {
+        const rows = this.repo.claim([...this.handlers.keys()], this.clock.now(), (k) => this.handlers.get(k)?.batchSize ?? 1);
+        if (rows.length === 0) break;
+        void this.pq.add(() => this.execute(rows));
+      }
+    } catch (err) {
+      this.log.error('job queue: claiming failed', err);
+    } finally {
+      this.pumping = false;
+    }
+    this.scheduleNext();
+  }
+
+  private scheduleNext(): void {
+    clearTimeout(this.timer);
+    if (!this.running) return;
+    const next = this.repo.nextRunAt();
+    const wait = next === null ? 1000 : Math.min(1000, Math.max(5, next - this.clock.now()));
+    this.timer = setTimeout(() => this.pump(), wait);
+    this.timer.unref();
+  }
+
+  private async execute(rows: JobRow[]): Promise<void> {
+    const handler = this.handlers.get(rows[0].kind)!;
+    const jobs: Job[] = rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts }));
+    try {
+      await handler.run(jobs);
+      for (const j of jobs) this.repo.complete(j.id);
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      for (const j of jobs) this.settleFailure(handler, j, err);
+    } finally {
+      setImmediate(() => this.pump());
+    }
+  }
+
+  private settleFailure(handler: JobHandler, job: Job, err: Error): void {
+    const now = this.clock.now();
+    const max = handler.maxAttempts ?? 5;
+    try {
+      if (!(err instanceof PermanentJobError) && job.attempts < max) {
+        const backoff = Math.min(60_000, 500 * 2 ** (job.attempts - 1));
+        this.log.info(`job ${job.kind}#${job.id} failed (attempt ${job.attempts}/${max}), retrying in ${backoff} ms: ${err.message}`);
+        this.repo.retry(job.id, now + backoff, err.message, now);
+        return;
+      }
+      this.log.error(`job ${job.kind}#${job.id} failed for good`, err);
+      this.repo.fail(job.id, err.message, now);
+      handler.onFailed?.(job, err);
+    } catch (inner) {
+      this.log.error(`job ${job.kind}#${job.id}: recording the failure failed`, inner);
+    }
+  }
+}

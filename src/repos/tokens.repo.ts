@@ -1,0 +1,72 @@
+// Magic-link tokens and refresh tokens, stored only as HMACs.
+import type { Db } from '../db/open.js';
+
+export interface MagicLinkRow {
+  token_hmac: Buffer;
+  tenant_id: string;
+  user_id: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface RefreshTokenRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  family_id: string;
+  token_hmac: Buffer;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+}
+
+export class TokensRepo {
+  private readonly insertLink;
+  private readonly findLink;
+  private readonly useLink;
+  private readonly insertRefresh;
+  private readonly findRefresh;
+  private readonly useRefresh;
+  private readonly revokeFamilyStmt;
+
+  constructor(db: Db) {
+    this.insertLink = db.prepare(
+      'INSERT INTO magic_links (token_hmac, tenant_id, user_id, expires_at) VALUES (@token_hmac, @tenant_id, @user_id, @expires_at)',
+    );
+    this.findLink = db.prepare('SELECT * FROM magic_links WHERE token_hmac = ?');
+    this.useLink = db.prepare('UPDATE magic_links SET used_at = ? WHERE tenant_id = ? AND token_hmac = ? AND used_at IS NULL');
+    this.insertRefresh = db.prepare(
+      `INSERT INTO refresh_tokens (id, tenant_id, user_id, family_id, token_hmac, created_at, expires_at)
+       VALUES (@id, @tenant_id, @user_id, @family_id, @token_hmac, @created_at, @expires_at)`,
+    );
+    this.findRefresh = db.prepare('SELECT * FROM refresh_tokens WHERE token_hmac = ?');
+    this.useRefresh = db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE tenant_id = ? AND id = ? AND used_at IS NULL AND revoked_at IS NULL');
+    this.revokeFamilyStmt = db.prepare(
+      'UPDATE refresh_tokens SET revoked_at = ? WHERE tenant_id = ? AND family_id = ? AND revoked_at IS NULL',
+    );
+  }
+
+  addMagicLink(row: Omit<MagicLinkRow, 'used_at'>): void {
+    this.insertLink.run(row);
+  }
+  findMagicLink(hmac: Buffer): MagicLinkRow | undefined {
+    return this.findLink.get(hmac) as MagicLinkRow | undefined;
+  }
+  /** True only for the one caller that consumed it. */
+  consumeMagicLink(tenantId: string, hmac: Buffer, at: number): boolean {
+    return this.useLink.run(at, tenantId, hmac).changes === 1;
+  }
+  addRefresh(row: Omit<RefreshTokenRow, 'used_at' | 'revoked_at'>): void {
+    this.insertRefresh.run(row);
+  }
+  findRefreshByHmac(hmac: Buffer): RefreshTokenRow | undefined {
+    return this.findRefresh.get(hmac) as RefreshTokenRow | undefined;
+  }
+  markRefreshUsed(tenantId: string, id: string, at: number): boolean {
+    return this.useRefresh.run(at, tenantId, id).changes === 1;
+  }
+  revokeFamily(tenantId: string, familyId: string, at: number): void {
+    this.revokeFamilyStmt.run(at, tenantId, familyId);
+  }
+}

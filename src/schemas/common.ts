@@ -1,0 +1,43 @@
+// Shapes shared by every resource's schemas (http, mcp and cli all use src/schemas/).
+import { z } from '@hono/zod-openapi';
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi('Problem');
+
+export const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) });
+
+/** Standard error responses for route definitions. */
+export function errors(...statuses: number[]) {
+  const out: Record<number, { description: string; content: { 'application/problem+json': { schema: typeof Problem } } }> = {};
+  const text: Record<number, string> = {
+    400: 'validation_failed', 401: 'unauthorized', 404: 'not_found', 409: 'conflict', 410: 'gone',
+    413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
+  };
+  for (const s of [401, ...statuses]) out[s] = { description: text[s] ?? 'error', content: { 'application/problem+json': { schema: Problem } } };
+  return out;
+}
+
+export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const body = <T extends z.ZodType>(schema: T) => ({
+  body: { content: { 'application/json': { schema } }, required: true },
+});
+
+/** Query-string booleans: only the words true/false. */
+export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const pageQuery = {
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(20),
+};

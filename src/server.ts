@@ -1,0 +1,60 @@
+// Starts and stops the whole server: db → services → jobs → HTTP. On SIGINT/SIGTERM it
+// stops accepting, drains running jobs, checkpoints the WAL and closes the file.
+import { serve, type ServerType } from '@hono/node-server';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { createServices, type Services } from './container.js';
+import { closeDatabase, openDatabase } from './db/open.js';
+import { WorkerEmbedder } from './embed/worker-embedder.js';
+import { createApp } from './http/app.js';
+import { createLogger } from './logger.js';
+import { webMount } from './http/web.js';
+
+export interface RunningServer {
+  url: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const log = createLogger(config.logLevel);
+  const db = openDatabase(config.dbPath, { synchronous: config.synchronous });
+  const embedder = new WorkerEmbedder({ model: config.embedModel, cacheDir: config.dataDir }, (line) => log.info(line));
+  embedder.ready.then(
+    () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),
+    (e) => log.error('embedding model failed to load; keyword search still works', e),
+  );
+  const services = createServices({ config, db, embedder, log });
+
+  const boot = services.tenants.bootstrap();
+  if (boot) {
+    const file = join(config.dataDir, 'credentials');
+    writeFileSync(file, JSON.stringify({ tenant: 'default', tenant_id: boot.tenant_id, api_key: boot.api_key, api_url: config.publicUrl }, null, 2) + '\n', { mode: 0o600 });
+    process.stdout.write(
+      `\nCreated tenant "default". Its API key (shown once, also saved to ${file}):\n\n  ${boot.api_key}\n\n` +
+        `Use it as:  Authorization: ApiKey ${boot.api_key}\n\n`,
+    );
+  }
+
+  services.queue.start();
+  const app = createApp(services, [webMount]);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info(`Rhizome listening on ${url} (data: ${config.dataDir})`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      log.info('shutting down: draining jobs, checkpointing the database');
+      await new Promise<void>((r) => server.close(() => r()));
+      await services.queue.stop();
+      await embedder.close();
+      closeDatabase(db);
+    })());
+  return { url, services, close };
+}

@@ -1,0 +1,168 @@
+// API keys, magic-link login, access tokens (JWT via hono/jwt) and refresh-token rotation
+// with reuse detection (RFC 9700: presenting a rotated token revokes its whole family).
+import { sign, verify } from 'hono/jwt';
+import { hmac, digestsEqual, randomSecret, type Keys } from '../auth/secrets.js';
+import { iso, type Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { ApiKeysRepo } from '../repos/api-keys.repo.js';
+import type { TenantsRepo } from '../repos/tenants.repo.js';
+import type { TokensRepo } from '../repos/tokens.repo.js';
+import type { UsersRepo } from '../repos/users.repo.js';
+import type { Mailer } from './mailer.js';
+
+export const ACCESS_TTL_S = 900;
+export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+export const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
+
+export interface Principal {
+  tenantId: string;
+  kind: 'api_key' | 'user';
+  id: string;
+}
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+export interface AuthDeps {
+  db: Db;
+  keys: Keys;
+  clock: Clock;
+  apiKeys: ApiKeysRepo;
+  users: UsersRepo;
+  tokens: TokensRepo;
+  tenants: TenantsRepo;
+  mailer: Mailer;
+  publicUrl: string;
+}
+
+export class AuthService {
+  constructor(private readonly d: AuthDeps) {}
+
+  // ------------------------------------------------------------ API keys
+  createApiKey(tenantId: string, name: string) {
+    const id = newId('key');
+    const secret = randomSecret();
+    const created_at = iso(this.d.clock.now());
+    this.d.apiKeys.insert({ id, tenant_id: tenantId, name, secret_hmac: hmac(this.d.keys.apiKeyHmac, secret), created_at });
+    return { id, name, key: `${id}.${secret}`, created_at };
+  }
+
+  listApiKeys(tenantId: string) {
+    return this.d.apiKeys.list(tenantId);
+  }
+
+  revokeApiKey(tenantId: string, id: string): void {
+    if (!this.d.apiKeys.revoke(tenantId, id, iso(this.d.clock.now()))) throw new NotFoundError('API key');
+  }
+
+  authenticateApiKey(raw: string): Principal {
+    const dot = raw.indexOf('.');
+    if (dot <= 0 || dot === raw.length - 1) throw new UnauthorizedError('Malformed API key: expected {key_id}.{secret}');
+    const row = this.d.apiKeys.findActive(raw.slice(0, dot));
+    // Compute the digest even for unknown ids so timing does not tell which ids exist.
+    const presented = hmac(this.d.keys.apiKeyHmac, raw.slice(dot + 1));
+    if (!row || !digestsEqual(presented, row.secret_hmac)) throw new UnauthorizedError('Unknown or revoked API key');
+    this.d.apiKeys.touch(row.tenant_id, row.id, iso(this.d.clock.now()));
+    return { tenantId: row.tenant_id, kind: 'api_key', id: row.id };
+  }
+
+  // ------------------------------------------------------------ users and magic links
+  addUser(email: string, tenantName: string) {
+    const tenant = this.d.tenants.findByName(tenantName);
+    if (!tenant) throw new NotFoundError(`Tenant "${tenantName}"`);
+    if (this.d.users.findByEmail(email)) throw new ValidationError(`A user with email ${email} already exists`);
+    const row = { id: newId('usr'), tenant_id: tenant.id, email, created_at: iso(this.d.clock.now()) };
+    this.d.users.insert(row);
+    return row;
+  }
+
+  /** Always succeeds from the caller's view: no hint whether the email has an account. */
+  async requestMagicLink(email: string): Promise<void> {
+    const user = this.d.users.findByEmail(email);
+    if (!user) return;
+    const token = randomSecret();
+    this.d.tokens.addMagicLink({
+      token_hmac: hmac(this.d.keys.tokenHmac, token),
+      tenant_id: user.tenant_id,
+      user_id: user.id,
+      expires_at: this.d.clock.now() + MAGIC_LINK_TTL_MS,
+    });
+    const link = `${this.d.publicUrl}/#/login?token=${encodeURIComponent(token)}`;
+    await this.d.mailer.send(
+      user.email,
+      'Your Rhizome sign-in link',
+      `Sign in to Rhizome: ${link}\nOr paste this token into \`rhizome login\`: ${token}\nThe link works once and expires in 15 minutes.`,
+    );
+  }
+
+  async verifyMagicLink(token: string): Promise<TokenPair> {
+    const h = hmac(this.d.keys.tokenHmac, token);
+    const row = this.d.tokens.findMagicLink(h);
+    const now = this.d.clock.now();
+    if (!row || row.used_at !== null || row.expires_at <= now || !this.d.tokens.consumeMagicLink(row.tenant_id, h, now)) {
+      throw new UnauthorizedError('This sign-in link is invalid, expired or already used');
+    }
+    return this.issue(row.tenant_id, row.user_id, newId('rt'));
+  }
+
+  // ------------------------------------------------------------ bearer tokens
+  async refresh(token: string): Promise<TokenPair> {
+    const row = this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, token));
+    const now = this.d.clock.now();
+    if (!row) throw new UnauthorizedError('Unknown refresh token');
+    if (row.used_at !== null || row.revoked_at !== null) {
+      this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
+      throw new UnauthorizedError('Refresh token reuse detected; the session has been revoked');
+    }
+    if (row.expires_at <= now) throw new UnauthorizedError('Refresh token expired');
+    if (!this.d.tokens.markRefreshUsed(row.tenant_id, row.id, now)) {
+      // Lost a race with a concurrent refresh of the same token: that is reuse too.
+      this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
+      throw new UnauthorizedError('Refresh token reuse detected; the session has been revoked');
+    }
+    return this.issue(row.tenant_id, row.user_id, row.family_id);
+  }
+
+  async authenticateBearer(token: string): Promise<Principal> {
+    let payload: Record<string, unknown>;
+    try {
+      // Expiry is checked below against the injected clock, not the wall clock.
+      payload = (await verify(token, this.d.keys.jwtSecret, { alg: 'HS256', exp: false, iat: false, nbf: false })) as never;
+    } catch {
+      throw new UnauthorizedError('Invalid access token');
+    }
+    const exp = typeof payload.exp === 'number' ? payload.exp : 0;
+    if (exp * 1000 <= this.d.clock.now()) throw new UnauthorizedError('Access token expired');
+    const tenantId = payload.tid, userId = payload.sub;
+    if (typeof tenantId !== 'string' || typeof userId !== 'string' || !this.d.users.findById(tenantId, userId)) {
+      throw new UnauthorizedError('Invalid access token');
+    }
+    return { tenantId, kind: 'user', id: userId };
+  }
+
+  private async issue(tenantId: string, userId: string, familyId: string): Promise<TokenPair> {
+    const now = this.d.clock.now();
+    const access_token = await sign(
+      { sub: userId, tid: tenantId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + ACCESS_TTL_S },
+      this.d.keys.jwtSecret,
+      'HS256',
+    );
+    const refresh = randomSecret();
+    this.d.tokens.addRefresh({
+      id: newId('rt'),
+      tenant_id: tenantId,
+      user_id: userId,
+      family_id: familyId,
+      token_hmac: hmac(this.d.keys.tokenHmac, refresh),
+      created_at: now,
+      expires_at: now + REFRESH_TTL_MS,
+    });
+    return { access_token, refresh_token: refresh, token_type: 'Bearer', expires_in: ACCESS_TTL_S };
+  }
+}

@@ -1,0 +1,81 @@
+// A fresh Rhizome per test: real SQLite (in memory) with the real schema and sqlite-vec,
+// a deterministic embedder, a manual clock, and a tenant with an API key.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createServices, type Services } from '../../src/container.js';
+import { openDatabase } from '../../src/db/open.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { HashEmbedder } from '../../src/embed/hash-embedder.js';
+import { createApp } from '../../src/http/app.js';
+import { memoryLogger } from '../../src/logger.js';
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  s: Services;
+  clock: ManualClock;
+  log: ReturnType<typeof memoryLogger>;
+  tenantId: string;
+  key: string;
+  /** JSON request as tenant `alpha` (or with the given Authorization header). */
+  req(method: string, path: string, body?: unknown, auth?: string | null): Promise<Response>;
+  /** Another tenant with its own key. */
+  tenant(name: string): { tenantId: string; key: string; auth: string };
+  close(): Promise<void>;
+}
+
+export async function makeTestApp(opts: { embedder?: Embedder; config?: Partial<Config>; dbPath?: string } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-test-'));
+  const config = loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }, opts.config);
+  const db = openDatabase(opts.dbPath ?? ':memory:');
+  const clock = new ManualClock(Date.now());
+  const log = memoryLogger();
+  const s = createServices({ config, db, embedder: opts.embedder ?? new HashEmbedder(), clock, log });
+  const app = createApp(s);
+  const first = s.tenants.create('alpha');
+  const req = async (method: string, path: string, body?: unknown, auth?: string | null) => {
+    const headers: Record<string, string> = {};
+    if (auth !== null) headers.Authorization = auth ?? `ApiKey ${first.api_key}`;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (typeof body === 'string') {
+      payload = body;
+      headers['Content-Type'] = 'application/json';
+    } else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['Content-Type'] = 'application/json';
+    }
+    return app.request(path, { method, headers, body: payload });
+  };
+  return {
+    app,
+    s,
+    clock,
+    log,
+    tenantId: first.tenant_id,
+    key: first.api_key,
+    req,
+    tenant(name) {
+      const t = s.tenants.create(name);
+      return { tenantId: t.tenant_id, key: t.api_key, auth: `ApiKey ${t.api_key}` };
+    },
+    async close() {
+      await s.queue.stop();
+      db.close();
+    },
+  };
+}
+
+/** Asserts the problem+json shape and returns the body. */
+export async function expectProblem(res: Response, status: number, code: string) {
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`expected ${status} ${code}, got ${res.status}: ${text}`);
+  if (!res.headers.get('content-type')?.startsWith('application/problem+json')) throw new Error(`not problem+json: ${res.headers.get('content-type')}`);
+  const body = JSON.parse(text);
+  if (body.code !== code || body.status !== status || typeof body.title !== 'string' || typeof body.detail !== 'string' || typeof body.type !== 'string') {
+    throw new Error(`bad problem body: ${text}`);
+  }
+  return body as { type: string; title: string; status: number; detail: string; code: string; errors?: { path: string; message: string }[] };
+}
