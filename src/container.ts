@@ -60,8 +60,12 @@ export function createServices(o: ServiceOptions) {
     ...(embedder.error ? { error: embedder.error } : {}),
   });
 
+  /** Called after vectors for these nodes were written (PARA classification listens here). */
+  const afterEmbed: Array<(tenantId: string, nodeIds: string[]) => void> = [];
+
   return {
     config: o.config,
+    afterEmbed,
     db,
     clock,
     log,
