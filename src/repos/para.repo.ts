@@ -1,0 +1,153 @@
+import type { Db } from '../db/open.js';
+import type { ParaCategory, ParaItem, ParaStatus } from '../schemas/para.js';
+
+export interface ParaItemRow extends ParaItem {
+  tenant_id: string;
+}
+
+export interface AutoAssignment {
+  nodeId: string;
+  itemId: string;
+  score: number;
+  method: string;
+  model: string;
+}
+
+const COLS = 'id, category, label, description, slug, status, created_at, updated_at';
+
+// PARA items, their node associations (node_para) and the durable per-tenant rate limits.
+// An association is visible while archived = 0; "orphan" means no visible association.
+export class ParaRepo {
+  private readonly insertStmt;
+  private readonly getStmt;
+  private readonly listStmt;
+  private readonly slugsStmt;
+  private readonly updateStmt;
+  private readonly hideStmt;
+  private readonly restoreStmt;
+  private readonly countsStmt;
+  private readonly activeStmt;
+  private readonly orphansStmt;
+  private readonly isOrphanStmt;
+  private readonly itemNodesStmt;
+  private readonly insertAutoStmt;
+  private readonly rateGetStmt;
+  private readonly rateSetStmt;
+
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO para_items (id, tenant_id, category, label, description, slug, status, created_at, updated_at)
+       VALUES (@id, @tenant_id, @category, @label, @description, @slug, 'active', @created_at, @created_at)`,
+    );
+    this.getStmt = db.prepare(`SELECT ${COLS} FROM para_items WHERE tenant_id = ? AND id = ?`);
+    this.listStmt = db.prepare(
+      `SELECT ${COLS} FROM para_items
+       WHERE tenant_id = @tenant_id AND (@category IS NULL OR category = @category) AND (@status IS NULL OR status = @status)
+       ORDER BY CASE category WHEN 'projects' THEN 0 WHEN 'areas' THEN 1 ELSE 2 END, label COLLATE NOCASE, id`,
+    );
+    this.slugsStmt = db
+      .prepare(`SELECT slug FROM para_items WHERE tenant_id = ? AND (slug = ? OR slug LIKE ? ESCAPE '\\') AND id IS NOT ?`)
+      .pluck();
+    this.updateStmt = db.prepare(
+      `UPDATE para_items SET label = @label, description = @description, slug = @slug, status = @status, updated_at = @updated_at
+       WHERE tenant_id = @tenant_id AND id = @id`,
+    );
+    this.hideStmt = db.prepare('UPDATE node_para SET archived = 1 WHERE tenant_id = ? AND para_item_id = ? AND archived = 0');
+    this.restoreStmt = db.prepare('UPDATE node_para SET archived = 0 WHERE tenant_id = ? AND para_item_id = ? AND archived = 1');
+    this.countsStmt = db.prepare('SELECT para_item_id AS id, count(*) AS n FROM node_para WHERE tenant_id = ? GROUP BY para_item_id');
+    this.activeStmt = db.prepare(`SELECT ${COLS} FROM para_items WHERE tenant_id = ? AND status = 'active' ORDER BY id`);
+    this.orphansStmt = db
+      .prepare(
+        `SELECT n.id FROM nodes n
+         WHERE n.tenant_id = ? AND n.status != 'dismissed'
+           AND NOT EXISTS (SELECT 1 FROM node_para np WHERE np.tenant_id = n.tenant_id AND np.node_id = n.id AND np.archived = 0)
+         ORDER BY n.seq`,
+      )
+      .pluck();
+    this.isOrphanStmt = db
+      .prepare(
+        `SELECT 1 FROM nodes n
+         WHERE n.tenant_id = ? AND n.id = ? AND n.status != 'dismissed'
+           AND NOT EXISTS (SELECT 1 FROM node_para np WHERE np.tenant_id = n.tenant_id AND np.node_id = n.id AND np.archived = 0)`,
+      )
+      .pluck();
+    this.itemNodesStmt = db
+      .prepare('SELECT node_id FROM node_para WHERE tenant_id = ? AND para_item_id = ? AND archived = 0 ORDER BY created_at DESC LIMIT ?')
+      .pluck();
+    this.insertAutoStmt = db.prepare(
+      `INSERT OR IGNORE INTO node_para (tenant_id, node_id, para_item_id, source, score, method, model, archived, created_at)
+       VALUES (?, ?, ?, 'auto', ?, ?, ?, 0, ?)`,
+    );
+    this.rateGetStmt = db.prepare('SELECT last_at FROM rate_limits WHERE tenant_id = ? AND name = ?').pluck();
+    this.rateSetStmt = db.prepare(
+      'INSERT INTO rate_limits (tenant_id, name, last_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id, name) DO UPDATE SET last_at = excluded.last_at',
+    );
+  }
+
+  insert(row: Omit<ParaItemRow, 'status' | 'updated_at'>): void {
+    this.insertStmt.run(row);
+  }
+
+  get(tenantId: string, id: string): ParaItem | undefined {
+    return this.getStmt.get(tenantId, id) as ParaItem | undefined;
+  }
+
+  list(tenantId: string, filter: { category?: ParaCategory; status?: ParaStatus }): ParaItem[] {
+    return this.listStmt.all({ tenant_id: tenantId, category: filter.category ?? null, status: filter.status ?? null }) as ParaItem[];
+  }
+
+  /** Slugs equal to base or of the form base-N (the candidates a new slug must avoid). */
+  slugsLike(tenantId: string, base: string, excludeId: string | null): string[] {
+    const escaped = base.replace(/[\\%_]/g, (m) => `\\${m}`);
+    return this.slugsStmt.all(tenantId, base, `${escaped}-%`, excludeId) as string[];
+  }
+
+  update(tenantId: string, item: ParaItem): void {
+    const { id, label, description, slug, status, updated_at } = item;
+    this.updateStmt.run({ tenant_id: tenantId, id, label, description, slug, status, updated_at });
+  }
+
+  /** Hides the item's visible associations; only this sets archived = 1, so restore undoes exactly it. */
+  hideAssociations(tenantId: string, itemId: string): number {
+    return this.hideStmt.run(tenantId, itemId).changes;
+  }
+
+  restoreAssociations(tenantId: string, itemId: string): number {
+    return this.restoreStmt.run(tenantId, itemId).changes;
+  }
+
+  /** Associations per item (visible for live items; for archived ones, those unarchive restores). */
+  nodeCounts(tenantId: string): Map<string, number> {
+    const rows = this.countsStmt.all(tenantId) as { id: string; n: number }[];
+    return new Map(rows.map((r) => [r.id, r.n]));
+  }
+
+  activeItems(tenantId: string): ParaItem[] {
+    return this.activeStmt.all(tenantId) as ParaItem[];
+  }
+
+  orphanIds(tenantId: string): string[] {
+    return this.orphansStmt.all(tenantId) as string[];
+  }
+
+  isOrphan(tenantId: string, nodeId: string): boolean {
+    return this.isOrphanStmt.get(tenantId, nodeId) === 1;
+  }
+
+  /** The item's most recently associated visible nodes (its centroid sample). */
+  itemNodeIds(tenantId: string, itemId: string, limit: number): string[] {
+    return this.itemNodesStmt.all(tenantId, itemId, limit) as string[];
+  }
+
+  insertAuto(tenantId: string, a: AutoAssignment, createdAt: string): boolean {
+    return this.insertAutoStmt.run(tenantId, a.nodeId, a.itemId, a.score, a.method, a.model, createdAt).changes === 1;
+  }
+
+  rateLimitLastAt(tenantId: string, name: string): number | null {
+    return (this.rateGetStmt.get(tenantId, name) as number | undefined) ?? null;
+  }
+
+  setRateLimit(tenantId: string, name: string, at: number): void {
+    this.rateSetStmt.run(tenantId, name, at);
+  }
+}

@@ -1,0 +1,167 @@
+// PARA items: creation with generated slugs, the lifecycle state table, the tree, and the
+// entry points of background classification (create, match, rate-limited rescan).
+import { iso, type Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import { ConflictError, GoneError, NotFoundError, RateLimitedError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { ParaRepo } from '../repos/para.repo.js';
+import type { ParaCategory, ParaCreate, ParaItem, ParaPatch, ParaStatus, ParaTreeItem } from '../schemas/para.js';
+import { PARA_CLASSIFY_JOB, type ClassifyPayload } from './para-classify.service.js';
+import { nextFreeSlug, slugify } from './para-slug.js';
+
+export const RESCAN_WINDOW_MS = 5 * 60 * 1000;
+const RESCAN_LIMIT = 'para_rescan';
+
+export class ParaService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: ParaRepo,
+    private readonly clock: Clock,
+    private readonly queue: JobQueue,
+  ) {}
+
+  create(tenantId: string, input: ParaCreate): ParaItem {
+    return this.db.transaction(() => {
+      const id = newId('par');
+      const slug = this.uniqueSlug(tenantId, input.label, null);
+      this.repo.insert({ id, tenant_id: tenantId, category: input.category, label: input.label, description: input.description ?? '', slug, created_at: iso(this.clock.now()) });
+      // A new folder may fit notes that had nowhere to go: look at every orphan again.
+      this.enqueueAllOrphans(tenantId);
+      return this.get(tenantId, id);
+    })();
+  }
+
+  get(tenantId: string, id: string): ParaItem {
+    const item = this.repo.get(tenantId, id);
+    if (!item) throw new NotFoundError('PARA item');
+    return item;
+  }
+
+  list(tenantId: string, filter: { category?: ParaCategory; status?: ParaStatus }): ParaItem[] {
+    return this.repo.list(tenantId, filter);
+  }
+
+  tree(tenantId: string, includeArchived = false): Record<ParaCategory, ParaTreeItem[]> {
+    const counts = this.repo.nodeCounts(tenantId);
+    const out: Record<ParaCategory, ParaTreeItem[]> = { projects: [], areas: [], resources: [] };
+    for (const item of this.repo.list(tenantId, {})) {
+      if (item.status === 'archived' && !includeArchived) continue;
+      out[item.category].push({ ...item, node_count: counts.get(item.id) ?? 0 });
+    }
+    return out;
+  }
+
+  update(tenantId: string, id: string, patch: ParaPatch): ParaItem {
+    return this.db.transaction(() => {
+      let item = this.get(tenantId, id);
+      if (patch.status !== undefined && patch.status !== item.status) item = this.moveTo(tenantId, item, patch.status);
+      const next = { ...item };
+      if (patch.label !== undefined && patch.label !== item.label) {
+        next.label = patch.label;
+        next.slug = this.uniqueSlug(tenantId, patch.label, id);
+      }
+      if (patch.description !== undefined) next.description = patch.description;
+      if (next.label !== item.label || next.description !== item.description) this.save(tenantId, next);
+      return this.get(tenantId, id);
+    })();
+  }
+
+  complete(tenantId: string, id: string): ParaItem {
+    return this.db.transaction(() => {
+      const item = this.get(tenantId, id);
+      if (item.category !== 'projects') throw new ConflictError('Only projects can be completed');
+      if (item.status !== 'active') throw new ConflictError(`Only an active project can be completed; this one is ${item.status}`);
+      return this.moveTo(tenantId, item, 'completed');
+    })();
+  }
+
+  undoComplete(tenantId: string, id: string): ParaItem {
+    return this.db.transaction(() => {
+      const item = this.get(tenantId, id);
+      if (item.category !== 'projects') throw new ConflictError('Only projects can be completed or reopened');
+      if (item.status !== 'completed') throw new ConflictError(`Only a completed project can be reopened; this one is ${item.status}`);
+      return this.moveTo(tenantId, item, 'active');
+    })();
+  }
+
+  archive(tenantId: string, id: string): ParaItem {
+    return this.db.transaction(() => {
+      const item = this.get(tenantId, id);
+      return item.status === 'archived' ? item : this.moveTo(tenantId, item, 'archived');
+    })();
+  }
+
+  unarchive(tenantId: string, id: string): ParaItem {
+    return this.db.transaction(() => {
+      const item = this.get(tenantId, id);
+      return item.status === 'archived' ? this.moveTo(tenantId, item, 'active') : item;
+    })();
+  }
+
+  /** Deprecated by the contract: archive replaces it. Always 410, whether or not the id exists. */
+  remove(): never {
+    throw new GoneError('Deleting PARA items is no longer supported; archive the item instead (POST /api/v1/para/{id}/archive)');
+  }
+
+  /** Queues matching of the tenant's orphans to this item; answers how many orphans will be looked at. */
+  match(tenantId: string, id: string): { queued: number } {
+    return this.db.transaction(() => {
+      const item = this.get(tenantId, id);
+      if (item.status !== 'active') throw new ConflictError(`Only an active item takes new nodes; this one is ${item.status}`);
+      const queued = this.repo.orphanIds(tenantId).length;
+      if (queued > 0) {
+        const payload: ClassifyPayload = { item_id: id };
+        this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:item:${id}` });
+      }
+      return { queued };
+    })();
+  }
+
+  /** Re-classifies every orphan against every active item; once per 5 minutes per tenant. */
+  rescan(tenantId: string): { queued: number } {
+    return this.db.transaction(() => {
+      const now = this.clock.now();
+      const last = this.repo.rateLimitLastAt(tenantId, RESCAN_LIMIT);
+      if (last !== null && now - last < RESCAN_WINDOW_MS) {
+        const remaining = Math.min(RESCAN_WINDOW_MS, last + RESCAN_WINDOW_MS - now) / 1000;
+        throw new RateLimitedError(`A rescan was started less than 5 minutes ago; try again in ${Math.ceil(remaining)} s`, remaining);
+      }
+      this.repo.setRateLimit(tenantId, RESCAN_LIMIT, now);
+      return { queued: this.enqueueAllOrphans(tenantId) };
+    })();
+  }
+
+  private enqueueAllOrphans(tenantId: string): number {
+    if (this.repo.activeItems(tenantId).length === 0) return 0;
+    const orphans = this.repo.orphanIds(tenantId).length;
+    if (orphans > 0) {
+      const payload: ClassifyPayload = {};
+      this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:all:${tenantId}` });
+    }
+    return orphans;
+  }
+
+  /**
+   * Applies one status change with its side effects. Leaving `archived` restores the
+   * associations the archive hid; entering it hides the visible ones.
+   */
+  private moveTo(tenantId: string, item: ParaItem, status: ParaStatus): ParaItem {
+    if (status === 'completed' && item.category !== 'projects') throw new ConflictError('Only projects can be completed');
+    if (item.status === 'archived') this.repo.restoreAssociations(tenantId, item.id);
+    if (status === 'archived') this.repo.hideAssociations(tenantId, item.id);
+    const next = { ...item, status };
+    this.save(tenantId, next);
+    return next;
+  }
+
+  private save(tenantId: string, item: ParaItem): void {
+    item.updated_at = iso(this.clock.now());
+    this.repo.update(tenantId, item);
+  }
+
+  private uniqueSlug(tenantId: string, label: string, selfId: string | null): string {
+    const base = slugify(label);
+    return nextFreeSlug(base, this.repo.slugsLike(tenantId, base, selfId));
+  }
+}
