@@ -25,6 +25,8 @@ const envSchema = z.object({
   RHIZOME_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   RHIZOME_TOKEN: z.string().min(1).optional(),
   RHIZOME_API_URL: z.string().url().optional(),
+  RHIZOME_CONFIG_DIR: z.string().min(1).optional(),
+  XDG_CONFIG_HOME: z.string().min(1).optional(),
 });
 
 /** The default embedding model: Universal Sentence Encoder lite, shipped in an npm package. */
@@ -47,6 +49,8 @@ export interface Config {
   readonly logLevel: 'silent' | 'error' | 'info' | 'debug';
   readonly clientToken: string | undefined;
   readonly apiUrl: string;
+  /** Where the CLI keeps its login session (session.json, mode 0600). */
+  readonly clientConfigDir: string;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -89,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.RHIZOME_LOG,
     clientToken: e.RHIZOME_TOKEN,
     apiUrl: e.RHIZOME_API_URL ?? 'http://127.0.0.1:7777',
+    clientConfigDir: resolve(e.RHIZOME_CONFIG_DIR ?? join(e.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'rhizome')),
     ...overrides,
   };
   return Object.freeze(config);

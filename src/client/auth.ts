@@ -1,0 +1,148 @@
+// Where the Authorization header comes from: an API key (RHIZOME_TOKEN or the local
+// server's DATA_DIR/credentials), a caller's own header (the /mcp endpoint), or a login
+// session that refreshes itself before expiry and after a 401.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RhizomeApiError, RhizomeAuthMissingError, RhizomeConnectionError } from './errors.js';
+import { SessionStore, type StoredSession } from './session.js';
+
+export interface AuthProvider {
+  /** What kind of credential this is, for `rhizome whoami`-style messages. */
+  readonly kind: 'api_key' | 'session' | 'header' | 'none';
+  header(): Promise<string>;
+  /** Called after a 401; true when a retry with a fresh header makes sense. */
+  onUnauthorized(): Promise<boolean>;
+}
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** A fixed header: an API key, or the header an MCP caller sent us. */
+export class StaticAuth implements AuthProvider {
+  constructor(private readonly value: string, readonly kind: 'api_key' | 'header' = 'api_key') {}
+  async header() {
+    return this.value;
+  }
+  async onUnauthorized() {
+    return false;
+  }
+}
+
+/** No credentials were found; fails on the first request that needs them. */
+export class MissingAuth implements AuthProvider {
+  readonly kind = 'none';
+  constructor(private readonly apiUrl: string) {}
+  async header(): Promise<string> {
+    throw new RhizomeAuthMissingError(this.apiUrl);
+  }
+  async onUnauthorized() {
+    return false;
+  }
+}
+
+/** Refresh this long before the access token expires, so a request never races expiry. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+export class SessionAuth implements AuthProvider {
+  readonly kind = 'session';
+  private inflight: Promise<void> | undefined;
+
+  constructor(
+    private session: StoredSession,
+    private readonly o: { apiUrl: string; store: SessionStore; fetch: FetchLike; now: () => number },
+  ) {}
+
+  async header(): Promise<string> {
+    if (this.o.now() >= this.session.access_expires_at - REFRESH_MARGIN_MS) await this.refresh();
+    return `Bearer ${this.session.access_token}`;
+  }
+
+  async onUnauthorized(): Promise<boolean> {
+    await this.refresh();
+    return true;
+  }
+
+  /** One refresh at a time: two concurrent ones would look like token reuse and kill the session. */
+  refresh(): Promise<void> {
+    this.inflight ??= this.doRefresh().finally(() => (this.inflight = undefined));
+    return this.inflight;
+  }
+
+  private async doRefresh(): Promise<void> {
+    const stored = this.o.store.get(this.o.apiUrl);
+    if (stored && stored.refresh_token !== this.session.refresh_token && this.o.now() < stored.access_expires_at - REFRESH_MARGIN_MS) {
+      this.session = stored; // another process rotated it already
+      return;
+    }
+    const current = stored ?? this.session;
+    let res: Response;
+    try {
+      res = await this.o.fetch(`${this.o.apiUrl.replace(/\/+$/, '')}/api/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ refresh_token: current.refresh_token }),
+      });
+    } catch (e) {
+      throw new RhizomeConnectionError(this.o.apiUrl, e);
+    }
+    if (!res.ok) {
+      const err = await RhizomeApiError.fromResponse(res);
+      if (err.status === 401) throw new RhizomeApiError(401, 'unauthorized', `Your login session has ended (${err.detail}); run \`rhizome login\` again`);
+      throw err;
+    }
+    const pair = (await res.json()) as { access_token: string; refresh_token: string; expires_in: number };
+    this.session = {
+      ...current,
+      access_token: pair.access_token,
+      refresh_token: pair.refresh_token,
+      access_expires_at: this.o.now() + pair.expires_in * 1000,
+    };
+    this.o.store.save(this.o.apiUrl, this.session);
+  }
+}
+
+export function isLocalUrl(apiUrl: string): boolean {
+  const host = new URL(apiUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+export interface LocalCredentials {
+  tenant: string;
+  tenant_id: string;
+  api_key: string;
+  api_url?: string;
+}
+
+export function readLocalCredentials(dataDir: string): LocalCredentials | undefined {
+  const file = join(dataDir, 'credentials');
+  if (!existsSync(file)) return undefined;
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as LocalCredentials;
+    return typeof c.api_key === 'string' && c.api_key.includes('.') ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ResolveAuthOptions {
+  apiUrl: string;
+  token?: string;
+  dataDir: string;
+  store: SessionStore;
+  fetch: FetchLike;
+  now: () => number;
+}
+
+/**
+ * RHIZOME_TOKEN first; then, for a server on this machine, the key it wrote to
+ * DATA_DIR/credentials on first start; then the login session for this URL.
+ */
+export function resolveAuth(o: ResolveAuthOptions): AuthProvider {
+  if (o.token) return new StaticAuth(`ApiKey ${o.token}`);
+  if (isLocalUrl(o.apiUrl)) {
+    const creds = readLocalCredentials(o.dataDir);
+    if (creds) return new StaticAuth(`ApiKey ${creds.api_key}`);
+  }
+  const session = o.store.get(o.apiUrl);
+  if (session) return new SessionAuth(session, { apiUrl: o.apiUrl, store: o.store, fetch: o.fetch, now: o.now });
+  return new MissingAuth(o.apiUrl);
+}

@@ -1,0 +1,203 @@
+// The typed Rhizome API client used by the CLI and the MCP server.
+import type { Config } from '../config.js';
+import { resolveAuth, SessionAuth, type AuthProvider, type FetchLike } from './auth.js';
+import { HttpCore } from './http.js';
+import { SessionStore } from './session.js';
+import type * as T from './types.js';
+
+export interface ClientOptions {
+  apiUrl: string;
+  auth: AuthProvider;
+  fetch?: FetchLike;
+  store?: SessionStore;
+  now?: () => number;
+}
+
+const enc = encodeURIComponent;
+
+export class RhizomeClient {
+  readonly apiUrl: string;
+  readonly auth: AuthProvider;
+  readonly store: SessionStore | undefined;
+  private readonly http: HttpCore;
+  private readonly fetchImpl: FetchLike;
+  private readonly now: () => number;
+
+  constructor(o: ClientOptions) {
+    this.apiUrl = o.apiUrl.replace(/\/+$/, '');
+    this.auth = o.auth;
+    this.store = o.store;
+    this.fetchImpl = o.fetch ?? ((input, init) => fetch(input, init));
+    this.now = o.now ?? Date.now;
+    this.http = new HttpCore(this.apiUrl, this.auth, this.fetchImpl);
+  }
+
+  /** A client configured from RHIZOME_API_URL / RHIZOME_TOKEN / credentials / login session. */
+  static fromConfig(config: Config, o: { fetch?: FetchLike; now?: () => number } = {}): RhizomeClient {
+    const store = new SessionStore(config.clientConfigDir);
+    const fetchImpl = o.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
+    const now = o.now ?? Date.now;
+    const auth = resolveAuth({ apiUrl: config.apiUrl, token: config.clientToken, dataDir: config.dataDir, store, fetch: fetchImpl, now });
+    return new RhizomeClient({ apiUrl: config.apiUrl, auth, fetch: fetchImpl, store, now });
+  }
+
+  // ------------------------------------------------------------ login (magic link)
+  requestMagicLink(email: string): Promise<void> {
+    return this.http.json('POST', '/api/v1/auth/magic-link', { json: { email }, anonymous: true });
+  }
+
+  /** Exchanges the token from the link and stores the session (0600) for this API URL. */
+  async login(token: string, email?: string): Promise<T.TokenPair> {
+    const pair = await this.http.json<T.TokenPair>('POST', '/api/v1/auth/magic-link/verify', { json: { token }, anonymous: true });
+    this.store?.save(this.apiUrl, {
+      access_token: pair.access_token,
+      refresh_token: pair.refresh_token,
+      access_expires_at: this.now() + pair.expires_in * 1000,
+      ...(email ? { email } : {}),
+    });
+    return pair;
+  }
+
+  logout(): boolean {
+    return this.store?.remove(this.apiUrl) ?? false;
+  }
+
+  /** Forces a token rotation (bearer sessions only). */
+  async refreshSession(): Promise<void> {
+    if (this.auth instanceof SessionAuth) await this.auth.refresh();
+  }
+
+  // ------------------------------------------------------------ nodes and search
+  search(p: T.SearchParams = {}): Promise<T.SearchResult> {
+    return this.http.json('GET', '/api/v1/nodes', { query: { ...p } });
+  }
+  getNode(id: string): Promise<T.Node> {
+    return this.http.json('GET', `/api/v1/nodes/${enc(id)}`);
+  }
+  createNode(input: T.NodeInput): Promise<T.Node> {
+    return this.http.json('POST', '/api/v1/nodes', { json: input });
+  }
+  updateNode(id: string, patch: T.NodePatch): Promise<T.Node> {
+    return this.http.json('PATCH', `/api/v1/nodes/${enc(id)}`, { json: patch });
+  }
+  deleteNode(id: string): Promise<void> {
+    return this.http.json('DELETE', `/api/v1/nodes/${enc(id)}`);
+  }
+
+  // ------------------------------------------------------------ links
+  setLinks(id: string, links: T.Link[]): Promise<unknown> {
+    return this.http.json('PATCH', `/api/v1/nodes/${enc(id)}/links`, { json: { links } });
+  }
+  async related(id: string, limit?: number): Promise<T.RelatedNode[]> {
+    const r = await this.http.json<{ nodes: T.RelatedNode[] }>('GET', `/api/v1/nodes/${enc(id)}/related`, { query: { limit } });
+    return r.nodes;
+  }
+  /** The node's current outgoing links (links are bidirectional, so these are its neighbours). */
+  async links(id: string): Promise<T.Link[]> {
+    return (await this.related(id, 500)).map((n) => ({ target_id: n.id, type: n.relationship_type }));
+  }
+  /** Adds links, keeping the existing ones (the API's PATCH replaces the whole set). */
+  async addLinks(id: string, add: T.Link[]): Promise<T.Link[]> {
+    const current = await this.links(id);
+    const key = (l: T.Link) => `${l.target_id}\u0000${l.type}`;
+    const merged = new Map(current.map((l) => [l.target_id, l]));
+    for (const l of add) merged.set(l.target_id, l); // one link per pair: a new type replaces the old
+    const links = [...merged.values()];
+    if (links.length !== current.length || links.some((l, i) => key(l) !== key(current[i]))) await this.setLinks(id, links);
+    return links;
+  }
+  async removeLinks(id: string, targetIds: string[]): Promise<T.Link[]> {
+    const current = await this.links(id);
+    const drop = new Set(targetIds);
+    const links = current.filter((l) => !drop.has(l.target_id));
+    if (links.length !== current.length) await this.setLinks(id, links);
+    return links;
+  }
+  async suggestLinks(text: string): Promise<T.LinkSuggestion[]> {
+    return (await this.http.json<{ suggestions: T.LinkSuggestion[] }>('GET', '/api/v1/links/suggestions', { query: { text } })).suggestions;
+  }
+
+  // ------------------------------------------------------------ PARA
+  paraTree(): Promise<T.ParaTree> {
+    return this.http.json('GET', '/api/v1/para/tree');
+  }
+  async paraList(q: { category?: T.ParaCategory; status?: string } = {}): Promise<T.ParaItem[]> {
+    const r = await this.http.json<T.ParaItem[] | { data: T.ParaItem[] }>('GET', '/api/v1/para', { query: q });
+    return Array.isArray(r) ? r : r.data;
+  }
+  paraGet(id: string): Promise<T.ParaItem> {
+    return this.http.json('GET', `/api/v1/para/${enc(id)}`);
+  }
+  paraCreate(input: { category: T.ParaCategory; label: string; description?: string }): Promise<T.ParaItem> {
+    return this.http.json('POST', '/api/v1/para', { json: input });
+  }
+  paraUpdate(id: string, patch: { label?: string; description?: string; status?: string }): Promise<T.ParaItem> {
+    return this.http.json('PATCH', `/api/v1/para/${enc(id)}`, { json: patch });
+  }
+  paraAction(id: string, action: 'archive' | 'unarchive' | 'complete' | 'undo-complete' | 'match'): Promise<T.ParaItem | Record<string, unknown>> {
+    return this.http.json('POST', `/api/v1/para/${enc(id)}/${action}`);
+  }
+  paraRescan(): Promise<{ queued: number }> {
+    return this.http.json('POST', '/api/v1/para/rescan');
+  }
+
+  // ------------------------------------------------------------ captures
+  capture(input: T.CaptureInput): Promise<T.Capture> {
+    return this.http.json('POST', '/api/v1/captures', { json: input });
+  }
+  upload(file: { name: string; data: Uint8Array<ArrayBuffer>; type?: string }, o: { title?: string; why?: string } = {}): Promise<T.Capture> {
+    const form = new FormData();
+    form.set('file', new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
+    if (o.title) form.set('title', o.title);
+    if (o.why) form.set('why', o.why);
+    return this.http.json('POST', '/api/v1/captures/upload', { form });
+  }
+  /** Whether this URL was captured before (the API answers 200 or 404). */
+  async isCaptured(url: string): Promise<boolean> {
+    const res = await this.http.send('GET', '/api/v1/captures/check', { query: { url }, accept: [404] });
+    await res.body?.cancel().catch(() => undefined);
+    return res.status === 200;
+  }
+  captures(q: { page?: number; per_page?: number; status?: string } = {}): Promise<T.CaptureList> {
+    return this.http.json('GET', '/api/v1/captures', { query: q });
+  }
+  getCapture(id: string): Promise<T.Capture> {
+    return this.http.json('GET', `/api/v1/captures/${enc(id)}`);
+  }
+  captureAction(id: string, action: 'retry' | 'reingest' | 'archive' | 'unarchive' | 'dismiss'): Promise<T.Capture | undefined> {
+    return this.http.json('POST', `/api/v1/captures/${enc(id)}/${action}`);
+  }
+  deleteCapture(id: string): Promise<void> {
+    return this.http.json('DELETE', `/api/v1/captures/${enc(id)}`);
+  }
+  async captureActivity(id: string): Promise<T.ActivityEntry[]> {
+    return (await this.http.json<{ data: T.ActivityEntry[] }>('GET', `/api/v1/captures/${enc(id)}/activity`)).data;
+  }
+  captureProvenance(id: string): Promise<{ capture_id: string; stages: Array<Record<string, unknown>> }> {
+    return this.http.json('GET', `/api/v1/captures/${enc(id)}/provenance`);
+  }
+  async captureContent(id: string, format?: 'markdown'): Promise<{ contentType: string; body: Uint8Array }> {
+    const res = await this.http.send('GET', `/api/v1/captures/${enc(id)}/content`, { query: { format } });
+    return { contentType: res.headers.get('content-type') ?? 'application/octet-stream', body: new Uint8Array(await res.arrayBuffer()) };
+  }
+
+  // ------------------------------------------------------------ context, statistics, keys
+  async context(p: T.ContextParams = {}): Promise<T.ContextNode[]> {
+    return (await this.http.json<{ nodes: T.ContextNode[] }>('POST', '/api/v1/context', { json: p })).nodes;
+  }
+  graphHealth(): Promise<T.GraphHealth> {
+    return this.http.json('GET', '/api/v1/graph-health');
+  }
+  serverHealth(): Promise<T.ServerHealth> {
+    return this.http.json('GET', '/health', { anonymous: true });
+  }
+  async apiKeys(): Promise<T.ApiKey[]> {
+    return (await this.http.json<{ data: T.ApiKey[] }>('GET', '/api/v1/auth/api-keys')).data;
+  }
+  createApiKey(name: string): Promise<T.ApiKeyCreated> {
+    return this.http.json('POST', '/api/v1/auth/api-keys', { json: { name } });
+  }
+  revokeApiKey(id: string): Promise<void> {
+    return this.http.json('DELETE', `/api/v1/auth/api-keys/${enc(id)}`);
+  }
+}
