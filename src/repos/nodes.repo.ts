@@ -1,0 +1,184 @@
+// Nodes, their keyword index rows (nodes_fts shares the integer rowid `seq`) and their
+// PARA associations as seen on the node.
+import type { Db } from '../db/open.js';
+
+export interface NodeRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+  title: string;
+  summary: string;
+  body_markdown: string;
+  tags: string; // JSON
+  status: 'raw' | 'validated' | 'dismissed';
+  created_at: string;
+  updated_at: string;
+  embedded_hash: string | null;
+}
+
+export interface NodeFilter {
+  status?: string;
+  para_item_id?: string;
+  orphan?: boolean;
+}
+
+/** SQL fragment (over alias n) and params for the filters shared by list and search. */
+export function filterSql(tenantId: string, f: NodeFilter): { sql: string; params: unknown[] } {
+  const parts = ['n.tenant_id = ?'];
+  const params: unknown[] = [tenantId];
+  if (f.status) {
+    parts.push('n.status = ?');
+    params.push(f.status);
+  }
+  if (f.para_item_id) {
+    parts.push('EXISTS (SELECT 1 FROM node_para p WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.para_item_id = ? AND p.archived = 0)');
+    params.push(f.para_item_id);
+  }
+  if (f.orphan !== undefined) {
+    parts.push(`${f.orphan ? 'NOT ' : ''}EXISTS (SELECT 1 FROM node_para p WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.archived = 0)`);
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+export class NodesRepo {
+  private readonly insertStmt;
+  private readonly updateStmt;
+  private readonly deleteStmt;
+  private readonly byIdStmt;
+  private readonly ftsInsert;
+  private readonly ftsDelete;
+  private readonly paraOfNode;
+  private readonly paraVisibleDelete;
+  private readonly paraUpsertUser;
+  private readonly activeParaIds;
+  private readonly setEmbedded;
+  private readonly clearEmbeddedAll;
+
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO nodes (id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
+       VALUES (@id, @tenant_id, @title, @summary, @body_markdown, @tags, @status, @created_at, @updated_at)`,
+    );
+    this.updateStmt = db.prepare(
+      `UPDATE nodes SET title = @title, summary = @summary, body_markdown = @body_markdown, tags = @tags,
+         status = @status, updated_at = @updated_at, embedded_hash = @embedded_hash
+       WHERE tenant_id = @tenant_id AND id = @id`,
+    );
+    this.deleteStmt = db.prepare('DELETE FROM nodes WHERE tenant_id = ? AND id = ?');
+    this.byIdStmt = db.prepare('SELECT * FROM nodes WHERE tenant_id = ? AND id = ?');
+    this.ftsInsert = db.prepare('INSERT INTO nodes_fts (rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)');
+    this.ftsDelete = db.prepare('DELETE FROM nodes_fts WHERE rowid = ?');
+    this.paraOfNode = db.prepare(
+      'SELECT para_item_id FROM node_para WHERE tenant_id = ? AND node_id = ? AND archived = 0 ORDER BY created_at, para_item_id',
+    ).pluck();
+    this.paraVisibleDelete = db.prepare(
+      'DELETE FROM node_para WHERE tenant_id = ? AND node_id = ? AND archived = 0 AND para_item_id NOT IN (SELECT value FROM json_each(?))',
+    );
+    // A user's choice replaces an automatic one for the same pair and is never overridden.
+    this.paraUpsertUser = db.prepare(
+      `INSERT INTO node_para (tenant_id, node_id, para_item_id, source, created_at) VALUES (?, ?, ?, 'user', ?)
+       ON CONFLICT(node_id, para_item_id) DO UPDATE SET source = 'user', score = NULL, method = NULL, model = NULL`,
+    );
+    this.activeParaIds = db.prepare(
+      "SELECT id, status FROM para_items WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))",
+    );
+    this.setEmbedded = db.prepare('UPDATE nodes SET embedded_hash = ? WHERE tenant_id = ? AND id = ?');
+    this.clearEmbeddedAll = db.prepare('UPDATE nodes SET embedded_hash = NULL');
+  }
+
+  insert(row: Omit<NodeRow, 'seq' | 'embedded_hash'>): number {
+    const seq = Number(this.insertStmt.run(row).lastInsertRowid);
+    this.ftsInsert.run(seq, row.title, row.summary, row.body_markdown, tagText(row.tags));
+    return seq;
+  }
+
+  update(row: NodeRow, reindex: boolean): void {
+    this.updateStmt.run(row);
+    if (reindex) {
+      this.ftsDelete.run(row.seq);
+      this.ftsInsert.run(row.seq, row.title, row.summary, row.body_markdown, tagText(row.tags));
+    }
+  }
+
+  delete(tenantId: string, row: NodeRow): void {
+    this.ftsDelete.run(row.seq);
+    this.deleteStmt.run(tenantId, row.id);
+  }
+
+  get(tenantId: string, id: string): NodeRow | undefined {
+    return this.byIdStmt.get(tenantId, id) as NodeRow | undefined;
+  }
+
+  /** Rows for these seqs, in no particular order. */
+  getBySeqs(tenantId: string, seqs: number[]): NodeRow[] {
+    if (seqs.length === 0) return [];
+    return this.db
+      .prepare('SELECT * FROM nodes WHERE tenant_id = ? AND seq IN (SELECT value FROM json_each(?))')
+      .all(tenantId, JSON.stringify(seqs)) as NodeRow[];
+  }
+
+  getByIds(tenantId: string, ids: string[]): NodeRow[] {
+    if (ids.length === 0) return [];
+    return this.db
+      .prepare('SELECT * FROM nodes WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
+      .all(tenantId, JSON.stringify(ids)) as NodeRow[];
+  }
+
+  paraItemIds(tenantId: string, nodeId: string): string[] {
+    return this.paraOfNode.all(tenantId, nodeId) as string[];
+  }
+
+  /** Visible PARA ids for many nodes at once (search results). */
+  paraItemIdsMany(tenantId: string, nodeIds: string[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (nodeIds.length === 0) return out;
+    const rows = this.db
+      .prepare(
+        `SELECT node_id, para_item_id FROM node_para WHERE tenant_id = ? AND archived = 0
+         AND node_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, para_item_id`,
+      )
+      .all(tenantId, JSON.stringify(nodeIds)) as { node_id: string; para_item_id: string }[];
+    for (const r of rows) (out.get(r.node_id) ?? out.set(r.node_id, []).get(r.node_id)!).push(r.para_item_id);
+    return out;
+  }
+
+  /** The visible associations become exactly `ids` (all marked as the user's choice). */
+  setUserParaItems(tenantId: string, nodeId: string, ids: string[], at: string): void {
+    this.paraVisibleDelete.run(tenantId, nodeId, JSON.stringify(ids));
+    for (const pid of ids) this.paraUpsertUser.run(tenantId, nodeId, pid, at);
+  }
+
+  /** Which of these ids are PARA items of the tenant, with their status. */
+  paraItemsOf(tenantId: string, ids: string[]): { id: string; status: string }[] {
+    return this.activeParaIds.all(tenantId, JSON.stringify(ids)) as { id: string; status: string }[];
+  }
+
+  list(tenantId: string, f: NodeFilter, limit: number, offset: number): { rows: NodeRow[]; total: number } {
+    const { sql, params } = filterSql(tenantId, f);
+    const total = this.db.prepare(`SELECT count(*) FROM nodes n WHERE ${sql}`).pluck().get(...params) as number;
+    const rows = this.db
+      .prepare(`SELECT n.* FROM nodes n WHERE ${sql} ORDER BY n.updated_at DESC, n.seq DESC LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as NodeRow[];
+    return { rows, total };
+  }
+
+  markEmbedded(tenantId: string, id: string, hash: string): void {
+    this.setEmbedded.run(hash, tenantId, id);
+  }
+
+  /** After a model change every vector is stale (install-wide: the vector space is shared). */
+  clearAllEmbedded(): void {
+    this.clearEmbeddedAll.run();
+  }
+
+  /** Nodes with no vector for the current text, oldest first (re-embedding backlog). */
+  unembedded(limit: number): { tenant_id: string; id: string }[] {
+    return this.db
+      .prepare('SELECT tenant_id, id FROM nodes WHERE embedded_hash IS NULL ORDER BY seq LIMIT ?')
+      .all(limit) as { tenant_id: string; id: string }[];
+  }
+}
+
+function tagText(tagsJson: string): string {
+  return (JSON.parse(tagsJson) as string[]).join(' ');
+}

@@ -1,0 +1,73 @@
+import { z } from '@hono/zod-openapi';
+import { pageQuery, queryBool } from './common.js';
+
+export const NODE_STATUSES = ['raw', 'validated', 'dismissed'] as const;
+export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
+
+const tag = z.string().trim().min(1).max(100);
+const tags = z.array(tag).max(100);
+const paraIds = z.array(z.string().min(1).max(100)).max(50);
+
+export const NodeCreate = z
+  .strictObject({
+    title: z.string().trim().min(1).max(500),
+    content: z.string().max(500_000).default(''),
+    summary: z.string().max(5_000).default(''),
+    tags: tags.default([]),
+    status: z.enum(NODE_STATUSES).default('raw'),
+    para_item_ids: paraIds.default([]),
+  })
+  .openapi('NodeCreate');
+
+export const NodePatch = z
+  .strictObject({
+    title: z.string().trim().min(1).max(500).optional(),
+    content: z.string().max(500_000).optional(),
+    summary: z.string().max(5_000).optional(),
+    tags: tags.optional(),
+    status: z.enum(NODE_STATUSES).optional(),
+    para_item_ids: paraIds.optional(),
+  })
+  .openapi('NodePatch');
+
+export const MatchProvenance = z.object({ keyword: z.boolean(), semantic: z.boolean(), score: z.number() }).openapi('MatchProvenance');
+
+export const Node = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    body_markdown: z.string(),
+    tags: z.array(z.string()),
+    para_item_ids: z.array(z.string()),
+    status: z.enum(NODE_STATUSES),
+    match_provenance: MatchProvenance.optional(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Node');
+
+export const NodeSearchQuery = z.object({
+  query: z.string().max(500).optional(),
+  mode: z.enum(SEARCH_MODES).default('hybrid'),
+  para_item_id: z.string().min(1).max(100).optional(),
+  status: z.enum(NODE_STATUSES).optional(),
+  orphan: queryBool.optional(),
+  ...pageQuery,
+});
+
+export const NodeSearchResult = z
+  .object({
+    data: z.array(Node),
+    total: z.number().int(),
+    total_matches: z.number().int().optional(),
+    coverage_capped: z.boolean(),
+    page: z.number().int(),
+    per_page: z.number().int(),
+  })
+  .openapi('NodeSearchResult');
+
+export type NodeCreateInput = z.input<typeof NodeCreate>;
+export type NodePatchInput = z.infer<typeof NodePatch>;
+export type NodeSearchParams = z.infer<typeof NodeSearchQuery>;
+export type NodeDto = z.infer<typeof Node>;

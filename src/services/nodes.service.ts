@@ -1,0 +1,130 @@
+// Node rules: validation beyond the schema (PARA ids of the same tenant), the write and
+// its follow-up embedding job in one transaction, so a node is acknowledged at once and
+// its vector arrives in the background.
+import type { z } from '@hono/zod-openapi';
+import { iso, type Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { NodeRow, NodesRepo } from '../repos/nodes.repo.js';
+import type { VectorsRepo } from '../repos/vectors.repo.js';
+import { NodeCreate, NodePatch, type NodeCreateInput, type NodeDto, type NodePatchInput } from '../schemas/nodes.js';
+import { embeddingText } from '../search/embedding-text.js';
+
+export const EMBED_JOB = 'embed_node';
+
+export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const errors = r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  throw new ValidationError(errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
+}
+
+export function toNodeDto(row: NodeRow, paraItemIds: string[]): NodeDto {
+  return {
+    id: row.id,
+    title: row.title,
+    summary: row.summary,
+    body_markdown: row.body_markdown,
+    tags: JSON.parse(row.tags),
+    para_item_ids: paraItemIds,
+    status: row.status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export class NodesService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: NodesRepo,
+    private readonly vectors: VectorsRepo,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  create(tenantId: string, input: NodeCreateInput): NodeDto {
+    const v = parseOrThrow(NodeCreate, input);
+    return this.db.transaction(() => {
+      this.checkParaItems(tenantId, v.para_item_ids);
+      const now = iso(this.clock.now());
+      const row = {
+        id: newId('nod'),
+        tenant_id: tenantId,
+        title: v.title,
+        summary: v.summary,
+        body_markdown: v.content,
+        tags: JSON.stringify(dedupe(v.tags)),
+        status: v.status,
+        created_at: now,
+        updated_at: now,
+      };
+      this.repo.insert(row);
+      if (v.para_item_ids.length) this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
+      this.queue.enqueue(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: `embed:${row.id}` });
+      return this.get(tenantId, row.id);
+    })();
+  }
+
+  get(tenantId: string, id: string): NodeDto {
+    const row = this.repo.get(tenantId, id);
+    if (!row) throw new NotFoundError('Node');
+    return toNodeDto(row, this.repo.paraItemIds(tenantId, id));
+  }
+
+  update(tenantId: string, id: string, patch: NodePatchInput): NodeDto {
+    const p = parseOrThrow(NodePatch, patch);
+    return this.db.transaction(() => {
+      const row = this.repo.get(tenantId, id);
+      if (!row) throw new NotFoundError('Node');
+      const now = iso(this.clock.now());
+      const next: NodeRow = {
+        ...row,
+        title: p.title ?? row.title,
+        summary: p.summary ?? row.summary,
+        body_markdown: p.content ?? row.body_markdown,
+        tags: p.tags ? JSON.stringify(dedupe(p.tags)) : row.tags,
+        status: p.status ?? row.status,
+        updated_at: now,
+      };
+      const textChanged = embeddingText(next) !== embeddingText(row);
+      const indexChanged = textChanged || next.tags !== row.tags;
+      if (textChanged) next.embedded_hash = null;
+      this.repo.update(next, indexChanged);
+      if (p.para_item_ids) {
+        this.checkParaItems(tenantId, p.para_item_ids);
+        this.repo.setUserParaItems(tenantId, id, dedupe(p.para_item_ids), now);
+      }
+      if (textChanged) this.queue.enqueue(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: `embed:${id}` });
+      return this.get(tenantId, id);
+    })();
+  }
+
+  remove(tenantId: string, id: string): void {
+    this.db.transaction(() => {
+      const row = this.repo.get(tenantId, id);
+      if (!row) throw new NotFoundError('Node');
+      this.vectors.delete(row.seq);
+      this.repo.delete(tenantId, row); // links and PARA associations go with it (ON DELETE CASCADE)
+    })();
+  }
+
+  /** Unknown, foreign and archived items are all the same 400: nothing hints at other tenants. */
+  private checkParaItems(tenantId: string, ids: string[]): void {
+    if (ids.length === 0) return;
+    const found = new Map(this.repo.paraItemsOf(tenantId, ids).map((r) => [r.id, r.status]));
+    const errors = ids.flatMap((pid, i) =>
+      !found.has(pid)
+        ? [{ path: `para_item_ids.${i}`, message: `unknown PARA item ${pid}` }]
+        : found.get(pid) === 'archived'
+          ? [{ path: `para_item_ids.${i}`, message: `PARA item ${pid} is archived; unarchive it first` }]
+          : [],
+    );
+    if (errors.length) throw new ValidationError(errors.map((e) => e.message).join('; '), errors);
+  }
+}
+
+function dedupe<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}
