@@ -12,6 +12,15 @@ import { JobsRepo } from './repos/jobs.repo.js';
 import { TenantsRepo } from './repos/tenants.repo.js';
 import { TokensRepo } from './repos/tokens.repo.js';
 import { UsersRepo } from './repos/users.repo.js';
+import { ParaRepo } from './repos/para.repo.js';
+import { ParaService } from './services/para.service.js';
+import { ParaClassifier } from './services/para-classify.service.js';
+import { NodesRepo } from './repos/nodes.repo.js';
+import { SearchRepo } from './repos/search.repo.js';
+import { VectorsRepo } from './repos/vectors.repo.js';
+import { EmbeddingService } from './services/embedding.service.js';
+import { NodesService } from './services/nodes.service.js';
+import { SearchService } from './services/search.service.js';
 import { AuthService } from './services/auth.service.js';
 import { LogMailer, SmtpMailer, type Mailer } from './services/mailer.js';
 import { TenantsService } from './services/tenants.service.js';
@@ -45,7 +54,10 @@ export function createServices(o: ServiceOptions) {
     users: new UsersRepo(db),
     tokens: new TokensRepo(db),
     jobs: new JobsRepo(db),
+    nodes: new NodesRepo(db),
+    search: new SearchRepo(db),
   };
+  const vectors = new VectorsRepo(db);
   const keys = loadKeys(repos.tenants);
   const queue = new JobQueue(repos.jobs, clock, log);
   const embedder = o.embedder;
@@ -63,9 +75,25 @@ export function createServices(o: ServiceOptions) {
   /** Called after vectors for these nodes were written (PARA classification listens here). */
   const afterEmbed: Array<(tenantId: string, nodeIds: string[]) => void> = [];
 
+  const nodes = new NodesService(db, repos.nodes, vectors, queue, clock);
+  const embedding = new EmbeddingService(db, embedder, repos.nodes, vectors, queue, clock, log, afterEmbed);
+  embedding.init().catch((e) => log.error('embedding initialisation failed', e));
+  const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
+  const paraRepo = new ParaRepo(db);
+  const para = new ParaService(db, paraRepo, clock, queue);
+  const paraClassifier = new ParaClassifier({ db, repo: paraRepo, vectors, embedder, clock, log });
+  paraClassifier.register(queue);
+  afterEmbed.push((tenantId, nodeIds) => paraClassifier.enqueueForNodes(queue, tenantId, nodeIds));
+
   return {
     config: o.config,
     afterEmbed,
+    vectors,
+    nodes,
+    embedding,
+    search,
+    para,
+    paraClassifier,
     db,
     clock,
     log,

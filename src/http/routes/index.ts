@@ -3,7 +3,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import type { AppEnv } from '../router.js';
 import { authRoutes } from './auth.js';
+import { paraRoutes } from './para.js';
+import { nodesRoutes } from './nodes.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
+  paraRoutes,
+  nodesRoutes,
 ];
