@@ -1,0 +1,46 @@
+// The real bundled model (Universal Sentence Encoder lite) in its worker thread.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+let embedder: WorkerEmbedder;
+beforeAll(async () => {
+  embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rz-model-')) });
+  t = await makeTestApp({ embedder });
+  t.s.queue.start();
+});
+afterAll(async () => {
+  await t.close();
+  await embedder.close();
+});
+
+describe('semantic search with the bundled model', () => {
+  it('ranks a paraphrase with no shared keyword first', async () => {
+    const docs = [
+      ['Resetting a forgotten password', 'Steps to recover access to your account when you cannot log in.'],
+      ['Sourdough bread', 'Mix flour, water and salt; let the dough ferment overnight.'],
+      ['Marathon training plan', 'Build weekly mileage slowly and taper before the race.'],
+      ['Quarterly tax filing', 'Estimated payments are due four times a year.'],
+    ];
+    for (const [title, content] of docs) expect((await t.req('POST', '/api/v1/nodes', { title, content })).status).toBe(201);
+    await t.s.queue.idle();
+    expect(embedder.dimension).toBe(512);
+
+    const q = encodeURIComponent('locked out of my profile');
+    const kw = await (await t.req('GET', `/api/v1/nodes?mode=keyword&query=${q}`)).json();
+    expect(kw.data.map((n: { title: string }) => n.title)).not.toContain('Resetting a forgotten password');
+    const sem = await (await t.req('GET', `/api/v1/nodes?mode=semantic&query=${q}`)).json();
+    expect(sem.data[0].title).toBe('Resetting a forgotten password');
+    const hy = await (await t.req('GET', `/api/v1/nodes?query=${q}`)).json();
+    expect(hy.data[0].title).toBe('Resetting a forgotten password');
+    expect(hy.data[0].match_provenance).toMatchObject({ semantic: true });
+  });
+
+  it('records the model and dimension with the vector table', () => {
+    expect(t.s.vectors.space()).toEqual({ model_id: 'use-lite-512@energetic-ai-0.2.0', dimension: 512 });
+  });
+});
