@@ -28,6 +28,8 @@ const TEXT_CACHE_MAX = 2000;
 
 export class ParaClassifier {
   private readonly textVectors = new Map<string, Float32Array>();
+  /** Threshold and margin in force (the eval harness and tests adjust them). */
+  settings: ClassifierSettings;
 
   constructor(
     private readonly deps: {
@@ -39,10 +41,8 @@ export class ParaClassifier {
       log: Logger;
       settings?: ClassifierSettings;
     },
-  ) {}
-
-  get settings(): ClassifierSettings {
-    return this.deps.settings ?? DEFAULT_CLASSIFIER;
+  ) {
+    this.settings = { ...(deps.settings ?? DEFAULT_CLASSIFIER) };
   }
 
   register(queue: JobQueue): void {
