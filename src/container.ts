@@ -24,6 +24,13 @@ import { SearchService } from './services/search.service.js';
 import { AuthService } from './services/auth.service.js';
 import { LogMailer, SmtpMailer, type Mailer } from './services/mailer.js';
 import { TenantsService } from './services/tenants.service.js';
+import { LinksRepo } from './repos/links.repo.js';
+import { ContextRepo } from './repos/context.repo.js';
+import { GraphHealthRepo } from './repos/graph-health.repo.js';
+import { LinksService } from './services/links.service.js';
+import { SuggestionsService } from './services/suggestions.service.js';
+import { ContextService } from './services/context.service.js';
+import { GraphHealthService } from './services/graph-health.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -84,6 +91,12 @@ export function createServices(o: ServiceOptions) {
   const paraClassifier = new ParaClassifier({ db, repo: paraRepo, vectors, embedder, clock, log });
   paraClassifier.register(queue);
   afterEmbed.push((tenantId, nodeIds) => paraClassifier.enqueueForNodes(queue, tenantId, nodeIds));
+  const linksRepo = new LinksRepo(db);
+  const contextRepo = new ContextRepo(db);
+  const links = new LinksService(db, linksRepo, clock);
+  const suggestions = new SuggestionsService({ repo: contextRepo, vectors, embedQuery: (t) => embedding.embedQuery(t) });
+  const context = new ContextService({ links: linksRepo, repo: contextRepo, vectors, clock, embedQuery: (t) => embedding.embedQuery(t) });
+  const graphHealth = new GraphHealthService(db, new GraphHealthRepo(db), clock);
 
   return {
     config: o.config,
@@ -94,6 +107,10 @@ export function createServices(o: ServiceOptions) {
     search,
     para,
     paraClassifier,
+    links,
+    suggestions,
+    context,
+    graphHealth,
     db,
     clock,
     log,

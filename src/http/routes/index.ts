@@ -5,9 +5,15 @@ import type { AppEnv } from '../router.js';
 import { authRoutes } from './auth.js';
 import { paraRoutes } from './para.js';
 import { nodesRoutes } from './nodes.js';
+import { linksRoutes } from './links.js';
+import { contextRoutes } from './context.js';
+import { graphHealthRoutes } from './graph-health.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
   paraRoutes,
   nodesRoutes,
+  linksRoutes,
+  contextRoutes,
+  graphHealthRoutes,
 ];

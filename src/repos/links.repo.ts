@@ -1,0 +1,95 @@
+// Links are stored in both directions (source → target and target → source, the reverse
+// carrying the inverse type); LinksService keeps the pairs together.
+import type { Db } from '../db/open.js';
+import type { LinkType } from '../schemas/graph.js';
+
+export interface LinkRow {
+  target_id: string;
+  type: LinkType;
+}
+
+export interface RelatedRow {
+  id: string;
+  title: string;
+  summary: string;
+  relationship_type: LinkType;
+}
+
+export interface EdgeRow {
+  source_id: string;
+  target_id: string;
+  type: LinkType;
+}
+
+export class LinksRepo {
+  private readonly nodeExistsStmt;
+  private readonly existingIdsStmt;
+  private readonly outgoingStmt;
+  private readonly deleteOneStmt;
+  private readonly upsertStmt;
+  private readonly relatedStmt;
+  private readonly edgesFromStmt;
+
+  constructor(db: Db) {
+    this.nodeExistsStmt = db.prepare('SELECT 1 FROM nodes WHERE tenant_id = ? AND id = ?').pluck();
+    this.existingIdsStmt = db
+      .prepare('SELECT id FROM nodes WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
+      .pluck();
+    this.outgoingStmt = db.prepare(
+      'SELECT target_id, type FROM links WHERE tenant_id = ? AND source_id = ? ORDER BY target_id',
+    );
+    this.deleteOneStmt = db.prepare('DELETE FROM links WHERE tenant_id = ? AND source_id = ? AND target_id = ?');
+    // A changed type is a new link: it takes the new creation time too.
+    this.upsertStmt = db.prepare(
+      `INSERT INTO links (tenant_id, source_id, target_id, type, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (source_id, target_id) DO UPDATE SET type = excluded.type, created_at = excluded.created_at
+       WHERE links.tenant_id = excluded.tenant_id`,
+    );
+    this.relatedStmt = db.prepare(
+      `SELECT n.id, n.title, n.summary, l.type AS relationship_type
+         FROM links l JOIN nodes n ON n.id = l.target_id
+        WHERE l.tenant_id = ? AND l.source_id = ? AND n.tenant_id = l.tenant_id
+        ORDER BY l.type, n.title, n.id
+        LIMIT ?`,
+    );
+    this.edgesFromStmt = db.prepare(
+      `SELECT source_id, target_id, type FROM links
+        WHERE tenant_id = ? AND source_id IN (SELECT value FROM json_each(?))
+        ORDER BY source_id, target_id
+        LIMIT ?`,
+    );
+  }
+
+  nodeExists(tenantId: string, id: string): boolean {
+    return this.nodeExistsStmt.get(tenantId, id) !== undefined;
+  }
+
+  /** Which of these ids name nodes of this tenant. */
+  existingIds(tenantId: string, ids: string[]): Set<string> {
+    if (ids.length === 0) return new Set();
+    return new Set(this.existingIdsStmt.all(tenantId, JSON.stringify(ids)) as string[]);
+  }
+
+  outgoing(tenantId: string, sourceId: string): LinkRow[] {
+    return this.outgoingStmt.all(tenantId, sourceId) as LinkRow[];
+  }
+
+  /** Removes one direction; callers remove both. */
+  delete(tenantId: string, sourceId: string, targetId: string): void {
+    this.deleteOneStmt.run(tenantId, sourceId, targetId);
+  }
+
+  upsert(tenantId: string, sourceId: string, targetId: string, type: LinkType, createdAt: string): void {
+    this.upsertStmt.run(tenantId, sourceId, targetId, type, createdAt);
+  }
+
+  related(tenantId: string, id: string, limit: number): RelatedRow[] {
+    return this.relatedStmt.all(tenantId, id, limit) as RelatedRow[];
+  }
+
+  /** Outgoing rows of many nodes at once (graph walks), at most `limit` rows. */
+  edgesFrom(tenantId: string, sourceIds: string[], limit: number): EdgeRow[] {
+    if (sourceIds.length === 0) return [];
+    return this.edgesFromStmt.all(tenantId, JSON.stringify(sourceIds), limit) as EdgeRow[];
+  }
+}

@@ -1,0 +1,61 @@
+// GET /links/suggestions: nodes worth linking to a piece of text. Candidates come from the
+// embedding neighbours of the text and from its keyword matches; each is scored
+//   score = 0.55 · semantic + 0.45 · keyword
+// where keyword = max(term coverage, share of the node's title the text mentions).
+// Weak candidates (score < SUGGESTION_MIN_SCORE) are left out instead of padding the list.
+import type { ContextRepo } from '../repos/context.repo.js';
+import { keywordSignal, semanticSignal, similarity, type VectorIndex } from './graph-signals.js';
+import { keyTerms, stemSet, titleMention } from './text-terms.js';
+import { dot } from '../embed/embedder.js';
+
+export const SUGGESTION_MIN_SCORE = 0.3;
+const SEMANTIC_WEIGHT = 0.55;
+const KEYWORD_WEIGHT = 0.45;
+const MAX_TERMS = 24;
+
+export interface Suggestion {
+  node_id: string;
+  title: string;
+  score: number;
+}
+
+export interface SuggestionsDeps {
+  repo: ContextRepo;
+  vectors: VectorIndex;
+  /** Embeds a query text; null when no model is available (keywords still answer). */
+  embedQuery(text: string): Promise<Float32Array | null>;
+}
+
+export class SuggestionsService {
+  constructor(private readonly d: SuggestionsDeps) {}
+
+  async suggest(tenantId: string, text: string, limit: number): Promise<{ suggestions: Suggestion[] }> {
+    const pool = Math.min(200, Math.max(40, limit * 4));
+    const vector = await this.d.embedQuery(text);
+    const semantic = vector ? await semanticSignal(this.d.vectors, tenantId, vector, pool) : new Map<string, number>();
+    const keyword = keywordSignal(this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
+
+    const ids = [...new Set([...semantic.keys(), ...keyword.keys()])];
+    const textStems = stemSet(text);
+    const scored: Suggestion[] = [];
+    for (const card of this.d.repo.cards(tenantId, ids)) {
+      if (card.status === 'dismissed') continue;
+      let sem = semantic.get(card.id);
+      if (sem === undefined && vector) sem = await this.cosine(tenantId, card.id, vector);
+      const kw = Math.max(keyword.get(card.id)?.score ?? 0, titleMention(card.title, textStems));
+      const score = SEMANTIC_WEIGHT * (sem ?? 0) + KEYWORD_WEIGHT * kw;
+      if (score >= SUGGESTION_MIN_SCORE) scored.push({ node_id: card.id, title: card.title, score: round(score) });
+    }
+    scored.sort((a, b) => b.score - a.score || a.node_id.localeCompare(b.node_id));
+    return { suggestions: scored.slice(0, limit) };
+  }
+
+  private async cosine(tenantId: string, nodeId: string, vector: Float32Array): Promise<number> {
+    const v = await this.d.vectors.get(tenantId, nodeId);
+    return v && v.length === vector.length ? similarity(1 - dot(v, vector)) : 0;
+  }
+}
+
+export function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
