@@ -1,0 +1,40 @@
+// The decision rule on hand-made vectors: threshold, margin over the runner-up, centroid blend.
+import { describe, expect, it } from 'vitest';
+import { normalize } from '../../src/embed/embedder.js';
+import { buildProfile, decide, type ClassifierSettings } from '../../src/services/para-scoring.js';
+
+const v = (...xs: number[]) => normalize(Float32Array.from(xs));
+const cfg: ClassifierSettings = { threshold: 0.5, margin: 0.1, centroidHalfWeight: 4, maxCentroidWeight: 0.7 };
+const p = (itemId: string, vector: Float32Array) => ({ itemId, vector, method: 'cosine:label' });
+
+describe('decide', () => {
+  it('picks the best item when it clears the threshold and beats the runner-up by the margin', () => {
+    const d = decide(v(1, 0.2, 0), [p('a', v(1, 0, 0)), p('b', v(0, 1, 0))], cfg);
+    expect(d?.itemId).toBe('a');
+    expect(d!.score).toBeCloseTo(0.98, 2);
+    expect(d!.runnerUp).toBeCloseTo(0.196, 2);
+  });
+  it('says nothing below the threshold', () => {
+    expect(decide(v(0.4, 0, 1), [p('a', v(1, 0, 0)), p('b', v(0, 1, 0))], cfg)).toBeNull();
+  });
+  it('says nothing when the runner-up is within the margin', () => {
+    expect(decide(v(1, 0.9, 0), [p('a', v(1, 0, 0)), p('b', v(0, 1, 0))], cfg)).toBeNull();
+    expect(decide(v(1, 0.6, 0), [p('a', v(1, 0, 0)), p('b', v(0, 1, 0))], cfg)?.itemId).toBe('a');
+  });
+  it('with a single item only the threshold applies; vectors of another dimension are ignored', () => {
+    expect(decide(v(1, 0.1), [p('a', v(1, 0))], cfg)?.runnerUp).toBeNull();
+    expect(decide(v(1, 0.1), [p('a', v(1, 0, 0))], cfg)).toBeNull();
+  });
+});
+
+describe('buildProfile', () => {
+  it('is the label vector alone until the item has nodes, then leans toward their centroid (capped)', () => {
+    const label = v(1, 0);
+    expect(buildProfile('a', label, [], cfg)).toEqual({ itemId: 'a', vector: label, method: 'cosine:label' });
+    const one = buildProfile('a', label, [v(0, 1)], cfg); // w = 1/5
+    expect(one.method).toBe('cosine:label+centroid(1)');
+    expect(one.vector[0]).toBeGreaterThan(one.vector[1]);
+    const many = buildProfile('a', label, Array.from({ length: 100 }, () => v(0, 1)), cfg); // w capped at 0.7
+    expect(many.vector[1] / many.vector[0]).toBeCloseTo(0.7 / 0.3, 4);
+  });
+});
