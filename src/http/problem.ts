@@ -1,7 +1,7 @@
 // Every error response is application/problem+json (RFC 9457) with a stable `code`.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { AppError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
+import { AppError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 
 export function problemResponse(err: AppError, instance?: string): Response {
   const body: Record<string, unknown> = {
@@ -27,6 +27,7 @@ export function toAppError(err: unknown): AppError | null {
     if (err.status === 400) return new ValidationError(msg.includes('JSON') ? 'Malformed JSON in request body' : msg);
     if (err.status === 401) return new UnauthorizedError(msg);
     if (err.status === 413) return new PayloadTooLargeError(msg);
+    if (err.status === 415) return new UnsupportedMediaTypeError('This endpoint takes a JSON body: send Content-Type: application/json');
     return new AppError(err.status, 'http_error', 'Request error', msg);
   }
   return null;

@@ -1,0 +1,94 @@
+import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, credentials, startServer, tempDataDir } from '../helpers/server-process.js';
+
+const PORT = 7801;
+
+describe('the server process', () => {
+  it('bootstraps once, keeps everything across restarts, and checkpoints on shutdown', async () => {
+    const dir = tempDataDir();
+    const s1 = await startServer(dir, PORT);
+    const cred = credentials(dir);
+    expect(s1.stdout()).toContain(cred.api_key);
+    expect(statSync(join(dir, 'credentials')).mode & 0o777).toBe(0o600);
+    const auth = { Authorization: `ApiKey ${cred.api_key}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${s1.url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'survives restarts' }) });
+    expect(created.status).toBe(201);
+    const node = await created.json();
+    expect(await s1.stop()).toBe(0);
+    // A clean shutdown folds the WAL back: rhizome.db alone holds everything.
+    expect(statSync(join(dir, 'rhizome.db-wal'), { throwIfNoEntry: false })?.size ?? 0).toBe(0);
+
+    const s2 = await startServer(dir, PORT);
+    expect(s2.stdout()).not.toContain('Created tenant');
+    expect(credentials(dir).api_key).toBe(cred.api_key);
+    const got = await fetch(`${s2.url}/api/v1/nodes/${node.id}`, { headers: auth });
+    expect(got.status).toBe(200);
+    await s2.stop();
+    const db = new Database(join(dir, 'rhizome.db'), { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM tenants').pluck().get()).toBe(1);
+    expect(db.prepare('SELECT count(*) FROM api_keys').pluck().get()).toBe(1);
+    db.close();
+  });
+
+  it('an acknowledged write survives kill -9', async () => {
+    const dir = tempDataDir();
+    const s1 = await startServer(dir, PORT + 1);
+    const auth = { Authorization: `ApiKey ${credentials(dir).api_key}`, 'Content-Type': 'application/json' };
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${s1.url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `note ${i}` }) });
+      expect(res.status).toBe(201);
+      ids.push((await res.json()).id);
+    }
+    await s1.kill();
+    const s2 = await startServer(dir, PORT + 1);
+    for (const id of ids) expect((await fetch(`${s2.url}/api/v1/nodes/${id}`, { headers: auth })).status).toBe(200);
+    await s2.stop();
+  });
+
+  it('tenants create --json and users add act on the data folder; each tenant sees only its own data', async () => {
+    const dir = tempDataDir();
+    const env = { RHIZOME_DATA_DIR: dir };
+    const s = await startServer(dir, PORT + 2);
+    const r = await cli(['tenants', 'create', 'work', '--json'], env);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out).sort()).toEqual(['api_key', 'tenant_id']);
+    expect((await cli(['tenants', 'create', 'work', '--json'], env)).code).toBe(2);
+    expect((await cli(['users', 'add', 'ada@example.com', '--tenant', 'work'], env)).code).toBe(0);
+    expect((await cli(['users', 'add', 'bob@example.com', '--tenant', 'nope'], env)).code).toBe(4);
+
+    const mine = { Authorization: `ApiKey ${credentials(dir).api_key}`, 'Content-Type': 'application/json' };
+    const theirs = { Authorization: `ApiKey ${out.api_key}`, 'Content-Type': 'application/json' };
+    const n = await (await fetch(`${s.url}/api/v1/nodes`, { method: 'POST', headers: mine, body: JSON.stringify({ title: 'default only' }) })).json();
+    expect((await fetch(`${s.url}/api/v1/nodes/${n.id}`, { headers: theirs })).status).toBe(404);
+    await s.stop();
+  });
+
+  it('backup writes a consistent copy while the server runs and takes writes', async () => {
+    const dir = tempDataDir();
+    const s = await startServer(dir, PORT + 3);
+    const auth = { Authorization: `ApiKey ${credentials(dir).api_key}`, 'Content-Type': 'application/json' };
+    for (let i = 0; i < 30; i++) await fetch(`${s.url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `before ${i}` }) });
+    let writing = true;
+    const writer = (async () => {
+      let i = 0;
+      while (writing) await fetch(`${s.url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `during ${i++}` }) });
+    })();
+    const file = join(tempDataDir(), 'backup.db');
+    const r = await cli(['backup', file], { RHIZOME_DATA_DIR: dir });
+    writing = false;
+    await writer;
+    expect(r.code).toBe(0);
+    expect((await cli(['backup', file], { RHIZOME_DATA_DIR: dir })).code).toBe(2);
+    await s.stop();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.prepare("SELECT count(*) FROM nodes WHERE title LIKE 'before %'").pluck().get()).toBe(30);
+    expect(db.prepare('SELECT count(*) FROM api_keys').pluck().get()).toBe(1);
+    db.close();
+  });
+});

@@ -1,0 +1,76 @@
+// Runs the real `rhizome` binary (dist/, built by the vitest global setup) as a child process.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+export const BIN = resolve('bin/rhizome.js');
+const execFileP = promisify(execFile);
+
+export interface ChildServer {
+  proc: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  /** kill -9 and wait for exit. */
+  kill(): Promise<void>;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'rhizome-proc-'));
+}
+
+export async function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildServer> {
+  const proc = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (err += d));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}): ${err}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start: ${err}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    proc,
+    url,
+    stdout: () => out,
+    stderr: () => err,
+    async stop() {
+      proc.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export async function cli(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await execFileP(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+export function credentials(dataDir: string): { api_key: string; tenant_id: string } {
+  return JSON.parse(readFileSync(join(dataDir, 'credentials'), 'utf8'));
+}
