@@ -10,6 +10,10 @@ export interface TenantCounters {
   total_links: number;
 }
 
+// status is CHECK-ed to raw/validated/dismissed, so "not validated" is these two ranges.
+export const STALE_SQL = `SELECT (SELECT count(*) FROM nodes WHERE tenant_id = @t AND status = 'raw' AND updated_at < @before)
+     + (SELECT count(*) FROM nodes WHERE tenant_id = @t AND status = 'dismissed' AND updated_at < @before)`;
+
 const ZERO: TenantCounters = { total_nodes: 0, validated_nodes: 0, total_captures: 0, pending_captures: 0, total_links: 0 };
 
 export class GraphHealthRepo {
@@ -21,13 +25,7 @@ export class GraphHealthRepo {
       `SELECT total_nodes, validated_nodes, total_captures, pending_captures, total_links
          FROM tenant_stats WHERE tenant_id = ?`,
     );
-    // status is CHECK-ed to raw/validated/dismissed, so "not validated" is these two ranges.
-    this.staleStmt = db
-      .prepare(
-        `SELECT (SELECT count(*) FROM nodes WHERE tenant_id = @t AND status = 'raw' AND updated_at < @before)
-              + (SELECT count(*) FROM nodes WHERE tenant_id = @t AND status = 'dismissed' AND updated_at < @before)`,
-      )
-      .pluck();
+    this.staleStmt = db.prepare(STALE_SQL).pluck();
   }
 
   counters(tenantId: string): TenantCounters {

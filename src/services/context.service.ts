@@ -4,8 +4,10 @@
 //   graph    — noisy-OR over paths from the focus nodes: 0.8 per 1-hop link, 0.4 per 2-hop path
 //   semantic — best cosine similarity to a focus node's vector or to the query (≥ 0.3 counts)
 //   keyword  — share of the query's key terms the node contains (FTS5)
-// score = (0.5·graph + 0.3·semantic + 0.2·keyword + 0.05·validated + 0.05·active project
+// score = (0.6·graph + 0.25·semantic + 0.15·keyword + 0.05·validated + 0.05·active project
 //          + 0.05·recency) / 1.15, with recency = 0.5^(age / 30 days).
+// Without a query, a direct neighbour of a focus node (0.6·0.8 = 0.48) therefore always outranks
+// a node drawn in only by its similarity to the focus (at most 0.25 + 0.15 of boosts = 0.40).
 // Boosts only reorder nodes a signal drew in; with no anchor at all (no known focus node,
 // no query) the most recent validated nodes are returned, then recent raw ones.
 import type { Clock } from '../clock.js';
@@ -119,7 +121,7 @@ export class ContextService {
       if (card.status === 'dismissed') continue;
       const c = cands.get(card.id)!;
       const b = this.boosts(card, now);
-      const raw = 0.5 * c.graph + 0.3 * c.semantic + 0.2 * c.keyword + b.score;
+      const raw = 0.6 * c.graph + 0.25 * c.semantic + 0.15 * c.keyword + b.score;
       out.push(this.entry(card, raw / 1.15, [...c.reasons.slice(0, MAX_SIGNAL_REASONS), ...b.reasons]));
     }
     return { nodes: rank(out, req.limit) };
