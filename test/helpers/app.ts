@@ -34,7 +34,9 @@ export async function makeTestApp(opts: { embedder?: Embedder; config?: Partial<
   const log = memoryLogger();
   const s = createServices({ config, db, embedder: opts.embedder ?? new HashEmbedder(), clock, log });
   const app = createApp(s);
-  const first = s.tenants.create('alpha');
+  // Reopening a database file (restart tests) reuses its tenant with a fresh key.
+  const existing = s.tenants.findByName('alpha');
+  const first = existing ? { tenant_id: existing.id, api_key: s.auth.createApiKey(existing.id, 'test').key } : s.tenants.create('alpha');
   const req = async (method: string, path: string, body?: unknown, auth?: string | null) => {
     const headers: Record<string, string> = {};
     if (auth !== null) headers.Authorization = auth ?? `ApiKey ${first.api_key}`;
