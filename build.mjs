@@ -2,7 +2,8 @@
 // native addons (better-sqlite3, sqlite-vec, onnxruntime-node), pdf-parse and the
 // model packages must be loaded from node_modules at run time, not inlined.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 const entryPoints = {
   rhizome: 'src/cli/main.ts',
@@ -24,10 +25,18 @@ await build({
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
 
+// The dashboard: content-hashed bundles (served with a long immutable cache) and an
+// index.html that names them (served no-cache), so a rebuild is picked up at once.
 if (existsSync('src/web/main.tsx')) {
-  await build({
+  const out = 'dist/web';
+  const result = await build({
     entryPoints: { app: 'src/web/main.tsx' },
-    outdir: 'dist/web',
+    outdir: out,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    assetNames: '[name]-[hash]',
+    splitting: true,
+    metafile: true,
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -39,4 +48,14 @@ if (existsSync('src/web/main.tsx')) {
     loader: { '.css': 'css' },
     logLevel: 'warning',
   });
+  const outputs = Object.keys(result.metafile.outputs).map((f) => basename(f));
+  const js = outputs.find((f) => /^app-.*\.js$/.test(f));
+  const css = outputs.find((f) => /^app-.*\.css$/.test(f));
+  const html = readFileSync('src/web/index.html', 'utf8')
+    .replace('%APP_JS%', `/assets/${js}`)
+    .replace('%APP_CSS%', css ? `/assets/${css}` : '');
+  writeFileSync(join(out, 'index.html'), html);
+  // Older hashed bundles are dropped; a running server keeps its own copy in memory.
+  const keep = new Set([...outputs, 'index.html']);
+  for (const f of readdirSync(out)) if (!keep.has(f)) rmSync(join(out, f), { force: true });
 }

@@ -1,0 +1,66 @@
+// The frame around every signed-in page: brand, navigation, session, skip link.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { saveSession, type Session } from '../lib/session.js';
+
+const NAV = [
+  { href: '#/', label: 'Search', active: (p: string) => p === '/' || p === '/search' || p.startsWith('/nodes/') },
+  { href: '#/captures', label: 'Captures', active: (p: string) => p.startsWith('/captures') },
+  { href: '#/para', label: 'PARA', active: (p: string) => p === '/para' },
+  { href: '#/settings', label: 'Settings', active: (p: string) => p === '/settings' },
+];
+
+export function Layout({ path, session, children }: { path: string; session: Session; children: ComponentChildren }) {
+  const main = useRef<HTMLElement>(null);
+  // Route changes move focus to the page so screen readers announce it; search keeps its box.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (path !== '/') main.current?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }, [path]);
+
+  return (
+    <div class="shell">
+      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), main.current?.focus())}>
+        Skip to content
+      </a>
+      <header class="topbar">
+        <a class="brand" href="#/" aria-label="Rhizome home">
+          <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
+            <rect width="32" height="32" rx="8" fill="var(--accent)" />
+            <circle cx="10" cy="20" r="3" fill="#fff" />
+            <circle cx="22" cy="11" r="3" fill="#fff" />
+            <circle cx="22" cy="23" r="2.5" fill="#fff" />
+            <path d="M10 20 22 11M10 20l12 3" stroke="#fff" stroke-width="1.6" />
+          </svg>
+          <span>Rhizome</span>
+        </a>
+        <nav class="nav" aria-label="Main">
+          {NAV.map((n) => (
+            <a key={n.href} href={n.href} class="nav-link" aria-current={n.active(path) ? 'page' : undefined}>
+              {n.label}
+            </a>
+          ))}
+        </nav>
+        <div class="topbar-end">
+          <a class="btn btn-primary btn-sm" href="#/nodes/new">
+            New node
+          </a>
+          <span class="who" title={session.kind === 'apikey' ? 'Signed in with an API key' : 'Signed in by email link'}>
+            {session.kind === 'apikey' ? 'API key' : 'Email session'}
+          </span>
+          <button class="btn btn-ghost btn-sm" onClick={() => saveSession(null, 'You signed out.')}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" ref={main} tabIndex={-1} class="main">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+// Captures: the form, then the list with statuses that update live while anything is
+// still pending or processing.
+import { CaptureActions } from '../components/CaptureActions.js';
+import { CaptureForm } from '../components/CaptureForm.js';
+import { Button, Card, Empty, PageHead, Problem, Spinner, StatusBadge } from '../components/ui.js';
+import { qs } from '../lib/api.js';
+import { ago } from '../lib/format.js';
+import { useApi } from '../lib/hooks.js';
+import { navigate } from '../lib/router.js';
+import type { CapturePage } from '../lib/types.js';
+
+const STATUSES = ['pending', 'processing', 'completed', 'failed', 'archived', 'dismissed'];
+const PER_PAGE = 25;
+
+export function CapturesPage({ query }: { query: URLSearchParams }) {
+  const status = query.get('status') ?? '';
+  const page = Math.max(1, Number(query.get('page')) || 1);
+  const list = useApi<CapturePage>('/captures' + qs({ status, page, per_page: PER_PAGE }), {
+    // Fast while work is in flight, slow otherwise (new captures may arrive from the CLI).
+    pollMs: (d) => (d?.data.some((c) => c.status === 'pending' || c.status === 'processing') ? 1500 : 10_000),
+  });
+  const set = (patch: Record<string, string | undefined>) => navigate('/captures' + qs({ status, page: undefined, ...patch }), true);
+  const items = list.data?.data ?? [];
+
+  return (
+    <div class="page">
+      <PageHead title="Captures" sub="Pages, notes and files, processed into nodes in the background." />
+      <Card title="Capture something">
+        <CaptureForm onCaptured={() => void list.reload()} />
+      </Card>
+      <Card
+        title="Recent captures"
+        actions={
+          <label class="inline-field">
+            <span>Status</span>
+            <select value={status} onChange={(e) => set({ status: e.currentTarget.value || undefined })}>
+              <option value="">Any</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+        }
+      >
+        <Problem error={list.error} onRetry={list.reload} />
+        {!list.data && !list.error && <Spinner />}
+        {list.data && items.length === 0 && <Empty title={status ? `No ${status} captures` : 'Nothing captured yet'}>Use the form above, the CLI or the MCP server.</Empty>}
+        {items.length > 0 && (
+          <ul class="capture-list" aria-live="polite">
+            {items.map((c) => (
+              <li key={c.id} class="capture-row">
+                <div class="capture-main">
+                  <a href={`#/captures/${encodeURIComponent(c.id)}`} class="capture-title">
+                    {c.title}
+                  </a>
+                  <div class="capture-sub">
+                    <span class="badge badge-neutral">{c.content_type}</span>
+                    {c.url && <span class="url">{c.url}</span>}
+                    <span class="muted">{ago(c.created_at)}</span>
+                  </div>
+                  {c.status === 'failed' && c.error && <p class="error-text">{c.error}</p>}
+                </div>
+                <div class="capture-state">
+                  <StatusBadge status={c.status} />
+                  {c.node_id && (
+                    <a class="btn btn-ghost btn-sm" href={`#/nodes/${encodeURIComponent(c.node_id)}`}>
+                      Open node
+                    </a>
+                  )}
+                  <CaptureActions capture={c} compact onDone={() => void list.reload()} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+        {list.data && list.data.total > PER_PAGE && (
+          <nav class="pager" aria-label="Pages">
+            <Button size="sm" disabled={page <= 1} onClick={() => set({ page: String(page - 1) })}>
+              Previous
+            </Button>
+            <span class="muted">
+              Page {page} of {Math.ceil(list.data.total / PER_PAGE)}
+            </span>
+            <Button size="sm" disabled={page * PER_PAGE >= list.data.total} onClick={() => set({ page: String(page + 1) })}>
+              Next
+            </Button>
+          </nav>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+// Sign-in: an emailed magic link (the link lands back here with ?token=) or an API key paste.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Button, Field, Problem } from '../components/ui.js';
+import { api } from '../lib/api.js';
+import { useAction } from '../lib/hooks.js';
+import { navigate } from '../lib/router.js';
+import { bearerFrom, saveSession, takeSignOutReason } from '../lib/session.js';
+
+interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+export function LoginPage({ token }: { token: string | null }) {
+  const [reason] = useState(takeSignOutReason);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [email, setEmail] = useState('');
+  const [key, setKey] = useState('');
+
+  const verify = useAction(async (t: string) => {
+    const pair = await api.post<Tokens>('/auth/magic-link/verify', { token: t }, { anonymous: true });
+    saveSession(bearerFrom(pair));
+    navigate('/', true);
+  });
+  const started = useRef(false);
+  useEffect(() => {
+    if (token && !started.current) {
+      started.current = true;
+      void verify.run(token);
+    }
+  }, [token]);
+
+  const send = useAction(async () => {
+    await api.post('/auth/magic-link', { email: email.trim() }, { anonymous: true });
+    setSentTo(email.trim());
+  });
+
+  const useKey = useAction(async () => {
+    const k = key.trim();
+    if (!/^[^.\s]+\.[^.\s]+$/.test(k)) throw new Error('An API key looks like key_id.secret — check that you pasted all of it.');
+    // Any authenticated read proves the key; the key list is cheap.
+    const res = await fetch('/api/v1/auth/api-keys', { headers: { Authorization: `ApiKey ${k}` } });
+    if (!res.ok) throw new Error(res.status === 401 ? 'The server does not accept this key (unknown or revoked).' : `The server answered ${res.status}.`);
+    saveSession({ kind: 'apikey', key: k });
+    navigate('/', true);
+  });
+
+  if (token && !verify.error) {
+    return (
+      <div class="auth">
+        <div class="auth-card" role="status">
+          <h1>Signing you in…</h1>
+          <p class="muted">Checking your sign-in link.</p>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div class="auth">
+      <div class="auth-card">
+        <div class="auth-brand">
+          <svg viewBox="0 0 32 32" width="40" height="40" aria-hidden="true">
+            <rect width="32" height="32" rx="8" fill="var(--accent)" />
+            <circle cx="10" cy="20" r="3" fill="#fff" />
+            <circle cx="22" cy="11" r="3" fill="#fff" />
+            <circle cx="22" cy="23" r="2.5" fill="#fff" />
+            <path d="M10 20 22 11M10 20l12 3" stroke="#fff" stroke-width="1.6" />
+          </svg>
+          <h1>Sign in to Rhizome</h1>
+        </div>
+        {reason && <p class="notice">{reason}</p>}
+        {verify.error && <Problem error={verify.error} title="This sign-in link did not work" />}
+
+        <section aria-labelledby="by-email">
+          <h2 id="by-email">Email me a sign-in link</h2>
+          {sentTo ? (
+            <div class="notice notice-ok" role="status">
+              <p>
+                If <strong>{sentTo}</strong> has an account, a sign-in link is on its way. It works once and expires in 15 minutes.
+              </p>
+              <p class="muted">No mail server configured? The link is written to the server's log.</p>
+              <Button size="sm" tone="ghost" onClick={() => setSentTo(null)}>
+                Use another address
+              </Button>
+            </div>
+          ) : (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void send.run();
+              }}
+            >
+              <Field label="Email" id="login-email">
+                <input id="login-email" type="email" autocomplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+              </Field>
+              <Problem error={send.error} />
+              <Button type="submit" tone="primary" busy={send.busy}>
+                Send link
+              </Button>
+            </form>
+          )}
+        </section>
+
+        <div class="divider" role="separator">
+          <span>or</span>
+        </div>
+
+        <section aria-labelledby="by-key">
+          <h2 id="by-key">Use an API key</h2>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void useKey.run();
+            }}
+          >
+            <Field label="API key" id="login-key" hint={<>The key printed when the server first started (also in <code>data/credentials</code>).</>}>
+              <input
+                id="login-key"
+                type="password"
+                autocomplete="off"
+                spellcheck={false}
+                required
+                aria-describedby="login-key-hint"
+                placeholder="key_….secret"
+                value={key}
+                onInput={(e) => setKey(e.currentTarget.value)}
+              />
+            </Field>
+            <Problem error={useKey.error} />
+            <Button type="submit" busy={useKey.busy}>
+              Sign in with key
+            </Button>
+          </form>
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+// A new node, typed by hand.
+import { NodeForm, type NodeDraft } from '../components/NodeForm.js';
+import { PageHead } from '../components/ui.js';
+import { api } from '../lib/api.js';
+import { useAction } from '../lib/hooks.js';
+import { navigate } from '../lib/router.js';
+import { toast } from '../lib/toast.js';
+import type { KNode } from '../lib/types.js';
+
+export function NewNodePage() {
+  const create = useAction(async (d: NodeDraft) => {
+    const body: Record<string, unknown> = { title: d.title, content: d.content, tags: d.tags };
+    if (d.summary.trim()) body.summary = d.summary;
+    if (d.para_item_ids.length) body.para_item_ids = d.para_item_ids;
+    const node = await api.post<KNode>('/nodes', body);
+    toast('Node created');
+    navigate(`/nodes/${encodeURIComponent(node.id)}`);
+  });
+  return (
+    <div class="page page-narrow">
+      <PageHead title="New node" sub="Write it down; search, links and PARA will find it a place." />
+      <div class="card">
+        <NodeForm submitLabel="Create node" busy={create.busy} error={create.error} onSubmit={(d) => void create.run(d)} onCancel={() => history.back()} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+// Settings → API keys: create (the key is shown once, with a copy button), list, revoke.
+import { useState } from 'preact/hooks';
+import { Button, Card, Empty, Field, PageHead, Problem, Spinner } from '../components/ui.js';
+import { api } from '../lib/api.js';
+import { ago, fullTime } from '../lib/format.js';
+import { useAction, useApi } from '../lib/hooks.js';
+import { loadSession } from '../lib/session.js';
+import { toast } from '../lib/toast.js';
+import type { ApiKey } from '../lib/types.js';
+
+interface Created {
+  id: string;
+  name: string;
+  key: string;
+  created_at: string;
+}
+
+export function SettingsPage() {
+  const keys = useApi<{ data: ApiKey[] }>('/auth/api-keys');
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<Created | null>(null);
+  const session = loadSession();
+  const currentKeyId = session?.kind === 'apikey' ? session.key.split('.')[0] : null;
+
+  const create = useAction(async () => {
+    const k = await api.post<Created>('/auth/api-keys', { name: name.trim() });
+    setCreated(k);
+    setName('');
+    void keys.reload();
+  });
+  const revoke = useAction(async (k: ApiKey) => {
+    const own = k.id === currentKeyId;
+    if (!confirm(own ? `“${k.name}” is the key this browser is signed in with. Revoke it and sign out?` : `Revoke “${k.name}”? Anything using it stops working at once.`)) return;
+    await api.del(`/auth/api-keys/${encodeURIComponent(k.id)}`);
+    toast(`“${k.name}” revoked`);
+    if (created?.id === k.id) setCreated(null);
+    void keys.reload();
+  });
+
+  return (
+    <div class="page page-narrow">
+      <PageHead title="Settings" sub="API keys let the CLI, scripts and the MCP server act on your graph." />
+      <Card title="Create an API key">
+        <form class="form-inline" onSubmit={(e) => (e.preventDefault(), void create.run())}>
+          <Field label="Name" id="key-name" hint="Where it will be used, e.g. “laptop CLI”.">
+            <input id="key-name" required maxLength={200} aria-describedby="key-name-hint" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </Field>
+          <Button type="submit" tone="primary" busy={create.busy}>
+            Create key
+          </Button>
+        </form>
+        <Problem error={create.error} />
+        {created && <NewKey created={created} onClose={() => setCreated(null)} />}
+      </Card>
+      <Card title="API keys">
+        <Problem error={keys.error ?? revoke.error} onRetry={keys.reload} />
+        {!keys.data && !keys.error && <Spinner />}
+        {keys.data && keys.data.data.length === 0 && <Empty title="No API keys" />}
+        {keys.data && keys.data.data.length > 0 && (
+          <div class="table-wrap">
+            <table class="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.data.map((k) => (
+                  <tr key={k.id}>
+                    <td>
+                      <strong>{k.name}</strong>
+                      {k.id === currentKeyId && <span class="badge badge-accent">this browser</span>}
+                      <div class="mono muted small">{k.id}</div>
+                    </td>
+                    <td title={fullTime(k.created_at)}>{ago(k.created_at)}</td>
+                    <td title={fullTime(k.last_used_at)}>{k.last_used_at ? ago(k.last_used_at) : 'never'}</td>
+                    <td class="right">
+                      <Button size="sm" tone="danger" disabled={revoke.busy} onClick={() => void revoke.run(k)} aria-label={`Revoke ${k.name}`}>
+                        Revoke
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function NewKey({ created, onClose }: { created: Created; onClose: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(created.key);
+      setCopied(true);
+      toast('Key copied');
+    } catch {
+      // Clipboard blocked (insecure origin, permissions): select the text for a manual copy.
+      const el = document.getElementById('new-key') as HTMLInputElement | null;
+      el?.select();
+      toast('Press Ctrl+C (⌘C) to copy the selected key', 'error');
+    }
+  };
+  return (
+    <div class="new-key" role="status">
+      <p>
+        <strong>“{created.name}” created.</strong> Copy the key now — it will not be shown again.
+      </p>
+      <div class="copy-row">
+        <label for="new-key" class="sr-only">
+          New API key
+        </label>
+        <input id="new-key" class="mono" readOnly value={created.key} onFocus={(e) => e.currentTarget.select()} />
+        <Button tone="primary" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+      <p class="hint">
+        Use it as <code>Authorization: ApiKey …</code> or <code>RHIZOME_TOKEN=…</code>.
+      </p>
+      <Button size="sm" tone="ghost" onClick={onClose}>
+        I have saved it
+      </Button>
+    </div>
+  );
+}
