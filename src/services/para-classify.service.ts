@@ -22,7 +22,7 @@ export interface NodeVectors {
   get(tenantId: string, nodeId: string): Float32Array | null;
 }
 
-/** Nodes sampled for an item's centroid: recent ones describe what the item is about now. */
+/** User-filed nodes sampled for an item's centroid: recent ones describe what the item is about now. */
 const CENTROID_SAMPLE = 200;
 const TEXT_CACHE_MAX = 2000;
 
@@ -101,7 +101,7 @@ export class ParaClassifier {
   private async profiles(tenantId: string, items: { id: string; label: string; description: string }[]): Promise<ItemProfile[]> {
     const textVecs = await this.embedTexts(items.map(itemText));
     return items.map((item, i) => {
-      const members = this.deps.repo.itemNodeIds(tenantId, item.id, CENTROID_SAMPLE);
+      const members = this.deps.repo.userNodeIds(tenantId, item.id, CENTROID_SAMPLE);
       const vecs = members.map((id) => this.deps.vectors.get(tenantId, id)).filter((v): v is Float32Array => v !== null);
       return buildProfile(item.id, textVecs[i], vecs, this.settings);
     });
