@@ -3,6 +3,14 @@ import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../paths.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { registerServerCommands } from './commands/server.js';
+import { toCliError } from './api-errors.js';
+import { registerAccountCommands } from './commands/account.js';
+import { registerCaptureCommand } from './commands/capture.js';
+import { registerCapturesCommands } from './commands/captures.js';
+import { registerGraphCommands } from './commands/graph.js';
+import { registerMcpCommand } from './commands/mcp.js';
+import { registerNodeCommands } from './commands/nodes.js';
+import { registerParaCommands } from './commands/para.js';
 
 const program = new Command('rhizome')
   .description('Rhizome: a local-first personal knowledge graph')
@@ -11,10 +19,19 @@ const program = new Command('rhizome')
   .exitOverride();
 
 registerServerCommands(program);
+// Client commands: they talk to a running server over HTTP (src/client).
+registerAccountCommands(program);
+registerNodeCommands(program);
+registerCaptureCommand(program);
+registerCapturesCommands(program);
+registerParaCommands(program);
+registerGraphCommands(program);
+registerMcpCommand(program);
 
 try {
   await program.parseAsync(process.argv);
-} catch (e) {
+} catch (caught) {
+  const e = toCliError(caught);
   if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : EXIT.usage);
   if (e instanceof CliError) {
     process.stderr.write(`rhizome: ${e.message}\n`);

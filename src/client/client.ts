@@ -118,8 +118,8 @@ export class RhizomeClient {
   }
 
   // ------------------------------------------------------------ PARA
-  paraTree(): Promise<T.ParaTree> {
-    return this.http.json('GET', '/api/v1/para/tree');
+  paraTree(includeArchived?: boolean): Promise<T.ParaTree> {
+    return this.http.json('GET', '/api/v1/para/tree', { query: { include_archived: includeArchived ? 'true' : undefined } });
   }
   async paraList(q: { category?: T.ParaCategory; status?: string } = {}): Promise<T.ParaItem[]> {
     const r = await this.http.json<T.ParaItem[] | { data: T.ParaItem[] }>('GET', '/api/v1/para', { query: q });

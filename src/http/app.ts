@@ -11,6 +11,7 @@ import type { AppEnv } from './router.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { apiRouteModules } from './routes/index.js';
+import { mcpMount } from './routes/mcp.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes that enforce their own (streamed) size limit. */
@@ -53,6 +54,9 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     servers: [{ url: '/' }],
     security: [{ ApiKey: [] }, { Bearer: [] }],
   });
+
+  // Streamable HTTP MCP at /mcp (outside /api/v1, authenticated like it).
+  mcpMount(app as never, s);
 
   for (const extra of extras) extra(app as never, s);
 

@@ -1,0 +1,42 @@
+// context and health.
+import type { Command } from 'commander';
+import { SEARCH_MODES, type SearchMode } from '../../client/types.js';
+import { choice, client, collect, details, intOption, print, printJson, table } from '../ui.js';
+
+export function registerGraphCommands(program: Command): void {
+  program
+    .command('context [query...]')
+    .description('ranked nodes relevant to a session: a query and/or focus nodes whose neighbours are drawn in')
+    .option('--focus <ids>', 'focus node id (repeat, or comma-separated)', collect)
+    .option('-m, --mode <mode>', SEARCH_MODES.join(', '), choice('--mode', SEARCH_MODES))
+    .option('-n, --limit <n>', 'at most this many (1-100, default 20)', intOption('--limit', 1, 100))
+    .option('--json', 'print JSON')
+    .action(async (words: string[], o: { focus?: string[]; mode?: SearchMode; limit?: number; json?: boolean }) => {
+      const query = words.join(' ').trim() || undefined;
+      const nodes = await client().context({ query, focus_node_ids: o.focus, mode: o.mode, limit: o.limit });
+      if (o.json) return printJson({ nodes });
+      table(nodes.map((n) => ({ ...n, score: n.score.toFixed(3), why: n.reasons })), ['id', 'title', 'score', 'why'], 'No context nodes.');
+    });
+
+  program
+    .command('health')
+    .description('server status (version, embedding model, job queue) and graph health counts')
+    .option('--json', 'print {"server", "graph"} as JSON')
+    .action(async (o: { json?: boolean }) => {
+      const c = client();
+      const server = await c.serverHealth();
+      const graph = await c.graphHealth();
+      if (o.json) return printJson({ server, graph });
+      details([
+        ['server', `${c.apiUrl} — ${server.status}, version ${server.version}, up ${server.uptime_s}s`],
+        ['embedding', `${server.embedding.model} (${server.embedding.dimension}-d) ${server.embedding.state}${server.embedding.error ? `: ${server.embedding.error}` : ''}`],
+        ['jobs queued', server.jobs.queued],
+      ]);
+      print('');
+      details([
+        ['nodes', `${graph.total_nodes} (${graph.validated_nodes} validated, ${graph.stale_nodes} stale)`],
+        ['captures', `${graph.total_captures} (${graph.pending_captures} pending)`],
+        ['links', graph.total_links],
+      ]);
+    });
+}

@@ -1,0 +1,23 @@
+// `rhizome mcp`: the MCP server on stdio for Claude Desktop, Cursor and other MCP clients.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Command } from 'commander';
+import { createMcpServer } from '../../mcp/server.js';
+import { client } from '../ui.js';
+
+export function registerMcpCommand(program: Command): void {
+  program
+    .command('mcp')
+    .description('run the MCP server on stdio (tools over the Rhizome API at RHIZOME_API_URL, with RHIZOME_TOKEN or your login)')
+    .action(async () => {
+      const server = createMcpServer(client());
+      const transport = new StdioServerTransport();
+      // Runs until the MCP client closes the connection or stdin.
+      const closed = new Promise<void>((resolve) => {
+        server.server.onclose = () => resolve();
+        process.stdin.once('end', () => resolve());
+      });
+      await server.connect(transport);
+      await closed;
+      await server.close();
+    });
+}

@@ -1,0 +1,158 @@
+// search, node add/show/edit/rm, link/unlink, related, suggest.
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import type { Node, NodePatch, NodeStatus, SearchMode } from '../../client/types.js';
+import { LINK_TYPES, NODE_STATUSES, SEARCH_MODES } from '../../client/types.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { choice, client, collect, details, intOption, print, printJson, readStdin, table } from '../ui.js';
+
+async function contentFrom(opts: { content?: string; file?: string }): Promise<string | undefined> {
+  if (opts.content !== undefined && opts.file !== undefined) throw new CliError('give --content or --file, not both', EXIT.usage);
+  if (opts.file === '-') return readStdin();
+  if (opts.file !== undefined) {
+    try {
+      return readFileSync(opts.file, 'utf8');
+    } catch (e) {
+      throw new CliError(`cannot read ${opts.file}: ${(e as NodeJS.ErrnoException).code ?? e}`, EXIT.usage);
+    }
+  }
+  return opts.content;
+}
+
+export function showNode(n: Node): void {
+  details([
+    ['id', n.id], ['title', n.title], ['status', n.status], ['tags', n.tags], ['para', n.para_item_ids.length ? n.para_item_ids : '(orphan)'],
+    ['created', n.created_at], ['updated', n.updated_at], ['summary', n.summary],
+  ]);
+  if (n.body_markdown) print(`\n${n.body_markdown}`);
+}
+
+interface SearchOpts { mode?: SearchMode; para?: string; status?: NodeStatus; orphan?: boolean; page?: number; perPage?: number; json?: boolean }
+
+export function registerNodeCommands(program: Command): void {
+  program
+    .command('search [query...]')
+    .description('search nodes (hybrid by default); with no query, list nodes newest first')
+    .option('-m, --mode <mode>', `search mode: ${SEARCH_MODES.join(', ')}`, choice('--mode', SEARCH_MODES))
+    .option('--para <id>', 'only nodes under this PARA item')
+    .option('--status <status>', `only nodes with this status: ${NODE_STATUSES.join(', ')}`, choice('--status', NODE_STATUSES))
+    .option('--orphan', 'only nodes with no PARA item')
+    .option('--page <n>', 'page number', intOption('--page', 1, 1_000_000))
+    .option('-n, --per-page <n>', 'results per page (max 100)', intOption('--per-page', 1, 100))
+    .option('--json', 'print the API response as JSON')
+    .action(async (words: string[], o: SearchOpts) => {
+      const query = words.join(' ').trim() || undefined;
+      const r = await client().search({ query, mode: o.mode, para_item_id: o.para, status: o.status, orphan: o.orphan, page: o.page, per_page: o.perPage });
+      if (o.json) return printJson(r);
+      table(
+        r.data.map((n) => ({
+          id: n.id, title: n.title, status: n.status, tags: n.tags,
+          match: n.match_provenance ? `${n.match_provenance.keyword ? 'k' : ''}${n.match_provenance.semantic ? 's' : ''} ${n.match_provenance.score.toFixed(3)}` : '',
+        })),
+        ['id', 'title', 'status', 'tags', ...(r.data.some((n) => n.match_provenance) ? ['match'] : [])],
+        'No nodes found.',
+      );
+      const pages = Math.max(1, Math.ceil(r.total / r.per_page));
+      process.stderr.write(`${r.total} result(s), page ${r.page}/${pages}${r.total_matches !== undefined ? `, ${r.total_matches} keyword match(es)` : ''}${r.coverage_capped ? ' (recall capped)' : ''}\n`);
+    });
+
+  const node = program.command('node').description('create, show, edit and remove knowledge nodes');
+  node
+    .command('add <title>')
+    .description('create a node')
+    .option('-c, --content <markdown>', 'body text')
+    .option('-f, --file <path>', 'read the body from a file ("-" for stdin)')
+    .option('-s, --summary <text>', 'short summary')
+    .option('-t, --tag <tag>', 'tag (repeat, or comma-separated)', collect)
+    .option('--para <id>', 'PARA item id (repeat, or comma-separated)', collect)
+    .option('--status <status>', `raw (default), validated, dismissed`, choice('--status', NODE_STATUSES))
+    .option('--json', 'print the created node as JSON')
+    .action(async (title: string, o: { content?: string; file?: string; summary?: string; tag?: string[]; para?: string[]; status?: NodeStatus; json?: boolean }) => {
+      const n = await client().createNode({ title, content: await contentFrom(o), summary: o.summary, tags: o.tag, para_item_ids: o.para, status: o.status });
+      if (o.json) return printJson(n);
+      print(`Created node ${n.id}: ${n.title}`);
+    });
+  node
+    .command('show <id>')
+    .description('show a node with its body')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const n = await client().getNode(id);
+      if (o.json) return printJson(n);
+      showNode(n);
+    });
+  node
+    .command('edit <id>')
+    .description('change a node: only the options given are changed')
+    .option('--title <title>', 'new title')
+    .option('-c, --content <markdown>', 'new body (replaces it)')
+    .option('-f, --file <path>', 'read the new body from a file ("-" for stdin)')
+    .option('-s, --summary <text>', 'new summary')
+    .option('-t, --tags <tags>', 'replace the tags (comma-separated; "" clears)')
+    .option('--para <ids>', 'replace the PARA items (comma-separated; "" makes it an orphan)')
+    .option('--status <status>', NODE_STATUSES.join(', '), choice('--status', NODE_STATUSES))
+    .option('--json', 'print the updated node as JSON')
+    .action(async (id: string, o: { title?: string; content?: string; file?: string; summary?: string; tags?: string; para?: string; status?: NodeStatus; json?: boolean }) => {
+      const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+      const patch: NodePatch = {};
+      if (o.title !== undefined) patch.title = o.title;
+      const content = await contentFrom(o);
+      if (content !== undefined) patch.content = content;
+      if (o.summary !== undefined) patch.summary = o.summary;
+      if (o.tags !== undefined) patch.tags = list(o.tags);
+      if (o.para !== undefined) patch.para_item_ids = list(o.para);
+      if (o.status !== undefined) patch.status = o.status;
+      if (!Object.keys(patch).length) throw new CliError('nothing to change: give --title, --content, --file, --summary, --tags, --para or --status', EXIT.usage);
+      const n = await client().updateNode(id, patch);
+      if (o.json) return printJson(n);
+      print(`Updated node ${n.id}: ${Object.keys(patch).join(', ')}`);
+    });
+  node
+    .command('rm <id>')
+    .description('delete a node and its links')
+    .action(async (id: string) => {
+      await client().deleteNode(id);
+      print(`Deleted node ${id}.`);
+    });
+
+  program
+    .command('link <from> <to...>')
+    .description('link a node to one or more nodes (bidirectional; keeps its other links)')
+    .option('--type <type>', `link type: ${LINK_TYPES.join(', ')}`, choice('--type', LINK_TYPES), 'related')
+    .option('--json', 'print the node\'s links as JSON')
+    .action(async (from: string, to: string[], o: { type: string; json?: boolean }) => {
+      const links = await client().addLinks(from, to.map((target_id) => ({ target_id, type: o.type })));
+      if (o.json) return printJson({ node_id: from, links });
+      print(`Linked ${from} -[${o.type}]-> ${to.join(', ')} (${links.length} link(s) now).`);
+    });
+  program
+    .command('unlink <from> <to...>')
+    .description('remove the links between a node and the given nodes (both directions)')
+    .action(async (from: string, to: string[]) => {
+      const links = await client().removeLinks(from, to);
+      print(`Unlinked ${to.join(', ')} from ${from} (${links.length} link(s) left).`);
+    });
+
+  program
+    .command('related <id>')
+    .description("a node's 1-hop neighbours")
+    .option('-n, --limit <n>', 'at most this many (1-500, default 50)', intOption('--limit', 1, 500))
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { limit?: number; json?: boolean }) => {
+      const nodes = await client().related(id, o.limit);
+      if (o.json) return printJson({ nodes });
+      table(nodes.map((n) => ({ ...n, type: n.relationship_type })), ['type', 'id', 'title', 'summary'], `${id} has no links.`);
+    });
+
+  program
+    .command('suggest [text...]')
+    .description('nodes a text should link to (text from the arguments, or stdin with "-")')
+    .option('--json', 'print JSON')
+    .action(async (words: string[], o: { json?: boolean }) => {
+      const text = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
+      if (!text.trim()) throw new CliError('give a text, or "-" to read it from stdin', EXIT.usage);
+      const suggestions = await client().suggestLinks(text);
+      if (o.json) return printJson({ suggestions });
+      table(suggestions.map((s) => ({ ...s, score: s.score.toFixed(3) })), ['node_id', 'title', 'score'], 'No suggestions.');
+    });
+}

@@ -1,0 +1,41 @@
+// Streamable HTTP MCP at /mcp, stateless: each POST gets a fresh server whose tools call
+// this same app in-process with the caller's own Authorization header, so MCP sees exactly
+// what the REST API would show that caller (tenant isolation included).
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { StaticAuth } from '../../client/auth.js';
+import { RhizomeClient } from '../../client/client.js';
+import type { Services } from '../../container.js';
+import { MethodNotAllowedError, PayloadTooLargeError } from '../../errors.js';
+import { createMcpServer } from '../../mcp/server.js';
+import { requireAuth } from '../auth.middleware.js';
+import { problem } from '../problem.js';
+import type { AppEnv } from '../router.js';
+
+export const MCP_PATH = '/mcp';
+const IN_PROCESS_ORIGIN = 'http://rhizome.internal';
+
+export function mcpMount(app: Hono<AppEnv>, s: Services): void {
+  app.use(MCP_PATH, requireAuth(s.auth));
+  app.use(MCP_PATH, bodyLimit({ maxSize: 4 * 1024 * 1024, onError: () => { throw new PayloadTooLargeError('MCP request body exceeds 4 MB'); } }));
+
+  app.post(MCP_PATH, async (c) => {
+    const client = new RhizomeClient({
+      apiUrl: IN_PROCESS_ORIGIN,
+      auth: new StaticAuth(c.req.header('Authorization')!, 'header'),
+      fetch: async (input, init) => app.request(input, init),
+    });
+    const server = createMcpServer(client);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Stateless: no server-initiated stream to GET and no session to DELETE.
+  app.on(['GET', 'DELETE'], MCP_PATH, (c) => problem(c, new MethodNotAllowedError(c.req.method, ['POST'])));
+}

@@ -1,0 +1,51 @@
+// Every tool answers with readable text for the model AND structuredContent for programs.
+// Failures (API errors, unreachable server, bad arguments) come back as isError results.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { RhizomeApiError } from '../client/errors.js';
+import type { Node } from '../client/types.js';
+
+export function ok(text: string, data: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: data };
+}
+
+export function fail(e: unknown): CallToolResult {
+  if (e instanceof RhizomeApiError) {
+    return {
+      content: [{ type: 'text', text: `Error ${e.status} (${e.code}): ${e.describe()}` }],
+      structuredContent: { error: { status: e.status, code: e.code, detail: e.detail, errors: e.errors } },
+      isError: true,
+    };
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return { content: [{ type: 'text', text: `Error: ${message}` }], structuredContent: { error: { code: 'client_error', detail: message } }, isError: true };
+}
+
+/** Runs a tool body; whatever it throws becomes a tool error, never a protocol crash. */
+export async function guard(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await fn();
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+export function nodeLine(n: Pick<Node, 'id' | 'title'> & Partial<Node>, i?: number): string {
+  const head = `${i !== undefined ? `${i + 1}. ` : '- '}${n.title} [${n.id}]`;
+  const meta = [n.status, n.tags?.length ? `tags: ${n.tags.join(', ')}` : '', n.match_provenance ? `score ${n.match_provenance.score.toFixed(3)}` : '']
+    .filter(Boolean)
+    .join('; ');
+  const summary = n.summary ? `\n   ${n.summary.replace(/\s+/g, ' ').slice(0, 240)}` : '';
+  return `${head}${meta ? ` (${meta})` : ''}${summary}`;
+}
+
+export function nodeText(n: Node): string {
+  return [
+    `# ${n.title}`,
+    `id: ${n.id} | status: ${n.status} | updated: ${n.updated_at}`,
+    `tags: ${n.tags.join(', ') || '(none)'} | PARA: ${n.para_item_ids.join(', ') || '(orphan)'}`,
+    n.summary ? `\nSummary: ${n.summary}` : '',
+    n.body_markdown ? `\n${n.body_markdown}` : '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}
