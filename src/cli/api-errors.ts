@@ -13,8 +13,7 @@ export function exitCodeForStatus(status: number): number {
 /** A CliError for anything the client throws; other errors pass through unchanged. */
 export function toCliError(e: unknown): unknown {
   if (e instanceof RhizomeApiError) {
-    const retry = e.retryAfter ? ` (retry in ${e.retryAfter}s)` : '';
-    return new CliError(`${e.describe()}${retry} [${e.status} ${e.code}]`, exitCodeForStatus(e.status));
+    return new CliError(`${e.describe()} [${e.status} ${e.code}]`, exitCodeForStatus(e.status));
   }
   if (e instanceof RhizomeConnectionError) return new CliError(e.message, EXIT.unavailable);
   if (e instanceof RhizomeAuthMissingError) return new CliError(e.message, EXIT.auth);

@@ -19,7 +19,7 @@ export class RhizomeApiError extends Error {
 
   /** One readable line per problem, field errors included. */
   describe(): string {
-    const fields = this.errors.map((e) => `\n  ${e.path || '(body)'}: ${e.message}`).join('');
+    const fields = this.errors.filter((e) => !this.detail.includes(e.message)).map((e) => `\n  ${e.path || '(body)'}: ${e.message}`).join('');
     return `${this.detail}${fields}`;
   }
 
