@@ -40,6 +40,22 @@ describe('semantic search with the bundled model', () => {
     expect(hy.data[0].match_provenance).toMatchObject({ semantic: true });
   });
 
+  it('keeps answering requests while a backlog is embedded in the worker thread', async () => {
+    await t.s.queue.stop();
+    for (let i = 0; i < 150; i++) {
+      await t.req('POST', '/api/v1/nodes', { title: `Backlog note ${i}`, content: `A paragraph about migrating birds, tide pools and lighthouse number ${i}.` });
+    }
+    t.s.queue.start();
+    await new Promise((r) => setTimeout(r, 50));
+    // Served while the model is busy: the queue still holds most of the backlog.
+    const res = await t.req('GET', '/api/v1/nodes?mode=keyword&query=lighthouse&per_page=5');
+    expect(res.status).toBe(200);
+    expect((await res.json()).total_matches).toBe(150);
+    expect(t.s.queue.depth()).toBeGreaterThan(0);
+    await t.s.queue.idle(120_000);
+    expect(t.s.queue.depth()).toBe(0);
+  });
+
   it('records the model and dimension with the vector table', () => {
     expect(t.s.vectors.space()).toEqual({ model_id: 'use-lite-512@energetic-ai-0.2.0', dimension: 512 });
   });
