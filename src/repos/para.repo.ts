@@ -27,6 +27,7 @@ export class ParaRepo {
   private readonly restoreStmt;
   private readonly countsStmt;
   private readonly activeStmt;
+  private readonly anyActiveStmt;
   private readonly orphansStmt;
   private readonly isOrphanStmt;
   private readonly itemNodesStmt;
@@ -56,6 +57,7 @@ export class ParaRepo {
     this.restoreStmt = db.prepare('UPDATE node_para SET archived = 0 WHERE tenant_id = ? AND para_item_id = ? AND archived = 1');
     this.countsStmt = db.prepare('SELECT para_item_id AS id, count(*) AS n FROM node_para WHERE tenant_id = ? GROUP BY para_item_id');
     this.activeStmt = db.prepare(`SELECT ${COLS} FROM para_items WHERE tenant_id = ? AND status = 'active' ORDER BY id`);
+    this.anyActiveStmt = db.prepare("SELECT 1 FROM para_items WHERE tenant_id = ? AND status = 'active' LIMIT 1").pluck();
     this.orphansStmt = db
       .prepare(
         `SELECT n.id FROM nodes n
@@ -127,6 +129,10 @@ export class ParaRepo {
 
   activeItems(tenantId: string): ParaItem[] {
     return this.activeStmt.all(tenantId) as ParaItem[];
+  }
+
+  hasActiveItems(tenantId: string): boolean {
+    return this.anyActiveStmt.get(tenantId) === 1;
   }
 
   orphanIds(tenantId: string): string[] {

@@ -56,7 +56,8 @@ export class ParaClassifier {
 
   /** Hook for s.afterEmbed: nodes whose vectors just landed get a chance to find their item. */
   enqueueForNodes(queue: JobQueue, tenantId: string, nodeIds: string[]): void {
-    if (nodeIds.length === 0) return;
+    // Without an active item there is nothing to file into; a later POST /para or rescan covers these nodes.
+    if (nodeIds.length === 0 || !this.deps.repo.hasActiveItems(tenantId)) return;
     const payload: ClassifyPayload = { node_ids: nodeIds };
     queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload);
   }

@@ -133,7 +133,7 @@ export class ParaService {
   }
 
   private enqueueAllOrphans(tenantId: string): number {
-    if (this.repo.activeItems(tenantId).length === 0) return 0;
+    if (!this.repo.hasActiveItems(tenantId)) return 0;
     const orphans = this.repo.orphanIds(tenantId).length;
     if (orphans > 0) {
       const payload: ClassifyPayload = {};

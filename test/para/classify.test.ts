@@ -139,6 +139,23 @@ describe('automatic PARA classification', () => {
     expect(await paraOf(n)).toEqual([bread.id]);
   });
 
+  it('queues no classification work for embedded nodes while the tenant has no active item', async () => {
+    const bread = await item(BREAD);
+    await t.req('POST', `/api/v1/para/${bread.id}/archive`);
+    await t.s.queue.idle();
+    const kinds: string[] = [];
+    const enqueue = t.s.queue.enqueue.bind(t.s.queue);
+    t.s.queue.enqueue = (tenantId, kind, payload, opts) => (kinds.push(kind), enqueue(tenantId, kind, payload, opts));
+    await node('Sourdough bread baking', 'sourdough starter bread loaves');
+    await t.s.queue.idle();
+    expect(kinds).toEqual(['embed_node']);
+    await t.req('POST', `/api/v1/para/${bread.id}/unarchive`);
+    const later = await node('Sourdough bread baking again', 'sourdough starter bread loaves');
+    await t.s.queue.idle();
+    expect(kinds).toEqual(['embed_node', 'embed_node', 'para_classify']);
+    expect(await paraOf(later)).toEqual([bread.id]);
+  });
+
   it("keeps tenants apart: one tenant's orphans never land in another's items", async () => {
     const beta = t.tenant('beta');
     const theirs = await node('Sourdough bread baking', 'sourdough starter bread loaves', [], beta.auth);
