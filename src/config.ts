@@ -21,7 +21,7 @@ const envSchema = z.object({
   RHIZOME_LLM_URL: z.string().url().optional(),
   RHIZOME_LLM_MODEL: z.string().min(1).default('llama3.2'),
   RHIZOME_ALLOW_PRIVATE_FETCH: flag,
-  RHIZOME_SYNCHRONOUS: z.enum(['FULL', 'NORMAL', 'full', 'normal']).default('FULL').transform((s) => s.toUpperCase() as 'FULL' | 'NORMAL'),
+  RHIZOME_SYNCHRONOUS: z.enum(['FULL', 'NORMAL', 'full', 'normal']).default('NORMAL').transform((s) => s.toUpperCase() as 'FULL' | 'NORMAL'),
   RHIZOME_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   RHIZOME_TOKEN: z.string().min(1).optional(),
   RHIZOME_API_URL: z.string().url().optional(),
