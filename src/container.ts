@@ -31,6 +31,7 @@ import { LinksService } from './services/links.service.js';
 import { SuggestionsService } from './services/suggestions.service.js';
 import { ContextService } from './services/context.service.js';
 import { GraphHealthService } from './services/graph-health.service.js';
+import { createCaptures } from './services/captures.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -98,6 +99,19 @@ export function createServices(o: ServiceOptions) {
   const context = new ContextService({ links: linksRepo, repo: contextRepo, vectors, clock, embedQuery: (t) => embedding.embedQuery(t) });
   const graphHealth = new GraphHealthService(db, new GraphHealthRepo(db), clock);
 
+  const captures = createCaptures({
+    config: o.config, db, clock, log, queue, jobs: repos.jobs, embedder,
+    embedQuery: (t) => embedding.embedQuery(t),
+    knn: (t, v, k) => vectors.knn(t, v, k),
+    nodes: {
+      create: (t, n) => nodes.create(t, n),
+      update: (t, id, n) => nodes.update(t, id, n),
+      exists: (t, id) => repos.nodes.get(t, id) !== undefined,
+    },
+    para: { activeItems: (t) => para.list(t, { status: 'active' }), settings: () => paraClassifier.settings },
+    suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
+  });
+
   return {
     config: o.config,
     afterEmbed,
@@ -111,6 +125,7 @@ export function createServices(o: ServiceOptions) {
     suggestions,
     context,
     graphHealth,
+    captures,
     db,
     clock,
     log,

@@ -8,6 +8,7 @@ import { nodesRoutes } from './nodes.js';
 import { linksRoutes } from './links.js';
 import { contextRoutes } from './context.js';
 import { graphHealthRoutes } from './graph-health.js';
+import { capturesRoutes } from './captures.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -16,4 +17,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   linksRoutes,
   contextRoutes,
   graphHealthRoutes,
+  capturesRoutes,
 ];

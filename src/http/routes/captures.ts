@@ -1,0 +1,130 @@
+// /captures: intake (JSON and multipart upload), URL check, reads and lifecycle calls.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Services } from '../../container.js';
+import { PayloadTooLargeError, ValidationError } from '../../errors.js';
+import { readUpload } from '../../ingest/multipart.js';
+import {
+  Capture, CaptureAccepted, CaptureActivity, CaptureCheckQuery, CaptureContentQuery, CaptureCreate, CaptureList, CaptureListQuery,
+  CaptureProvenance, UPLOAD_MAX_BYTES,
+} from '../../schemas/captures.js';
+import { body, errors, IdParam, json } from '../../schemas/common.js';
+import { createRouter } from '../router.js';
+
+/** Multipart framing and the title/why fields on top of the file itself. */
+const UPLOAD_OVERHEAD = 256 * 1024;
+
+export function capturesRoutes(s: Services) {
+  const r = createRouter();
+  const tag = ['captures'];
+
+  r.openapi(
+    createRoute({
+      method: 'post', path: '/captures', tags: tag, summary: 'Capture a page, note or selection; processed in the background',
+      request: body(CaptureCreate), responses: { 201: json(CaptureAccepted, 'Accepted and queued'), ...errors(400, 413) },
+    }),
+    (c) => c.json(s.captures.intake.create(c.get('tenantId'), c.req.valid('json')), 201),
+  );
+
+  // The upload is read as a stream (never through a body validator that would buffer it),
+  // so it is documented in the registry and served by a plain handler.
+  r.openAPIRegistry.registerPath({
+    method: 'post', path: '/captures/upload', tags: tag, summary: 'Upload a file (PDF, PNG, JPEG, GIF, WebP, .doc, .docx, text, markdown; max 25 MB)',
+    request: {
+      body: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: z.object({
+              file: z.string().openapi({ type: 'string', format: 'binary' }),
+              title: z.string().max(500).optional(),
+              why: z.string().max(10_000).optional(),
+            }),
+          },
+        },
+      },
+    },
+    responses: { 201: json(CaptureAccepted, 'Accepted and queued'), ...errors(400, 413, 415) },
+  });
+  r.post('/captures/upload', async (c) => {
+    const declared = Number(c.req.header('content-length') ?? NaN);
+    if (declared > UPLOAD_MAX_BYTES + UPLOAD_OVERHEAD) throw new PayloadTooLargeError('the upload is larger than 25 MB');
+    const parts = await readUpload(c.req.raw.body, c.req.header('content-type'), UPLOAD_MAX_BYTES);
+    const title = parts.fields.title?.trim();
+    const why = parts.fields.why;
+    if (title && title.length > 500) throw new ValidationError('title is longer than 500 characters', [{ path: 'title', message: 'at most 500 characters' }]);
+    const out = await s.captures.intake.upload(c.get('tenantId'), { filename: parts.filename, bytes: parts.bytes, title, why: why?.slice(0, 10_000) || undefined });
+    return c.json(out, 201);
+  });
+
+  r.openapi(
+    createRoute({
+      method: 'get', path: '/captures/check', tags: tag, summary: 'Was this URL captured already? (compared in normal form)',
+      request: { query: CaptureCheckQuery }, responses: { 200: json(Capture, 'Captured: the latest capture of it'), ...errors(400, 404) },
+    }),
+    (c) => c.json(s.captures.intake.check(c.get('tenantId'), c.req.valid('query').url), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get', path: '/captures', tags: tag, summary: 'List captures, newest first',
+      request: { query: CaptureListQuery }, responses: { 200: json(CaptureList), ...errors(400) },
+    }),
+    (c) => c.json(s.captures.lifecycle.list(c.get('tenantId'), c.req.valid('query')), 200),
+  );
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/captures/{id}', tags: tag, summary: 'One capture with its metadata and processing status', request: { params: IdParam }, responses: { 200: json(Capture), ...errors(404) } }),
+    (c) => c.json(s.captures.lifecycle.get(c.get('tenantId'), c.req.valid('param').id), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get', path: '/captures/{id}/content', tags: tag, summary: 'format=markdown: the processed content; otherwise the raw content in its own type',
+      request: { params: IdParam, query: CaptureContentQuery },
+      responses: { 200: { description: 'The content', content: { 'text/markdown': { schema: z.string() }, 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } }, ...errors(400, 404) },
+    }),
+    (c) => {
+      const out = s.captures.lifecycle.content(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').format);
+      const headers: Record<string, string> = {
+        'Content-Type': out.contentType,
+        'X-Content-Type-Options': 'nosniff',
+        // Captured HTML is someone else's page: never let it run as ours.
+        'Content-Security-Policy': "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+      };
+      if (out.filename) headers['Content-Disposition'] = `inline; filename="${out.filename.replace(/[^\w.\- ]+/g, '_')}"`;
+      return c.body(out.body as never, 200, headers) as never;
+    },
+  );
+
+  const lifecycle = (path: string, summary: string, fn: (tenantId: string, id: string) => unknown, statuses: number[]) =>
+    r.openapi(
+      createRoute({ method: 'post', path: `/captures/{id}/${path}`, tags: tag, summary, request: { params: IdParam }, responses: { 200: json(Capture), ...errors(...statuses) } }),
+      (c) => c.json(fn(c.get('tenantId'), c.req.valid('param').id) as never, 200),
+    );
+  const lc = s.captures.lifecycle;
+  lifecycle('retry', 'Re-queue a failed capture (409 while pending or processing)', (t, id) => lc.retry(t, id), [404, 409]);
+  lifecycle('reingest', 'Run the whole pipeline again; updates the same node', (t, id) => lc.reingest(t, id), [404, 409]);
+  lifecycle('archive', 'Archive (remembers the previous status; idempotent)', (t, id) => lc.archive(t, id), [404]);
+  lifecycle('unarchive', 'Restore the status it had before archiving (idempotent)', (t, id) => lc.unarchive(t, id), [404]);
+  lifecycle('dismiss', 'Dismiss (idempotent); a queued run then discards its result', (t, id) => lc.dismiss(t, id), [404]);
+
+  r.openapi(
+    createRoute({ method: 'delete', path: '/captures/{id}', tags: tag, summary: 'Delete the capture (its node stays)', request: { params: IdParam }, responses: { 204: { description: 'Deleted' }, ...errors(404) } }),
+    (c) => {
+      lc.remove(c.get('tenantId'), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/captures/{id}/activity', tags: tag, summary: 'Timeline of events, oldest first', request: { params: IdParam }, responses: { 200: json(CaptureActivity), ...errors(404) } }),
+    (c) => c.json(lc.activity(c.get('tenantId'), c.req.valid('param').id), 200),
+  );
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/captures/{id}/provenance', tags: tag, summary: 'Each pipeline stage of the latest run: times, model and output', request: { params: IdParam }, responses: { 200: json(CaptureProvenance), ...errors(404) } }),
+    (c) => c.json(lc.provenance(c.get('tenantId'), c.req.valid('param').id) as never, 200),
+  );
+
+  return r;
+}

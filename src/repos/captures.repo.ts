@@ -1,0 +1,148 @@
+// Captures, their stored bytes, their activity timeline and their per-stage provenance.
+// Every statement filters on tenant_id.
+import type { Db } from '../db/open.js';
+
+export type CaptureStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'archived' | 'dismissed';
+
+export interface CaptureRow {
+  id: string;
+  tenant_id: string;
+  status: CaptureStatus;
+  status_before_archive: CaptureStatus | null;
+  title: string;
+  url: string | null;
+  url_normalized: string | null;
+  content_type: string;
+  why: string | null;
+  selected_text: string | null;
+  raw_content: string | null;
+  source: string;
+  node_id: string | null;
+  error: string | null;
+  metadata: string;
+  markdown: string | null;
+  /** The pipeline run in force: 1 at creation, +1 on each retry or reingest. */
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+  processed_at: string | null;
+}
+
+export interface CaptureFileRow {
+  capture_id: string;
+  filename: string;
+  mime: string;
+  bytes: Buffer;
+}
+
+export interface CaptureEventRow {
+  id: number;
+  kind: string;
+  at: string;
+  detail: string;
+}
+
+export interface CaptureStageRow {
+  id: number;
+  run: number;
+  stage: string;
+  started_at: string;
+  finished_at: string | null;
+  model: string | null;
+  output: string;
+}
+
+/** Columns for reads that do not need the big text columns. */
+const LIGHT = `id, tenant_id, status, status_before_archive, title, url, url_normalized, content_type, why, selected_text,
+  NULL AS raw_content, source, node_id, error, metadata, NULL AS markdown, attempts, created_at, updated_at, processed_at`;
+
+export class CapturesRepo {
+  private readonly s;
+
+  constructor(db: Db) {
+    this.s = {
+      insert: db.prepare(`INSERT INTO captures (id, tenant_id, status, title, url, url_normalized, content_type, why, selected_text,
+          raw_content, source, metadata, attempts, created_at, updated_at)
+        VALUES (@id, @tenant_id, @status, @title, @url, @url_normalized, @content_type, @why, @selected_text,
+          @raw_content, @source, @metadata, @attempts, @created_at, @updated_at)`),
+      get: db.prepare('SELECT * FROM captures WHERE tenant_id = ? AND id = ?'),
+      byUrl: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? AND url_normalized = ? ORDER BY created_at DESC, id DESC LIMIT 1`),
+      list: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
+      listByStatus: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
+      count: db.prepare('SELECT count(*) FROM captures WHERE tenant_id = ?').pluck(),
+      countByStatus: db.prepare('SELECT count(*) FROM captures WHERE tenant_id = ? AND status = ?').pluck(),
+      setState: db.prepare(`UPDATE captures SET status = @status, status_before_archive = @status_before_archive, attempts = @attempts,
+          error = @error, updated_at = @updated_at WHERE tenant_id = @tenant_id AND id = @id`),
+      setMetadata: db.prepare('UPDATE captures SET metadata = ?, updated_at = ? WHERE tenant_id = ? AND id = ?'),
+      complete: db.prepare(`UPDATE captures SET status = @status, status_before_archive = @status_before_archive, node_id = @node_id,
+          markdown = @markdown, metadata = @metadata, error = NULL, processed_at = @processed_at, updated_at = @processed_at
+        WHERE tenant_id = @tenant_id AND id = @id`),
+      delete: db.prepare('DELETE FROM captures WHERE tenant_id = ? AND id = ?'),
+      putFile: db.prepare(`INSERT INTO capture_files (capture_id, tenant_id, filename, mime, bytes) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(capture_id) DO UPDATE SET filename = excluded.filename, mime = excluded.mime, bytes = excluded.bytes`),
+      getFile: db.prepare('SELECT capture_id, filename, mime, bytes FROM capture_files WHERE tenant_id = ? AND capture_id = ?'),
+      addEvent: db.prepare('INSERT INTO capture_events (tenant_id, capture_id, kind, at, detail) VALUES (?, ?, ?, ?, ?)'),
+      events: db.prepare('SELECT id, kind, at, detail FROM capture_events WHERE tenant_id = ? AND capture_id = ? ORDER BY id'),
+      addStage: db.prepare(`INSERT INTO capture_stages (tenant_id, capture_id, run, stage, started_at, finished_at, model, output)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      clearRun: db.prepare('DELETE FROM capture_stages WHERE tenant_id = ? AND capture_id = ? AND run = ?'),
+      stages: db.prepare(`SELECT id, run, stage, started_at, finished_at, model, output FROM capture_stages
+        WHERE tenant_id = ? AND capture_id = ? AND run = (SELECT max(run) FROM capture_stages WHERE tenant_id = ? AND capture_id = ?) ORDER BY id`),
+      // Read-only look at the tenant's tag vocabulary, so new captures reuse existing tags.
+      tags: db.prepare(`SELECT t.value AS tag, count(*) AS n FROM nodes, json_each(nodes.tags) AS t
+        WHERE nodes.tenant_id = ? GROUP BY t.value ORDER BY n DESC LIMIT ?`),
+    };
+  }
+
+  insert(row: Pick<CaptureRow, 'id' | 'tenant_id' | 'status' | 'title' | 'url' | 'url_normalized' | 'content_type' | 'why' | 'selected_text' | 'raw_content' | 'source' | 'metadata' | 'attempts' | 'created_at' | 'updated_at'>): void {
+    this.s.insert.run(row);
+  }
+  get(tenantId: string, id: string): CaptureRow | undefined {
+    return this.s.get.get(tenantId, id) as CaptureRow | undefined;
+  }
+  latestByUrl(tenantId: string, urlNormalized: string): CaptureRow | undefined {
+    return this.s.byUrl.get(tenantId, urlNormalized) as CaptureRow | undefined;
+  }
+  list(tenantId: string, status: CaptureStatus | undefined, limit: number, offset: number): { rows: CaptureRow[]; total: number } {
+    const rows = (status ? this.s.listByStatus.all(tenantId, status, limit, offset) : this.s.list.all(tenantId, limit, offset)) as CaptureRow[];
+    const total = (status ? this.s.countByStatus.get(tenantId, status) : this.s.count.get(tenantId)) as number;
+    return { rows, total };
+  }
+  setState(tenantId: string, id: string, st: Pick<CaptureRow, 'status' | 'status_before_archive' | 'attempts' | 'error' | 'updated_at'>): void {
+    this.s.setState.run({ ...st, tenant_id: tenantId, id });
+  }
+  setMetadata(tenantId: string, id: string, metadata: string, at: string): void {
+    this.s.setMetadata.run(metadata, at, tenantId, id);
+  }
+  complete(tenantId: string, id: string, r: Pick<CaptureRow, 'status' | 'status_before_archive' | 'node_id' | 'markdown' | 'metadata' | 'processed_at'>): void {
+    this.s.complete.run({ ...r, tenant_id: tenantId, id });
+  }
+  delete(tenantId: string, id: string): boolean {
+    return this.s.delete.run(tenantId, id).changes === 1;
+  }
+  putFile(tenantId: string, captureId: string, filename: string, mime: string, bytes: Uint8Array): void {
+    this.s.putFile.run(captureId, tenantId, filename, mime, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+  getFile(tenantId: string, captureId: string): CaptureFileRow | undefined {
+    return this.s.getFile.get(tenantId, captureId) as CaptureFileRow | undefined;
+  }
+  addEvent(tenantId: string, captureId: string, kind: string, at: string, detail: Record<string, unknown> = {}): void {
+    this.s.addEvent.run(tenantId, captureId, kind, at, JSON.stringify(detail));
+  }
+  events(tenantId: string, captureId: string): CaptureEventRow[] {
+    return this.s.events.all(tenantId, captureId) as CaptureEventRow[];
+  }
+  addStage(tenantId: string, captureId: string, st: Omit<CaptureStageRow, 'id'>): void {
+    this.s.addStage.run(tenantId, captureId, st.run, st.stage, st.started_at, st.finished_at, st.model, st.output);
+  }
+  clearRun(tenantId: string, captureId: string, run: number): void {
+    this.s.clearRun.run(tenantId, captureId, run);
+  }
+  /** Stages of the latest run. */
+  stages(tenantId: string, captureId: string): CaptureStageRow[] {
+    return this.s.stages.all(tenantId, captureId, tenantId, captureId) as CaptureStageRow[];
+  }
+  tenantTags(tenantId: string, limit = 500): string[] {
+    return (this.s.tags.all(tenantId, limit) as { tag: string }[]).map((r) => r.tag);
+  }
+}

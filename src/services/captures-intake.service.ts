@@ -1,0 +1,103 @@
+// Intake: a capture and the job that processes it are committed in one transaction before
+// the client hears 201, so an acknowledged capture is never lost.
+import { iso, type Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { detectUpload, UnsupportedFile, type Detected } from '../ingest/sniff.js';
+import { normalizeUrl } from '../ingest/url.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { CaptureRow, CapturesRepo } from '../repos/captures.repo.js';
+import type { CaptureCreateInput, CaptureDto } from '../schemas/captures.js';
+import { CAPTURE_JOB, toCaptureDto, type CaptureJobPayload } from './captures-view.js';
+
+export interface UploadInput {
+  filename: string;
+  bytes: Uint8Array;
+  title?: string;
+  why?: string;
+}
+
+/** Uploaded documents map onto the contract's content types; the precise type is in metadata.detected_mime. */
+const UPLOAD_CONTENT_TYPE: Record<Detected['kind'], CaptureDto['content_type']> = {
+  pdf: 'pdf', image: 'image', docx: 'note', doc: 'note', text: 'note', markdown: 'note', html: 'article',
+};
+
+export class CapturesIntake {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: CapturesRepo,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  create(tenantId: string, input: CaptureCreateInput): { id: string; status: 'pending' } {
+    const metadata: Record<string, unknown> = {};
+    if (input.raw_content) metadata.raw_content_bytes = Buffer.byteLength(input.raw_content);
+    return this.commit(tenantId, {
+      title: input.title,
+      url: input.url ?? null,
+      url_normalized: input.url ? normalizeUrl(input.url) : null,
+      content_type: input.content_type,
+      why: input.why ?? null,
+      selected_text: input.selected_text ?? null,
+      raw_content: input.raw_content ?? null,
+      source: input.source,
+      metadata,
+    });
+  }
+
+  async upload(tenantId: string, input: UploadInput): Promise<{ id: string; status: 'pending' }> {
+    if (input.bytes.length === 0) throw new ValidationError('the uploaded file is empty', [{ path: 'file', message: 'empty file' }]);
+    let detected: Detected;
+    try {
+      detected = await detectUpload(input.bytes, input.filename);
+    } catch (e) {
+      if (e instanceof UnsupportedFile) throw new UnsupportedMediaTypeError(e.message);
+      throw e;
+    }
+    const base = input.filename.split(/[\\/]/).pop() ?? '';
+    const title = input.title?.trim() || base.replace(/\.[^.]+$/, '').trim() || 'Untitled upload';
+    return this.commit(
+      tenantId,
+      {
+        title: title.slice(0, 500),
+        url: null,
+        url_normalized: null,
+        content_type: UPLOAD_CONTENT_TYPE[detected.kind],
+        why: input.why ?? null,
+        selected_text: null,
+        raw_content: null,
+        source: 'api',
+        metadata: { origin: 'upload', filename: base || 'upload', byte_size: input.bytes.length, detected_mime: detected.mime, detected_kind: detected.kind },
+      },
+      { filename: base || `upload.${detected.ext}`, mime: detected.mime, bytes: input.bytes },
+    );
+  }
+
+  /** The latest capture of the page behind this URL, in its normal form. */
+  check(tenantId: string, url: string): CaptureDto {
+    const norm = normalizeUrl(url);
+    const row = norm ? this.repo.latestByUrl(tenantId, norm) : undefined;
+    if (!row) throw new NotFoundError('Capture of this URL');
+    return toCaptureDto(row);
+  }
+
+  private commit(
+    tenantId: string,
+    c: Pick<CaptureRow, 'title' | 'url' | 'url_normalized' | 'content_type' | 'why' | 'selected_text' | 'raw_content' | 'source'> & { metadata: Record<string, unknown> },
+    file?: { filename: string; mime: string; bytes: Uint8Array },
+  ): { id: string; status: 'pending' } {
+    const id = newId('cap');
+    const now = iso(this.clock.now());
+    this.db.transaction(() => {
+      this.repo.insert({ ...c, id, tenant_id: tenantId, status: 'pending', metadata: JSON.stringify(c.metadata), attempts: 1, created_at: now, updated_at: now });
+      if (file) this.repo.putFile(tenantId, id, file.filename, file.mime, file.bytes);
+      this.repo.addEvent(tenantId, id, 'created', now, { source: c.source, content_type: c.content_type, ...(c.url ? { url: c.url } : {}), ...(file ? { filename: file.filename, byte_size: file.bytes.length } : {}) });
+      const payload: CaptureJobPayload = { capture_id: id, run: 1 };
+      this.queue.enqueue(tenantId, CAPTURE_JOB, payload, { dedupeKey: `capture:${id}:1` });
+      this.repo.addEvent(tenantId, id, 'queued', now, { run: 1 });
+    })();
+    return { id, status: 'pending' };
+  }
+}

@@ -1,0 +1,136 @@
+// Reads and lifecycle calls. Status rules (decisions.md leaves the details to us):
+//   retry     failed → pending (new run); 409 while pending or processing, or otherwise not failed
+//   reingest  completed | failed | dismissed → pending (new run, same node updated); 409 while
+//             pending/processing or archived
+//   archive   any → archived, remembering the previous status (idempotent)
+//   unarchive archived → the remembered status (idempotent)
+//   dismiss   any → dismissed (idempotent); a queued or running job then drops its result
+//   delete    removes the capture, its file, activity and provenance; its node stays
+import { iso, type Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { CaptureRow, CaptureStatus, CapturesRepo } from '../repos/captures.repo.js';
+import type { CaptureDto } from '../schemas/captures.js';
+import { CAPTURE_JOB, toCaptureDto, type CaptureJobPayload } from './captures-view.js';
+
+export interface CaptureContent {
+  contentType: string;
+  body: string | Uint8Array;
+  filename?: string;
+}
+
+export class CapturesLifecycle {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: CapturesRepo,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  list(tenantId: string, q: { status?: CaptureStatus; page: number; per_page: number }) {
+    const { rows, total } = this.repo.list(tenantId, q.status, q.per_page, (q.page - 1) * q.per_page);
+    return { data: rows.map(toCaptureDto), total, page: q.page, per_page: q.per_page };
+  }
+
+  get(tenantId: string, id: string): CaptureDto {
+    return toCaptureDto(this.row(tenantId, id));
+  }
+
+  content(tenantId: string, id: string, format: 'markdown' | 'raw' | undefined): CaptureContent {
+    const c = this.row(tenantId, id);
+    if (format === 'markdown') {
+      if (c.markdown === null) throw new NotFoundError(`Processed content of this ${c.status} capture`);
+      return { contentType: 'text/markdown; charset=utf-8', body: c.markdown };
+    }
+    const file = this.repo.getFile(tenantId, id);
+    if (file) return { contentType: file.mime, body: new Uint8Array(file.bytes), filename: file.filename };
+    if (c.raw_content !== null) return { contentType: 'text/html; charset=utf-8', body: c.raw_content };
+    if (c.selected_text !== null) return { contentType: 'text/plain; charset=utf-8', body: c.selected_text };
+    throw new NotFoundError('Raw content of this capture');
+  }
+
+  retry(tenantId: string, id: string): CaptureDto {
+    return this.tx(tenantId, id, (c, now) => {
+      if (c.status === 'processing') throw new ConflictError('the capture is being processed right now');
+      if (c.status === 'pending') throw new ConflictError('the capture is already queued');
+      if (c.status !== 'failed') throw new ConflictError(`only failed captures can be retried; this one is ${c.status} (use reingest to reprocess it)`);
+      this.requeue(tenantId, c, now, 'retried', { previous_error: c.error });
+    });
+  }
+
+  reingest(tenantId: string, id: string): CaptureDto {
+    return this.tx(tenantId, id, (c, now) => {
+      if (c.status === 'processing' || c.status === 'pending') throw new ConflictError(`the capture is already ${c.status}`);
+      if (c.status === 'archived') throw new ConflictError('the capture is archived; unarchive it first');
+      this.requeue(tenantId, c, now, 'reingested', { previous_status: c.status });
+    });
+  }
+
+  archive(tenantId: string, id: string): CaptureDto {
+    return this.tx(tenantId, id, (c, now) => {
+      if (c.status === 'archived') return;
+      this.repo.setState(tenantId, id, { status: 'archived', status_before_archive: c.status, attempts: c.attempts, error: c.error, updated_at: now });
+      this.repo.addEvent(tenantId, id, 'archived', now, { previous_status: c.status });
+    });
+  }
+
+  unarchive(tenantId: string, id: string): CaptureDto {
+    return this.tx(tenantId, id, (c, now) => {
+      if (c.status !== 'archived') return;
+      const restored = c.status_before_archive ?? 'completed';
+      this.repo.setState(tenantId, id, { status: restored, status_before_archive: null, attempts: c.attempts, error: c.error, updated_at: now });
+      this.repo.addEvent(tenantId, id, 'unarchived', now, { restored_status: restored });
+    });
+  }
+
+  dismiss(tenantId: string, id: string): CaptureDto {
+    return this.tx(tenantId, id, (c, now) => {
+      if (c.status === 'dismissed') return;
+      this.repo.setState(tenantId, id, { status: 'dismissed', status_before_archive: null, attempts: c.attempts, error: c.error, updated_at: now });
+      this.repo.addEvent(tenantId, id, 'dismissed', now, { previous_status: c.status });
+    });
+  }
+
+  remove(tenantId: string, id: string): void {
+    if (!this.repo.delete(tenantId, id)) throw new NotFoundError('Capture');
+  }
+
+  activity(tenantId: string, id: string) {
+    this.row(tenantId, id);
+    return { data: this.repo.events(tenantId, id).map((e) => ({ id: e.id, kind: e.kind, at: e.at, detail: JSON.parse(e.detail) })) };
+  }
+
+  provenance(tenantId: string, id: string) {
+    const c = this.row(tenantId, id);
+    const stages = this.repo.stages(tenantId, id);
+    return {
+      capture_id: id,
+      run: stages[0]?.run ?? null,
+      node_id: c.node_id,
+      stages: stages.map((s) => ({ stage: s.stage as never, started_at: s.started_at, finished_at: s.finished_at, model: s.model, output: JSON.parse(s.output) })),
+    };
+  }
+
+  private requeue(tenantId: string, c: CaptureRow, now: string, kind: 'retried' | 'reingested', detail: Record<string, unknown>): void {
+    const run = c.attempts + 1;
+    this.repo.setState(tenantId, c.id, { status: 'pending', status_before_archive: null, attempts: run, error: null, updated_at: now });
+    this.repo.addEvent(tenantId, c.id, kind, now, { ...detail, run });
+    const payload: CaptureJobPayload = { capture_id: c.id, run };
+    this.queue.enqueue(tenantId, CAPTURE_JOB, payload, { dedupeKey: `capture:${c.id}:${run}` });
+    this.repo.addEvent(tenantId, c.id, 'queued', now, { run });
+  }
+
+  private tx(tenantId: string, id: string, fn: (c: CaptureRow, now: string) => void): CaptureDto {
+    return this.db.transaction(() => {
+      fn(this.row(tenantId, id), iso(this.clock.now()));
+      return toCaptureDto(this.row(tenantId, id));
+    })();
+  }
+
+  private row(tenantId: string, id: string): CaptureRow {
+    const c = this.repo.get(tenantId, id);
+    if (!c) throw new NotFoundError('Capture');
+    return c;
+  }
+}

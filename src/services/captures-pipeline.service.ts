@@ -1,0 +1,191 @@
+// One durable job per capture runs the stages in order, recording each in capture_stages,
+// then creates (or, on reingest, updates) the node and marks the capture completed in the
+// SAME transaction that deletes the job row. A crash anywhere before that commit leaves the
+// job to be re-run from the start; a crash after it leaves nothing to do. Either way a
+// capture completes exactly once, with one node.
+import { iso, type Clock } from '../clock.js';
+import type { Db } from '../db/open.js';
+import type { Extracted, Source } from '../ingest/extract/index.js';
+import type { Job, JobQueue } from '../jobs/queue.js';
+import type { Logger } from '../logger.js';
+import type { CaptureRow, CapturesRepo } from '../repos/captures.repo.js';
+import type { JobsRepo } from '../repos/jobs.repo.js';
+import type { CaptureStage } from '../schemas/captures.js';
+import {
+  classifyStage, embedStage, extractStage, fetchStage, isTransient, linkStage, summarizeStage, tagStage,
+  type StageDeps, type StageResult,
+} from './captures-stages.js';
+import { CAPTURE_JOB, effectiveStatus, moveTo, type CaptureJobPayload } from './captures-view.js';
+
+/** Attempts per run before a transient failure becomes `failed`. */
+export const CAPTURE_MAX_ATTEMPTS = 4;
+/** Claims beyond this mean the process keeps dying on this capture: give up on it. */
+const CRASH_LIMIT = CAPTURE_MAX_ATTEMPTS + 4;
+const NODE_CONTENT_MAX = 500_000;
+
+export interface NodeWriter {
+  create(tenantId: string, input: { title: string; content: string; summary: string; tags: string[] }): { id: string };
+  update(tenantId: string, id: string, patch: { title: string; content: string; summary: string; tags: string[] }): { id: string };
+  exists(tenantId: string, id: string): boolean;
+}
+
+export interface PipelineDeps extends StageDeps {
+  db: Db;
+  jobs: JobsRepo;
+  clock: Clock;
+  log: Logger;
+  nodes: NodeWriter;
+}
+
+type StageName = (typeof CaptureStage)['_output']['stage'];
+
+/** Stage outputs are for people: long text is cut, long lists are shortened. */
+export function truncateOutput(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return v.length > 1000 ? `${v.slice(0, 1000)}… (${v.length} chars)` : v;
+  if (Array.isArray(v)) return v.slice(0, 20).map((x) => truncateOutput(x, depth + 1));
+  if (v && typeof v === 'object' && depth < 4) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, truncateOutput(x, depth + 1)]));
+  return v;
+}
+
+export class CapturePipeline {
+  private tagCache = new Map<string, { at: number; tags: string[] }>();
+
+  constructor(private readonly d: PipelineDeps) {}
+
+  register(queue: JobQueue): void {
+    queue.register({
+      kind: CAPTURE_JOB,
+      maxAttempts: CAPTURE_MAX_ATTEMPTS,
+      run: async (jobs: Job<CaptureJobPayload>[]) => {
+        for (const j of jobs) await this.process(j);
+      },
+    });
+  }
+
+  async process(job: Job<CaptureJobPayload>): Promise<void> {
+    const { repo, db, jobs } = this.d;
+    const { capture_id: id, run } = job.payload;
+    const t = job.tenantId;
+    const now = () => iso(this.d.clock.now());
+    const live = (c: CaptureRow | undefined): c is CaptureRow => !!c && c.attempts === run && ['pending', 'processing'].includes(effectiveStatus(c));
+
+    const start = db.transaction(() => {
+      const c = repo.get(t, id);
+      if (!live(c)) return null; // deleted, dismissed, or superseded by a newer run
+      if (job.attempts > CRASH_LIMIT) {
+        this.fail(c, 'processing was interrupted too many times', null, job.id);
+        return null;
+      }
+      repo.clearRun(t, id, run); // a re-run after a crash starts its provenance afresh
+      repo.setState(t, id, { ...moveTo(c, 'processing'), attempts: c.attempts, error: null, updated_at: now() });
+      repo.addEvent(t, id, 'processing_started', now(), { run, attempt: job.attempts });
+      return repo.get(t, id)!;
+    })();
+    if (!start) {
+      jobs.complete(job.id);
+      return;
+    }
+    let c = start;
+    let stage: StageName = 'fetch';
+    try {
+      const step = async <T>(name: StageName, fn: () => Promise<StageResult<T>> | StageResult<T>): Promise<T> => {
+        stage = name;
+        const startedAt = now();
+        const r = await fn();
+        db.transaction(() => {
+          repo.addStage(t, id, { run, stage: name, started_at: startedAt, finished_at: now(), model: r.model, output: JSON.stringify(truncateOutput(r.output)) });
+          repo.addEvent(t, id, 'stage_completed', now(), { stage: name, model: r.model, run });
+        })();
+        return r.value;
+      };
+      const source: Source = await step('fetch', () => fetchStage(this.d, c));
+      const x: Extracted = await step('extract', () => extractStage(c, source));
+      const meta = { ...JSON.parse(c.metadata), ...this.sourceFacts(source), ...x.metadata, ...(x.title ? { document_title: x.title } : {}) };
+      repo.setMetadata(t, id, JSON.stringify(meta), now());
+      c = repo.get(t, id) ?? c;
+      const text = x.markdown || [c.selected_text, c.why].filter(Boolean).join('\n\n');
+      const existing = this.existingTags(t);
+      const summarized = await step('summarize', () => summarizeStage(this.d, c, text, existing));
+      const tags = await step('tag', () => tagStage(c, text, existing, summarized));
+      const content = this.nodeContent(c, x, source);
+      const vector = await step('embed', () => embedStage(this.d, c, { title: c.title, summary: summarized.summary, body_markdown: content }));
+      await step('classify', () => classifyStage(this.d, c, vector));
+      await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary}\n${text}`));
+      this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      if (isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS) {
+        const delay = Math.min(60_000, 500 * 2 ** (job.attempts - 1));
+        db.transaction(() => {
+          const cur = repo.get(t, id);
+          if (!live(cur)) return;
+          repo.setState(t, id, { ...moveTo(cur, 'pending'), attempts: cur.attempts, error: message, updated_at: now() });
+          repo.addEvent(t, id, 'retry_scheduled', now(), { stage, error: message, attempt: job.attempts, max_attempts: CAPTURE_MAX_ATTEMPTS, retry_in_ms: delay });
+        })();
+        throw e; // the queue re-runs the job after its backoff
+      }
+      this.d.log.info(`capture ${id} failed at ${stage}: ${message}`);
+      db.transaction(() => {
+        const cur = repo.get(t, id);
+        if (live(cur)) this.fail(cur, message, stage, job.id);
+        else jobs.complete(job.id);
+      })();
+    }
+  }
+
+  /** The final write: node, capture, event and job deletion commit together or not at all. */
+  private finish(job: Job<CaptureJobPayload>, id: string, run: number, node: { title: string; content: string; summary: string; tags: string[] }, markdown: string, meta: Record<string, unknown>): void {
+    const { repo, db, jobs, nodes } = this.d;
+    const t = job.tenantId;
+    db.transaction(() => {
+      const cur = repo.get(t, id);
+      if (!cur || cur.attempts !== run || !['pending', 'processing'].includes(effectiveStatus(cur))) {
+        jobs.complete(job.id); // dismissed, deleted or superseded while we worked: drop the result
+        return;
+      }
+      const reuse = cur.node_id && nodes.exists(t, cur.node_id);
+      const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : nodes.create(t, node).id;
+      const at = iso(this.d.clock.now());
+      repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
+      repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
+      jobs.complete(job.id);
+    })();
+  }
+
+  private fail(c: CaptureRow, message: string, stage: string | null, jobId: number): void {
+    const at = iso(this.d.clock.now());
+    this.d.repo.setState(c.tenant_id, c.id, { ...moveTo(c, 'failed'), attempts: c.attempts, error: message, updated_at: at });
+    this.d.repo.addEvent(c.tenant_id, c.id, 'failed', at, { error: message, ...(stage ? { stage } : {}), run: c.attempts });
+    this.d.jobs.complete(jobId);
+  }
+
+  private sourceFacts(src: Source): Record<string, unknown> {
+    const facts: Record<string, unknown> = { detected_mime: src.mime };
+    if (src.origin === 'url') {
+      facts.final_url = src.finalUrl ?? null;
+      facts.byte_size = src.declaredBytes ?? src.bytes.length;
+    } else if (src.origin !== 'upload') facts.byte_size = src.bytes.length;
+    return facts;
+  }
+
+  /** The node's body: the extracted document, then where it came from and why it was kept. */
+  private nodeContent(c: CaptureRow, x: Extracted, src: Source): string {
+    const parts = [x.markdown.slice(0, NODE_CONTENT_MAX - 12_000)];
+    const footer: string[] = [];
+    if (c.url) footer.push(`Source: <${c.url}>`);
+    if (c.why && src.kind !== 'empty') footer.push(`Why I kept this: ${c.why.slice(0, 10_000)}`);
+    if (footer.length) parts.push(`---\n\n${footer.join('\n\n')}`);
+    return parts.filter(Boolean).join('\n\n');
+  }
+
+  /** The tenant's tag vocabulary, refreshed at most every 30 s (the scan is over all nodes). */
+  private existingTags(tenantId: string): string[] {
+    const hit = this.tagCache.get(tenantId);
+    const now = this.d.clock.now();
+    if (hit && now - hit.at < 30_000) return hit.tags;
+    const tags = this.d.repo.tenantTags(tenantId);
+    if (this.tagCache.size > 1000) this.tagCache.clear();
+    this.tagCache.set(tenantId, { at: now, tags });
+    return tags;
+  }
+}

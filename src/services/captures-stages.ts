@@ -1,0 +1,194 @@
+// The seven pipeline stages as functions of a capture. Each returns what it produced and
+// the model/algorithm (with version) that produced it; the pipeline records both.
+import type { Config } from '../config.js';
+import type { Embedder } from '../embed/embedder.js';
+import { extractSource, type Extracted, type Source } from '../ingest/extract/index.js';
+import type { PageFlavor } from '../ingest/extract/html.js';
+import { FetchError, safeFetch } from '../ingest/fetch.js';
+import { llmSummarizeAndTag, type LlmResult } from '../ingest/llm.js';
+import { detectContent, looksLikeHtml, looksLikeMarkdown, type DocKind } from '../ingest/sniff.js';
+import { extractiveSummary, SUMMARY_ALGORITHM } from '../ingest/summarize.js';
+import { keyphraseTags, normalizeTag, TAG_ALGORITHM } from '../ingest/tags.js';
+import { sentences } from '../ingest/text-stats.js';
+import type { CaptureRow, CapturesRepo } from '../repos/captures.repo.js';
+import type { KnnHit } from '../repos/vectors.repo.js';
+import { embeddingText } from '../search/embedding-text.js';
+import { buildProfile, decide, itemText, type ClassifierSettings } from './para-scoring.js';
+
+export interface StageResult<T> {
+  value: T;
+  model: string;
+  output: Record<string, unknown>;
+}
+
+/** A failure no retry can fix (unsupported content, refused address, 404...). */
+export class PermanentCaptureError extends Error {}
+
+export interface StageDeps {
+  config: Config;
+  repo: CapturesRepo;
+  embedder: Embedder;
+  embedQuery(text: string): Promise<Float32Array | null>;
+  knn(tenantId: string, v: Float32Array, k: number): KnnHit[];
+  /** PARA items and the classifier's decision rule, when PARA is present. */
+  para?: { activeItems(tenantId: string): Array<{ id: string; label: string; description: string }>; settings(): ClassifierSettings };
+  /** Link suggestions for a text, when the graph service is present. */
+  suggest?(tenantId: string, text: string, limit: number): Promise<Array<{ node_id: string; title: string; score: number }>>;
+}
+
+const FLAVOR: Record<string, PageFlavor> = { article: 'article', tweet: 'tweet', repo: 'repo', video: 'video', audio: 'audio' };
+export const flavorOf = (c: CaptureRow): PageFlavor => FLAVOR[c.content_type] ?? 'other';
+
+function utf8(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+function textKind(s: string, c: CaptureRow): DocKind {
+  if (looksLikeHtml(s)) return 'html';
+  return looksLikeMarkdown(s) || c.content_type === 'note' ? 'markdown' : 'text';
+}
+
+/** Re-encodes a fetched text body as UTF-8 when the server declared another charset. */
+function toUtf8(bytes: Buffer, contentType: string): Uint8Array {
+  const cs = contentType.match(/charset=["']?([\w-]+)/i)?.[1]?.toLowerCase();
+  if (!cs || cs === 'utf-8' || cs === 'utf8') return bytes;
+  try {
+    return utf8(new TextDecoder(cs).decode(bytes));
+  } catch {
+    return bytes;
+  }
+}
+
+export async function fetchStage(d: StageDeps, c: CaptureRow): Promise<StageResult<Source>> {
+  const meta = JSON.parse(c.metadata) as Record<string, unknown>;
+  if (meta.origin === 'upload') {
+    const f = d.repo.getFile(c.tenant_id, c.id);
+    if (!f) throw new PermanentCaptureError('the uploaded file is missing');
+    const kind = (meta.detected_kind as DocKind) ?? 'text';
+    return { value: { origin: 'upload', kind, mime: f.mime, bytes: new Uint8Array(f.bytes) }, model: 'stored-upload', output: { origin: 'upload', filename: f.filename, byte_size: f.bytes.length, mime: f.mime } };
+  }
+  if (c.raw_content) {
+    const kind = textKind(c.raw_content, c);
+    return { value: { origin: 'raw_content', kind, mime: kind === 'html' ? 'text/html' : 'text/plain', bytes: utf8(c.raw_content), finalUrl: c.url ?? undefined }, model: 'client-supplied-content', output: { origin: 'raw_content', kind, byte_size: Buffer.byteLength(c.raw_content) } };
+  }
+  const fetchesObject = c.content_type === 'image' || c.content_type === 'pdf';
+  if (c.selected_text && !(c.url && fetchesObject)) {
+    const kind = textKind(c.selected_text, c);
+    return { value: { origin: 'selected_text', kind, mime: 'text/plain', bytes: utf8(c.selected_text) }, model: 'client-supplied-content', output: { origin: 'selected_text', kind, byte_size: Buffer.byteLength(c.selected_text) } };
+  }
+  if (!c.url) return { value: { origin: 'note', kind: 'empty', mime: 'text/plain', bytes: new Uint8Array() }, model: 'client-supplied-content', output: { origin: 'note', kind: 'empty' } };
+
+  const res = await safeFetch(c.url, {
+    allowPrivate: d.config.allowPrivateFetch,
+    headersOnly: (t) => t.startsWith('audio/') || t.startsWith('video/'),
+  });
+  const output = { origin: 'url', url: c.url, final_url: res.finalUrl, http_status: res.status, content_type: res.contentType || null, redirects: res.redirects, byte_size: res.bytes.length };
+  const model = 'rhizome-safe-fetch@1';
+  const media = res.contentType.match(/^(audio|video)\//)?.[1] as 'audio' | 'video' | undefined;
+  if (media) return { value: { origin: 'url', kind: media, mime: res.contentType.split(';')[0], bytes: new Uint8Array(), finalUrl: res.finalUrl, declaredBytes: res.declaredBytes }, model, output: { ...output, byte_size: res.declaredBytes, body: 'not downloaded' } };
+  const detected = await detectContent(res.bytes);
+  if (!detected) throw new PermanentCaptureError(`the URL served content Rhizome cannot read (${res.contentType || 'unknown type'})`);
+  const isText = detected.kind === 'html' || detected.kind === 'text' || detected.kind === 'markdown';
+  const kind = isText && res.contentType.startsWith('text/html') ? 'html' : detected.kind;
+  const bytes = isText ? toUtf8(res.bytes, res.contentType) : new Uint8Array(res.bytes);
+  return { value: { origin: 'url', kind, mime: detected.mime, bytes, finalUrl: res.finalUrl }, model, output: { ...output, detected_mime: detected.mime } };
+}
+
+export async function extractStage(c: CaptureRow, src: Source): Promise<StageResult<Extracted>> {
+  const x = await extractSource(src, { flavor: flavorOf(c), url: c.url ?? undefined, user: { selectedText: c.selected_text, why: c.why } });
+  const output = { title: x.title ?? null, chars: x.markdown.length, excerpt: x.markdown.slice(0, 300), ...x.metadata };
+  return { value: x, model: x.extractor, output };
+}
+
+export interface Summarized {
+  summary: string;
+  llm?: LlmResult;
+}
+
+export async function summarizeStage(d: StageDeps, c: CaptureRow, text: string, existingTags: string[]): Promise<StageResult<Summarized>> {
+  let llmError: string | undefined;
+  if (d.config.llmUrl) {
+    try {
+      const llm = await llmSummarizeAndTag({ url: d.config.llmUrl, model: d.config.llmModel }, { title: c.title, text, existingTags });
+      return { value: { summary: llm.summary, llm }, model: `llm:${llm.model}`, output: { summary: llm.summary, endpoint: new URL(d.config.llmUrl).host } };
+    } catch (e) {
+      llmError = e instanceof Error ? e.message : String(e);
+    }
+  }
+  const fallback = llmError ? { llm_error: `${llmError}; used the local summarizer` } : {};
+  if (!text.trim()) {
+    const summary = (c.why ?? '').slice(0, 600);
+    return { value: { summary }, model: 'user-text@1', output: { summary, note: 'no extracted text; the reason for capturing stands in', ...fallback } };
+  }
+  try {
+    const r = await extractiveSummary(text, d.embedder);
+    return { value: { summary: r.summary }, model: `${SUMMARY_ALGORITHM}+${d.embedder.modelId}`, output: { summary: r.summary, sentences_considered: r.sentences_considered, picked: r.picked, ...fallback } };
+  } catch (e) {
+    // The embedding model is unavailable: the lead sentences are the honest fallback.
+    const summary = sentences(text).slice(0, 2).join(' ').slice(0, 600);
+    return { value: { summary }, model: 'lead-2@1', output: { summary, embedder_error: e instanceof Error ? e.message : String(e), ...fallback } };
+  }
+}
+
+export function tagStage(c: CaptureRow, text: string, existing: string[], s: Summarized): StageResult<string[]> {
+  if (s.llm) {
+    const tags = [...new Set(s.llm.tags.map(normalizeTag).filter(Boolean))].slice(0, 5);
+    return { value: tags, model: `llm:${s.llm.model}`, output: { tags, reused: tags.filter((t) => existing.includes(t)) } };
+  }
+  const r = keyphraseTags({ title: c.title, text, existing });
+  return { value: r.tags, model: TAG_ALGORITHM, output: { tags: r.tags, reused: r.reused, vocabulary_size: existing.length } };
+}
+
+export async function embedStage(d: StageDeps, c: CaptureRow, node: { title: string; summary: string; body_markdown: string }): Promise<StageResult<Float32Array | null>> {
+  const text = embeddingText(node);
+  const v = await d.embedQuery(text);
+  if (!v) return { value: null, model: d.embedder.modelId || 'unavailable', output: { error: 'the embedding model is unavailable; the node is embedded when it loads', chars: text.length } };
+  const nearest = d
+    .knn(c.tenant_id, v, 6)
+    .filter((h) => h.id !== c.node_id)
+    .slice(0, 5)
+    .map((h) => ({ node_id: h.id, similarity: Math.round((1 - h.distance) * 1e4) / 1e4 }));
+  return {
+    value: v,
+    model: d.embedder.modelId,
+    output: { dimension: v.length, chars: text.length, nearest, stored_by: 'the node embedding job, once the node is written' },
+  };
+}
+
+export async function classifyStage(d: StageDeps, c: CaptureRow, v: Float32Array | null): Promise<StageResult<null>> {
+  if (!d.para) return { value: null, model: 'none', output: { note: 'PARA is not available' } };
+  const items = d.para.activeItems(c.tenant_id);
+  const settings = d.para.settings();
+  const model = `para-scoring cosine:label (threshold ${settings.threshold}, margin ${settings.margin})+${d.embedder.modelId}`;
+  const deferred = 'the PARA classifier assigns the node once its vector is stored (it also weighs the items\' existing nodes)';
+  if (!v || items.length === 0) return { value: null, model, output: { active_items: items.length, decision: null, note: deferred } };
+  const textVecs = await d.embedder.embed(items.map(itemText));
+  const profiles = items.map((it, i) => buildProfile(it.id, textVecs[i], [], settings));
+  const ranked = profiles
+    .map((p, i) => ({ item_id: p.itemId, label: items[i].label, score: Math.round(dotSafe(v, p.vector) * 1e4) / 1e4 }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3);
+  const decision = decide(v, profiles, settings);
+  return {
+    value: null,
+    model,
+    output: { active_items: items.length, decision: decision ? { item_id: decision.itemId, score: Math.round(decision.score * 1e4) / 1e4 } : null, candidates: ranked, note: deferred },
+  };
+}
+
+function dotSafe(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) return 0;
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+export async function linkStage(d: StageDeps, c: CaptureRow, text: string): Promise<StageResult<null>> {
+  if (!d.suggest) return { value: null, model: 'none', output: { note: 'link suggestions are not available' } };
+  const found = (await d.suggest(c.tenant_id, text.slice(0, 10_000), 6)).filter((x) => x.node_id !== c.node_id).slice(0, 5);
+  return { value: null, model: 'link-suggestions (0.55 semantic + 0.45 keyword)', output: { suggestions: found, note: 'suggested, not linked: links are the user\'s call' } };
+}
+
+export function isTransient(e: unknown): boolean {
+  return e instanceof FetchError && e.transient;
+}
