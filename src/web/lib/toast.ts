@@ -12,7 +12,7 @@ const subs = new Set<(t: Toast[]) => void>();
 
 export function toast(text: string, tone: Toast['tone'] = 'ok'): void {
   const t = { id: next++, text, tone };
-  toasts = [...toasts.slice(-3), t];
+  toasts = [...toasts.slice(-2), t];
   subs.forEach((f) => f(toasts));
   setTimeout(() => dismissToast(t.id), tone === 'error' ? 8000 : 4000);
 }

@@ -89,7 +89,7 @@ export function ParaPage() {
 }
 
 function ItemActions({ item, busy, run }: { item: ParaItem; busy: boolean; run: (action: string, message: string) => void }) {
-  const b = (action: string, label: string, message: string, tone: 'default' | 'ghost' = 'ghost') => (
+  const b = (action: string, label: string, message: string, tone: 'default' | 'ghost' = 'default') => (
     <Button size="sm" tone={tone} disabled={busy} onClick={() => run(action, message)} aria-label={`${label}: ${item.label}`}>
       {label}
     </Button>

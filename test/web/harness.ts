@@ -1,0 +1,122 @@
+// End-to-end harness for the dashboard: a real `rhizome serve` child process on a temp
+// data folder, and Debian's headless Chromium driven by playwright-core.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PNG } from 'pngjs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const ARTIFACTS = join(ROOT, 'test/artifacts');
+
+export function chromiumPath(): string {
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      const p = execFileSync('which', [name], { encoding: 'utf8' }).trim();
+      if (p) return p;
+    } catch {
+      /* try the next name */
+    }
+  }
+  throw new Error(
+    'Chromium is not installed, so the dashboard end-to-end tests cannot run. Install it with ' +
+      '`apt-get update && apt-get install -y chromium` (CI\'s .ci/run does this).',
+  );
+}
+
+export interface Server {
+  url: string;
+  dataDir: string;
+  apiKey: string;
+  log: () => string;
+  cli: (...args: string[]) => string;
+  stop: () => Promise<void>;
+}
+
+export async function startServer(port: number): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-web-'));
+  const env = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', RHIZOME_SYNCHRONOUS: 'NORMAL' };
+  delete env.RHIZOME_TOKEN;
+  delete env.RHIZOME_PUBLIC_URL;
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/rhizome.js'), 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${out}`);
+    try {
+      const r = await fetch(url + '/health');
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  const creds = JSON.parse(readFileSync(join(dataDir, 'credentials'), 'utf8')) as { api_key: string };
+  return {
+    url,
+    dataDir,
+    apiKey: creds.api_key,
+    log: () => out,
+    cli: (...args) => execFileSync(process.execPath, [join(ROOT, 'bin/rhizome.js'), ...args], { env, encoding: 'utf8' }),
+    stop: async () => {
+      if (child.exitCode === null) {
+        const done = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browsing {
+  browser: Browser;
+  newContext: (opts?: { width?: number; height?: number; apiKey?: string; baseUrl?: string }) => Promise<BrowserContext>;
+  close: () => Promise<void>;
+}
+
+export async function startBrowser(): Promise<Browsing> {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  return {
+    browser,
+    // Each context is a fresh profile: its own localStorage, cookies and cache.
+    newContext: async ({ width = 1280, height = 860, apiKey, baseUrl } = {}) => {
+      const ctx = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: 'light', baseURL: baseUrl });
+      if (apiKey) await ctx.addInitScript((k) => localStorage.getItem('rhizome.session') ?? localStorage.setItem('rhizome.session', JSON.stringify({ kind: 'apikey', key: k })), apiKey);
+      return ctx;
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** Saves a full-page screenshot and checks it is a real, non-blank image of visible content. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  const size = statSync(file).size;
+  const text = (await page.evaluate(() => document.body.innerText)).trim();
+  if (size < 5_000) throw new Error(`${name}.png is only ${size} bytes: the page looks blank`);
+  const colours = distinctColours(readFileSync(file));
+  if (colours < 8) throw new Error(`${name}.png has only ${colours} distinct colours: nothing visible was drawn`);
+  if (text.length < 20) throw new Error(`${name}: the page shows almost no text (${JSON.stringify(text)})`);
+  return file;
+}
+
+/** Distinct colours in a sample of the image's pixels: a blank page has one or two. */
+export function distinctColours(png: Buffer): number {
+  const img = PNG.sync.read(png);
+  const seen = new Set<number>();
+  const step = Math.max(1, Math.floor((img.width * img.height) / 50_000));
+  for (let i = 0; i < img.width * img.height; i += step) seen.add(img.data.readUInt32BE(i * 4));
+  return seen.size;
+}
