@@ -33,19 +33,29 @@ describe('the server process', () => {
     db.close();
   });
 
-  it('an acknowledged write survives kill -9', async () => {
+  it('every acknowledged write survives kill -9 in the middle of a write burst', async () => {
     const dir = tempDataDir();
     const s1 = await startServer(dir, PORT + 1);
     const auth = { Authorization: `ApiKey ${credentials(dir).api_key}`, 'Content-Type': 'application/json' };
-    const ids: string[] = [];
-    for (let i = 0; i < 20; i++) {
-      const res = await fetch(`${s1.url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `note ${i}` }) });
-      expect(res.status).toBe(201);
-      ids.push((await res.json()).id);
-    }
+    const acked: string[] = [];
+    let killed = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        try {
+          const res = await fetch(`${s1.url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `w${w} note ${i}` }) });
+          if (res.status === 201) acked.push((await res.json()).id);
+        } catch {
+          return; // the server died under us: this write was never acknowledged
+        }
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    while (acked.length < 60) await new Promise((r) => setTimeout(r, 5));
     await s1.kill();
+    killed = true;
+    await Promise.all(writers);
     const s2 = await startServer(dir, PORT + 1);
-    for (const id of ids) expect((await fetch(`${s2.url}/api/v1/nodes/${id}`, { headers: auth })).status).toBe(200);
+    for (const id of acked) expect((await fetch(`${s2.url}/api/v1/nodes/${id}`, { headers: auth })).status, id).toBe(200);
     await s2.stop();
   });
 
