@@ -21,7 +21,7 @@ export function readUpload(body: ReadableStream<Uint8Array> | null, contentType:
   return new Promise<UploadParts>((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: FIELD_MAX, parts: 12 } });
+      bb = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fileSize: maxBytes + 1, fields: 10, fieldSize: FIELD_MAX, parts: 12 } });
     } catch (e) {
       return reject(new ValidationError(`malformed multipart request: ${e instanceof Error ? e.message : String(e)}`));
     }
@@ -47,6 +47,7 @@ export function readUpload(body: ReadableStream<Uint8Array> | null, contentType:
       file = f;
       stream.on('data', (c: Buffer) => {
         f.size += c.length;
+        if (f.size > maxBytes) return finish(new PayloadTooLargeError(`the file is larger than ${maxBytes / (1024 * 1024)} MB`));
         f.chunks.push(c);
       });
       stream.on('limit', () => finish(new PayloadTooLargeError(`the file is larger than ${maxBytes / (1024 * 1024)} MB`)));

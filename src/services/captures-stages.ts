@@ -86,11 +86,13 @@ export async function fetchStage(d: StageDeps, c: CaptureRow): Promise<StageResu
   const model = 'rhizome-safe-fetch@1';
   const media = res.contentType.match(/^(audio|video)\//)?.[1] as 'audio' | 'video' | undefined;
   if (media) return { value: { origin: 'url', kind: media, mime: res.contentType.split(';')[0], bytes: new Uint8Array(), finalUrl: res.finalUrl, declaredBytes: res.declaredBytes }, model, output: { ...output, byte_size: res.declaredBytes, body: 'not downloaded' } };
-  const detected = await detectContent(res.bytes);
+  // Text in a declared legacy charset becomes UTF-8 before sniffing (which expects UTF-8).
+  const declaredText = /^(text\/|application\/(xhtml\+)?xml)/.test(res.contentType);
+  const bytes = declaredText ? toUtf8(res.bytes, res.contentType) : new Uint8Array(res.bytes);
+  const detected = await detectContent(bytes);
   if (!detected) throw new PermanentCaptureError(`the URL served content Rhizome cannot read (${res.contentType || 'unknown type'})`);
   const isText = detected.kind === 'html' || detected.kind === 'text' || detected.kind === 'markdown';
   const kind = isText && res.contentType.startsWith('text/html') ? 'html' : detected.kind;
-  const bytes = isText ? toUtf8(res.bytes, res.contentType) : new Uint8Array(res.bytes);
   return { value: { origin: 'url', kind, mime: detected.mime, bytes, finalUrl: res.finalUrl }, model, output: { ...output, detected_mime: detected.mime } };
 }
 
