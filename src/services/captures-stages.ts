@@ -98,7 +98,7 @@ export async function fetchStage(d: StageDeps, c: CaptureRow): Promise<StageResu
 
 export async function extractStage(c: CaptureRow, src: Source): Promise<StageResult<Extracted>> {
   const x = await extractSource(src, { flavor: flavorOf(c), url: c.url ?? undefined, user: { selectedText: c.selected_text, why: c.why } });
-  const output = { title: x.title ?? null, chars: x.markdown.length, excerpt: x.markdown.slice(0, 300), ...x.metadata };
+  const output = { title: x.title ?? null, chars: x.markdown.length, ...x.metadata, preview: x.markdown.slice(0, 300) };
   return { value: x, model: x.extractor, output };
 }
 
