@@ -20,14 +20,14 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-export async function startChildServer(port: number): Promise<ChildServer> {
+export async function startChildServer(port: number, serverEnv: Record<string, string> = {}): Promise<ChildServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-cli-'));
   const configDir = mkdtempSync(join(tmpdir(), 'rhizome-cfg-'));
   const url = `http://127.0.0.1:${port}`;
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
     cwd: dataDir,
-    env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', RHIZOME_SYNCHRONOUS: 'NORMAL' },
+    env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', RHIZOME_SYNCHRONOUS: 'NORMAL', ...serverEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));
