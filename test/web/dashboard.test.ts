@@ -173,9 +173,11 @@ describe('nodes and search', () => {
     const page = await signedInPage();
     await page.goto('/');
     await page.getByRole('region', { name: 'Graph health' }).waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('/');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('search-input');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('search-input');
     await page.keyboard.type('sourdough starter');
+    expect(await page.getByLabel('Search nodes').inputValue()).toBe('sourdough starter');
     const first = page.locator('#results .result').first();
     await first.getByText('Sourdough starter care').waitFor();
     await first.locator('.badge-keyword').waitFor();

@@ -46,13 +46,9 @@ export async function startServer(port: number): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${out}`);
-    try {
-      const r = await fetch(url + '/health');
-      if (r.ok) break;
-    } catch {
-      /* not up yet */
-    }
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}; is port ${port} in use?):\n${out}`);
+    // Our own child's log line, not just any answer on the port (another process may hold it).
+    if (out.includes(`listening on ${url}`)) break;
     if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 150));
   }

@@ -6,6 +6,7 @@ import { NodeCard } from '../components/NodeCard.js';
 import { Button, Empty, Problem, Spinner } from '../components/ui.js';
 import { qs } from '../lib/api.js';
 import { useApi } from '../lib/hooks.js';
+import { plural } from '../lib/format.js';
 import { useParaItems } from '../lib/para.js';
 import { navigate } from '../lib/router.js';
 import type { SearchMode, SearchPage as Page } from '../lib/types.js';
@@ -149,7 +150,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
           <span>
             {q ? 'Results' : filtered ? 'Filtered nodes' : 'Recently updated'}
             {data.total > 0 && <span class="muted"> · {first}–{last} of {data.total.toLocaleString()}</span>}
-            {q && data.total_matches !== undefined && <span class="muted"> · {data.total_matches.toLocaleString()} keyword matches</span>}
+            {q && data.total_matches !== undefined && <span class="muted"> · {plural(data.total_matches, 'keyword match', 'keyword matches')}</span>}
             {data.coverage_capped && <span class="muted"> · showing the best candidates only</span>}
           </span>
         )}
