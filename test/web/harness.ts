@@ -36,7 +36,7 @@ export interface Server {
 
 export async function startServer(port: number): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-web-'));
-  const env = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', RHIZOME_SYNCHRONOUS: 'NORMAL' };
+  const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', RHIZOME_SYNCHRONOUS: 'NORMAL' };
   delete env.RHIZOME_TOKEN;
   delete env.RHIZOME_PUBLIC_URL;
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/rhizome.js'), 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
