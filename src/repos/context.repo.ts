@@ -17,7 +17,9 @@ export class ContextRepo {
   private readonly cardsStmt;
   private readonly recentStmt;
   private readonly keywordStmt;
-  private readonly termHitsStmt;
+  private readonly textsStmt;
+  private readonly docFrequencyStmt;
+  private readonly newestMatchesStmt;
 
   constructor(db: Db) {
     this.cardsStmt = db.prepare(
@@ -37,9 +39,25 @@ export class ContextRepo {
         ORDER BY bm25(nodes_fts), n.seq
         LIMIT ?`,
     );
-    this.termHitsStmt = db
-      .prepare('SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
+    // Counting stops at the cap, so probing a very common word costs no more than a rare one.
+    this.docFrequencyStmt = db
+      .prepare(
+        `SELECT count(*) FROM (SELECT 1 FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
+                                WHERE nodes_fts MATCH ? AND n.tenant_id = ? LIMIT ?)`,
+      )
       .pluck();
+    // For a word so common that ranking every match would be slow (and say little): newest first.
+    this.newestMatchesStmt = db.prepare(
+      `SELECT n.id, n.seq FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
+        WHERE nodes_fts MATCH ? AND n.tenant_id = ? AND n.status != 'dismissed'
+        ORDER BY nodes_fts.rowid DESC
+        LIMIT ?`,
+    );
+    // The first 20,000 characters of a body are plenty to tell which words a node uses.
+    this.textsStmt = db.prepare(
+      `SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text
+         FROM nodes WHERE tenant_id = ? AND seq IN (SELECT value FROM json_each(?))`,
+    );
   }
 
   cards(tenantId: string, ids: string[]): NodeCard[] {
@@ -56,9 +74,18 @@ export class ContextRepo {
     return this.keywordStmt.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>;
   }
 
-  /** Which of the given rows (by seq) contain one FTS5 phrase. */
-  termHits(ftsPhrase: string, seqs: number[]): number[] {
+  /** How many of this tenant's nodes contain the phrase, counted up to `cap`. */
+  docFrequency(tenantId: string, ftsPhrase: string, cap: number): number {
+    return this.docFrequencyStmt.get(ftsPhrase, tenantId, cap) as number;
+  }
+
+  newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
+    return this.newestMatchesStmt.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>;
+  }
+
+  /** Searchable text of these rows (by seq), for measuring which words they contain. */
+  texts(tenantId: string, seqs: number[]): Array<{ seq: number; text: string }> {
     if (seqs.length === 0) return [];
-    return this.termHitsStmt.all(ftsPhrase, JSON.stringify(seqs)) as number[];
+    return this.textsStmt.all(tenantId, JSON.stringify(seqs)) as Array<{ seq: number; text: string }>;
   }
 }

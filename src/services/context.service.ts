@@ -2,7 +2,7 @@
 //
 // Signals, each in [0,1]:
 //   graph    — noisy-OR over paths from the focus nodes: 0.8 per 1-hop link, 0.4 per 2-hop path
-//   semantic — best cosine similarity to a focus node's vector or to the query (≥ 0.3 counts)
+//   semantic — cosine similarity to the focus nodes' centroid or to the query, the better (≥ 0.3 counts)
 //   keyword  — share of the query's key terms the node contains (FTS5)
 // score = (0.6·graph + 0.25·semantic + 0.15·keyword + 0.05·validated + 0.05·active project
 //          + 0.05·recency) / 1.15, with recency = 0.5^(age / 30 days).
@@ -11,6 +11,7 @@
 // Boosts only reorder nodes a signal drew in; with no anchor at all (no known focus node,
 // no query) the most recent validated nodes are returned, then recent raw ones.
 import type { Clock } from '../clock.js';
+import { normalize } from '../embed/embedder.js';
 import type { ContextRepo, NodeCard } from '../repos/context.repo.js';
 import type { LinksRepo } from '../repos/links.repo.js';
 import type { ContextMode } from '../schemas/graph.js';
@@ -23,7 +24,6 @@ const HOP2 = 0.4;
 const SEMANTIC_MIN = 0.3;
 const HALF_LIFE_MS = 30 * 86_400_000;
 const RECENT_MS = 7 * 86_400_000;
-const MAX_SEMANTIC_ANCHORS = 10;
 const MAX_EDGES = 5000;
 const MAX_SIGNAL_REASONS = 6;
 
@@ -127,13 +127,18 @@ export class ContextService {
     return { nodes: rank(out, req.limit) };
   }
 
-  /** Vectors to search around: the focus nodes' own (those embedded) and the query's. */
+  /**
+   * Vectors to search around: the focus nodes' centroid and the query. One k-NN per anchor
+   * kind keeps the cost flat however many focus nodes there are (each k-NN is a full scan).
+   */
   private async anchors(tenantId: string, focus: string[], query: string): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (const id of focus.slice(0, MAX_SEMANTIC_ANCHORS)) {
+    const focusVectors: Float32Array[] = [];
+    for (const id of focus) {
       const v = await this.d.vectors.get(tenantId, id);
-      if (v) out.push(v);
+      if (v) focusVectors.push(v);
     }
+    if (focusVectors.length) out.push(centroid(focusVectors));
     if (query) {
       const v = await this.d.embedQuery(query);
       if (v) out.push(v);
@@ -174,6 +179,13 @@ export class ContextService {
       reasons,
     };
   }
+}
+
+function centroid(vs: Float32Array[]): Float32Array {
+  if (vs.length === 1) return vs[0];
+  const c = new Float32Array(vs[0].length);
+  for (const v of vs) for (let i = 0; i < c.length; i++) c[i] += v[i];
+  return normalize(c);
 }
 
 function rank(nodes: ContextNode[], limit: number): ContextNode[] {

@@ -1,8 +1,9 @@
 // The two text signals that link suggestions and session context share, each in [0,1]:
-// semantic = cosine similarity of embeddings, keyword = how many of the text's key terms a
-// node contains (FTS5, stemmed), saturating at KEYWORD_SATURATION terms.
+// semantic = cosine similarity of embeddings, keyword = how many of the text's key terms (its
+// rarest words that occur in the tenant's nodes) a node contains (FTS5, stemmed), saturating
+// at KEYWORD_SATURATION terms.
 import type { ContextRepo } from '../repos/context.repo.js';
-import { ftsAnyOf, ftsPhrase } from './text-terms.js';
+import { ftsAnyOf, ftsPhrase, stem, stemSet } from './text-terms.js';
 
 /** The slice of the node vector store that ranking needs (s.vectors provides it). */
 export interface VectorIndex {
@@ -34,18 +35,51 @@ export interface KeywordHit {
   score: number;
 }
 
-/** Keyword matches of `terms` (best BM25 first, at most k) with their term coverage. */
+/** The rarest terms present (at most this many) are the ones coverage is measured on. */
+export const MAX_KEY_TERMS = 8;
+/** Document frequencies are counted up to this; a term at the cap is "very common". */
+const DF_CAP = 300;
+/** BM25 ranks at most about this many matching rows (rarest terms first), keeping it fast at 100k nodes. */
+const DF_BUDGET = 1500;
+
+/**
+ * Keyword matches of `terms`, at most k, each with its coverage of the key terms: the
+ * rarest terms the tenant's nodes contain. Terms no node contains are ignored. The
+ * candidates are the BM25 best of an OR over the rarest terms (as many as fit the budget);
+ * when even the rarest is very common, the newest nodes containing it.
+ */
 export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string[], k: number): Map<string, KeywordHit> {
   const out = new Map<string, KeywordHit>();
-  if (terms.length === 0) return out;
-  const matches = repo.keywordMatches(tenantId, ftsAnyOf(terms), k);
-  if (matches.length === 0) return out;
-  const seqs = matches.map((m) => m.seq);
-  const counts = new Map<number, number>();
-  for (const term of terms) {
-    for (const seq of repo.termHits(ftsPhrase(term), seqs)) counts.set(seq, (counts.get(seq) ?? 0) + 1);
+  const key = terms
+    .map((term, i) => ({ term, i, df: repo.docFrequency(tenantId, ftsPhrase(term), DF_CAP) }))
+    .filter((x) => x.df > 0)
+    .sort((a, b) => a.df - b.df || a.i - b.i)
+    .slice(0, MAX_KEY_TERMS);
+  if (key.length === 0) return out;
+
+  let matches: Array<{ id: string; seq: number }>;
+  if (key[0].df >= DF_CAP) {
+    matches = repo.newestMatches(tenantId, ftsPhrase(key[0].term), k);
+  } else {
+    const ranked: string[] = [];
+    let rows = 0;
+    for (const x of key) {
+      if (ranked.length && rows + x.df > DF_BUDGET) break;
+      ranked.push(x.term);
+      rows += x.df;
+    }
+    matches = repo.keywordMatches(tenantId, ftsAnyOf(ranked), k);
   }
-  const full = Math.min(terms.length, KEYWORD_SATURATION);
-  for (const m of matches) out.set(m.id, { seq: m.seq, score: Math.min(1, (counts.get(m.seq) ?? 0) / full) });
+  if (matches.length === 0) return out;
+
+  // Coverage is measured on the candidates' own words (one read, instead of a query per term).
+  const keyStems = key.map((x) => stem(x.term));
+  const full = Math.min(key.length, KEYWORD_SATURATION);
+  const coverage = new Map<number, number>();
+  for (const r of repo.texts(tenantId, matches.map((m) => m.seq))) {
+    const words = stemSet(r.text);
+    coverage.set(r.seq, Math.min(1, keyStems.filter((w) => words.has(w)).length / full));
+  }
+  for (const m of matches) out.set(m.id, { seq: m.seq, score: coverage.get(m.seq) ?? 0 });
   return out;
 }

@@ -11,7 +11,7 @@ import { dot } from '../embed/embedder.js';
 export const SUGGESTION_MIN_SCORE = 0.3;
 const SEMANTIC_WEIGHT = 0.55;
 const KEYWORD_WEIGHT = 0.45;
-const MAX_TERMS = 24;
+const MAX_TERMS = 16;
 
 export interface Suggestion {
   node_id: string;

@@ -1,0 +1,167 @@
+// Latency of the graph endpoints (related, link suggestions, context, graph health) on a
+// synthetic graph, measured through the HTTP app in-process (auth, validation and JSON
+// included). The graph is written straight through the repositories: nodes with
+// Zipf-distributed words, random unit vectors, random links of every type.
+import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { iso } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { createServices } from '../src/container.js';
+import { closeDatabase, openDatabase } from '../src/db/open.js';
+import { normalize } from '../src/embed/embedder.js';
+import { HashEmbedder } from '../src/embed/hash-embedder.js';
+import { createApp } from '../src/http/app.js';
+import { newId } from '../src/ids.js';
+import { LinksRepo } from '../src/repos/links.repo.js';
+import { LINK_TYPES, INVERSE_LINK_TYPE } from '../src/schemas/graph.js';
+
+export interface GraphBenchOptions {
+  nodes: number;
+  links: number;
+  /** Requests per endpoint (default 200; suggestions and context use a quarter of it, at least 20). */
+  iterations?: number;
+  dimension?: number;
+  seed?: number;
+  /** Leave the built database at this path instead of deleting it (for poking at plans). */
+  keepDbAt?: string;
+}
+
+const DAY = 86_400_000;
+
+export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
+  const iterations = opts.iterations ?? 200;
+  const dimension = opts.dimension ?? 384;
+  const rand = mulberry32(opts.seed ?? 42);
+  const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-graph-'));
+  const dbPath = join(dir, 'rhizome.db');
+  const db = openDatabase(dbPath, { synchronous: 'NORMAL' });
+  const config = loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' });
+  const embedder = new HashEmbedder(dimension);
+  const s = createServices({ config, db, embedder });
+  try {
+    await s.embedding.init();
+    const { tenant_id: tenantId, api_key: key } = s.tenants.create('bench');
+    const app = createApp(s);
+
+    const t0 = performance.now();
+    const vocab = Array.from({ length: 8000 }, (_, i) => pseudoWord(i));
+    const word = () => vocab[Math.floor(vocab.length * rand() ** 2.5)]; // skewed: a few very common words
+    const words = (n: number) => Array.from({ length: n }, word).join(' ');
+    const now = Date.now();
+    const ids: string[] = [];
+    const projects = Array.from({ length: 20 }, (_, i) => s.para.create(tenantId, { category: 'projects', label: `Project ${i}` }).id);
+
+    const BATCH = 5000;
+    for (let start = 0; start < opts.nodes; start += BATCH) {
+      db.transaction(() => {
+        for (let i = start; i < Math.min(opts.nodes, start + BATCH); i++) {
+          const id = newId('nod');
+          const at = iso(now - Math.floor(rand() * 365 * DAY));
+          const r = rand();
+          const seq = s.repos.nodes.insert({
+            id, tenant_id: tenantId, title: words(4), summary: words(12), body_markdown: words(60), tags: JSON.stringify([word()]),
+            status: r < 0.3 ? 'validated' : r < 0.35 ? 'dismissed' : 'raw', created_at: at, updated_at: at,
+          });
+          s.vectors.upsert(tenantId, seq, randomUnit(dimension, rand));
+          if (rand() < 0.05) s.repos.nodes.setUserParaItems(tenantId, id, [projects[Math.floor(rand() * projects.length)]], at);
+          ids.push(id);
+        }
+      })();
+    }
+    const nodesMs = performance.now() - t0;
+
+    const links = new LinksRepo(db);
+    const t1 = performance.now();
+    let made = 0;
+    while (made < opts.links && ids.length > 1) {
+      db.transaction(() => {
+        for (let i = 0; i < BATCH && made < opts.links; i++) {
+          const a = ids[Math.floor(rand() * ids.length)];
+          const b = ids[Math.floor(rand() * ids.length)];
+          if (a === b) continue;
+          const type = LINK_TYPES[Math.floor(rand() * LINK_TYPES.length)];
+          const at = iso(now);
+          links.upsert(tenantId, a, b, type, at);
+          links.upsert(tenantId, b, a, INVERSE_LINK_TYPE[type], at);
+          made++;
+        }
+      })();
+    }
+    const linksMs = performance.now() - t1;
+    db.pragma('optimize');
+
+    const auth = { Authorization: `ApiKey ${key}` };
+    const get = async (path: string) => app.request(path, { headers: auth });
+    const post = async (path: string, body: unknown) =>
+      app.request(path, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const pick = () => ids[Math.floor(rand() * ids.length)];
+    const few = Math.max(20, Math.floor(iterations / 4));
+
+    const results = {
+      related: await measure(iterations, () => get(`/api/v1/nodes/${pick()}/related?limit=50`)),
+      suggestions: await measure(few, () => get(`/api/v1/links/suggestions?text=${encodeURIComponent(words(40))}`)),
+      context: await measure(few, () => post('/api/v1/context', { focus_node_ids: [pick(), pick()], query: words(4), limit: 20 })),
+      context_focus_only: await measure(few, () => post('/api/v1/context', { focus_node_ids: [pick()] })),
+      graph_health: await measure(iterations, () => get('/api/v1/graph-health')),
+    };
+    const healthRes = await (await get('/api/v1/graph-health')).json();
+    return {
+      bench: 'graph',
+      nodes: opts.nodes,
+      links: (healthRes as { total_links: number }).total_links,
+      dimension,
+      build_ms: { nodes: Math.round(nodesMs), links: Math.round(linksMs) },
+      db_mb: Math.round(statSync(dbPath).size / 1e6),
+      graph_health: healthRes,
+      latency_ms: results,
+    };
+  } finally {
+    await s.queue.stop();
+    closeDatabase(db);
+    if (opts.keepDbAt) renameSync(dbPath, opts.keepDbAt);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(n: number, call: () => Promise<Response>): Promise<{ n: number; p50: number; p95: number; max: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const res = await call();
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`bench request failed with ${res.status}`);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const q = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 100) / 100;
+  return { n, p50: q(0.5), p95: q(0.95), max: q(1) };
+}
+
+function randomUnit(dim: number, rand: () => number): Float32Array {
+  const v = new Float32Array(dim);
+  for (let i = 0; i < dim; i++) v[i] = rand() * 2 - 1;
+  return normalize(v);
+}
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ze', 'po', 'an', 'el', 'is', 'or', 'um', 'ba', 'de', 'fi', 'go', 'hu'];
+function pseudoWord(i: number): string {
+  let w = '';
+  let n = i + 20;
+  while (n > 0) {
+    w += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  }
+  return w;
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
