@@ -17,7 +17,7 @@ async function api<T = unknown>(method: string, path: string, body?: unknown): P
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
-async function signedInPage(opts: { width?: number; height?: number } = {}): Promise<Page> {
+async function signedInPage(opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
   const ctx = await b.newContext({ ...opts, apiKey: server.apiKey, baseUrl: server.url });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => {
@@ -330,6 +330,17 @@ describe('layout', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
       await screenshot(page, name);
     }
+    await page.context().close();
+  });
+
+  it('follows a dark system theme', async () => {
+    const page = await signedInPage({ dark: true });
+    await page.goto('/');
+    await page.locator('#results .result').first().waitFor();
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r, g, bl] = bg.match(/\d+/g)!.map(Number);
+    expect(r + g + bl).toBeLessThan(120);
+    await screenshot(page, 'dark-search');
     await page.context().close();
   });
 

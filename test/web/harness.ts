@@ -73,7 +73,7 @@ export async function startServer(port: number): Promise<Server> {
 
 export interface Browsing {
   browser: Browser;
-  newContext: (opts?: { width?: number; height?: number; apiKey?: string; baseUrl?: string }) => Promise<BrowserContext>;
+  newContext: (opts?: { width?: number; height?: number; apiKey?: string; baseUrl?: string; dark?: boolean }) => Promise<BrowserContext>;
   close: () => Promise<void>;
 }
 
@@ -85,8 +85,8 @@ export async function startBrowser(): Promise<Browsing> {
   return {
     browser,
     // Each context is a fresh profile: its own localStorage, cookies and cache.
-    newContext: async ({ width = 1280, height = 860, apiKey, baseUrl } = {}) => {
-      const ctx = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: 'light', baseURL: baseUrl });
+    newContext: async ({ width = 1280, height = 860, apiKey, baseUrl, dark = false } = {}) => {
+      const ctx = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: dark ? 'dark' : 'light', baseURL: baseUrl });
       if (apiKey) await ctx.addInitScript((k) => localStorage.getItem('rhizome.session') ?? localStorage.setItem('rhizome.session', JSON.stringify({ kind: 'apikey', key: k })), apiKey);
       return ctx;
     },

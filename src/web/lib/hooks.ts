@@ -11,7 +11,7 @@ export interface Loaded<T> {
   setData: (d: T) => void;
 }
 
-export function useApi<T>(path: string | null, opts: { pollMs?: number | ((d: T | undefined) => number | null) } = {}): Loaded<T> {
+export function useApi<T>(path: string | null, opts: { pollMs?: number | ((d: T | undefined) => number | null); keepPrevious?: boolean } = {}): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(path !== null);
@@ -38,7 +38,8 @@ export function useApi<T>(path: string | null, opts: { pollMs?: number | ((d: T 
   }, []);
 
   useEffect(() => {
-    setData(undefined);
+    // Search keeps showing the previous results while the next ones load (no flicker).
+    if (!opts.keepPrevious) setData(undefined);
     setError(null);
     void load();
   }, [path]);

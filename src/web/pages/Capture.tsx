@@ -2,6 +2,7 @@
 // (each pipeline stage with timings, the model used and what it produced).
 import { Fragment } from 'preact';
 import { CaptureActions } from '../components/CaptureActions.js';
+import { StageOutput } from '../components/StageOutput.js';
 import { Card, PageHead, Problem, Spinner, StatusBadge } from '../components/ui.js';
 import { ago, bytes, fullTime, humanize } from '../lib/format.js';
 import { useApi } from '../lib/hooks.js';
@@ -59,7 +60,7 @@ export function CapturePage({ id }: { id: string }) {
                       {s.model && <code class="model">{s.model}</code>}
                       <span class="muted">{timing(s)}</span>
                     </div>
-                    {s.output !== null && s.output !== undefined && s.output !== '' && <pre class="stage-output">{typeof s.output === 'string' ? s.output : JSON.stringify(s.output, null, 2)}</pre>}
+                    <StageOutput output={s.output} />
                   </li>
                 ))}
               </ol>

@@ -49,7 +49,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
   }, [text]);
 
   const path = '/nodes' + qs({ query: q.trim() || undefined, mode: q.trim() ? mode : undefined, status, para_item_id: para, orphan: orphan || undefined, page, per_page: PER_PAGE });
-  const { data, error, loading, reload } = useApi<Page>(path);
+  const { data, error, loading, reload } = useApi<Page>(path, { keepPrevious: true });
   const results = data?.data ?? [];
   useEffect(() => setActive(results.length && q ? 0 : -1), [data]);
 
