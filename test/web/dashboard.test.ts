@@ -323,12 +323,30 @@ describe('settings', () => {
 describe('layout', () => {
   it('fits a phone screen without sideways scrolling', async () => {
     const page = await signedInPage({ width: 375, height: 740 });
-    for (const [route, name] of [['/', 'phone-search'], ['/#/captures', 'phone-captures']] as const) {
+    const nodes = await api<{ data: Array<{ id: string }> }>('GET', '/nodes?per_page=1');
+    for (const [route, name] of [['/', 'phone-search'], ['/#/captures', 'phone-captures'], [`/#/nodes/${nodes.body.data[0].id}`, 'phone-node']] as const) {
       await page.goto(route);
       await page.locator('main .card, main .health').first().waitFor();
       await page.waitForLoadState('networkidle');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
       await screenshot(page, name);
+    }
+    await page.context().close();
+  });
+
+  it('labels every form control on every page', async () => {
+    const page = await signedInPage();
+    for (const route of ['/', '/#/nodes/new', '/#/para', '/#/captures', '/#/settings']) {
+      await page.goto(route);
+      await page.locator('main .card, main .health').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const unlabelled = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLInputElement>('input, select, textarea, button')]
+          .filter((el) => el.type !== 'hidden')
+          .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el.tagName === 'BUTTON' && el.textContent!.trim())))
+          .map((el) => el.outerHTML.slice(0, 120)),
+      );
+      expect(unlabelled, route).toEqual([]);
     }
     await page.context().close();
   });

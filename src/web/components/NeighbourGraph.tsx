@@ -51,12 +51,12 @@ export function NeighbourGraph({ center, neighbours }: Props) {
       cy = cytoscape({
         container: box.current,
         elements: [
-          ...[...nodes.values()].map((n) => ({ data: { id: n.id, label: truncate(n.label, 28), hop: n.hop } })),
+          ...[...nodes.values()].map((n) => ({ data: { id: n.id, label: truncate(n.label, 48), hop: n.hop } })),
           ...[...edges.values()].map((e, i) => ({ data: { id: `e${i}`, ...e } })),
         ],
-        layout: nodes.size > 2 ? { name: 'concentric', concentric: (n: { data(k: string): number }) => 3 - n.data('hop'), levelWidth: () => 1, minNodeSpacing: 60, animate: false } : { name: 'grid' },
+        layout: nodes.size > 2 ? { name: 'concentric', concentric: (n: { data(k: string): number }) => 3 - n.data('hop'), levelWidth: () => 1, minNodeSpacing: 60, padding: 24, animate: false } : { name: 'grid' },
         style: [
-          { selector: 'node', style: { 'font-family': font, 'background-color': v('--graph-node'), label: 'data(label)', color: v('--text'), 'font-size': 11, 'text-valign': 'bottom', 'text-margin-y': 4, width: 14, height: 14, 'text-wrap': 'ellipsis', 'text-max-width': '120px' } },
+          { selector: 'node', style: { 'font-family': font, 'background-color': v('--graph-node'), label: 'data(label)', color: v('--text'), 'font-size': 11, 'text-valign': 'bottom', 'text-margin-y': 4, width: 14, height: 14, 'text-wrap': 'wrap', 'text-max-width': '150px' } },
           { selector: 'node[hop = 0]', style: { 'background-color': v('--accent'), width: 22, height: 22, 'font-weight': 'bold' } },
           { selector: 'node[hop = 2]', style: { 'background-color': v('--graph-far'), width: 10, height: 10, color: v('--text-muted') } },
           { selector: 'edge', style: { 'font-family': font, width: 1.5, 'line-color': v('--border-strong'), 'curve-style': 'bezier', label: 'data(label)', 'font-size': 9, color: v('--text-muted'), 'text-rotation': 'autorotate', 'text-background-color': v('--surface'), 'text-background-opacity': 1, 'text-background-padding': '1px' } },
