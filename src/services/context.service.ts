@@ -2,7 +2,8 @@
 //
 // Signals, each in [0,1]:
 //   graph    — noisy-OR over paths from the focus nodes: 0.8 per 1-hop link, 0.4 per 2-hop path
-//   semantic — cosine similarity to the focus nodes' centroid or to the query, the better (≥ 0.3 counts)
+//   semantic — strength of the cosine similarity to the focus nodes' centroid or to the query,
+//              the better of the two (cosine 0.25 → 0, 0.75 → 1; below cosine 0.3 it does not count)
 //   keyword  — share of the query's key terms the node contains (FTS5)
 // score = (0.6·graph + 0.25·semantic + 0.15·keyword + 0.05·validated + 0.05·active project
 //          + 0.05·recency) / 1.15, with recency = 0.5^(age / 30 days).
@@ -21,7 +22,7 @@ import { keyTerms } from './text-terms.js';
 
 const HOP1 = 0.8;
 const HOP2 = 0.4;
-const SEMANTIC_MIN = 0.3;
+const SEMANTIC_MIN = 0.1; // strength, i.e. cosine 0.3
 const HALF_LIFE_MS = 30 * 86_400_000;
 const RECENT_MS = 7 * 86_400_000;
 const MAX_EDGES = 5000;

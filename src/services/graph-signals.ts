@@ -1,7 +1,7 @@
 // The two text signals that link suggestions and session context share, each in [0,1]:
-// semantic = cosine similarity of embeddings, keyword = how many of the text's key terms (its
-// rarest words that occur in the tenant's nodes) a node contains (FTS5, stemmed), saturating
-// at KEYWORD_SATURATION terms.
+// semantic = cosine similarity of embeddings, stretched between a floor and a ceiling;
+// keyword = how many of the text's key terms (its rarest words that occur in the tenant's
+// nodes) a node contains, saturating at KEYWORD_SATURATION terms.
 import type { ContextRepo } from '../repos/context.repo.js';
 import { ftsAnyOf, ftsPhrase, stem, stemSet } from './text-terms.js';
 
@@ -14,9 +14,20 @@ export interface VectorIndex {
 /** A node containing this many of the key terms (or all of them, if fewer) scores 1. */
 export const KEYWORD_SATURATION = 6;
 
-/** Cosine similarity from the cosine distance sqlite-vec reports, clamped to [0,1]. */
-export function similarity(distance: number): number {
-  return Math.min(1, Math.max(0, 1 - distance));
+/** Cosine similarity from the cosine distance sqlite-vec reports. */
+export function cosine(distance: number): number {
+  return 1 - distance;
+}
+
+// Sentence embedders put unrelated texts around cosine 0–0.3 and close paraphrases above
+// 0.6 (measured with use-lite), so raw cosine overstates weak matches: below the floor
+// counts as nothing, at the ceiling as a full match.
+const COSINE_FLOOR = 0.25;
+const COSINE_CEILING = 0.75;
+
+/** How strongly a cosine similarity says "same topic", in [0,1]. */
+export function semanticStrength(cos: number): number {
+  return Math.min(1, Math.max(0, (cos - COSINE_FLOOR) / (COSINE_CEILING - COSINE_FLOOR)));
 }
 
 export async function semanticSignal(
@@ -26,7 +37,7 @@ export async function semanticSignal(
   k: number,
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const hit of await vectors.knn(tenantId, anchor, k)) out.set(hit.id, similarity(hit.distance));
+  for (const hit of await vectors.knn(tenantId, anchor, k)) out.set(hit.id, semanticStrength(cosine(hit.distance)));
   return out;
 }
 
@@ -43,9 +54,10 @@ const DF_CAP = 300;
 const DF_BUDGET = 1500;
 
 /**
- * Keyword matches of `terms`, at most k, each with its coverage of the key terms: the
- * rarest terms the tenant's nodes contain. Terms no node contains are ignored. The
- * candidates are the BM25 best of an OR over the rarest terms (as many as fit the budget);
+ * Keyword matches of `terms`, at most k, each with its coverage: how many of the key terms
+ * (the rarest of `terms` that the tenant's nodes contain) it holds, out of all the terms
+ * up to KEYWORD_SATURATION. The candidates are the BM25 best of an OR over the rarest
+ * terms (as many as fit the budget);
  * when even the rarest is very common, the newest nodes containing it.
  */
 export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string[], k: number): Map<string, KeywordHit> {
@@ -74,7 +86,8 @@ export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string
 
   // Coverage is measured on the candidates' own words (one read, instead of a query per term).
   const keyStems = key.map((x) => stem(x.term));
-  const full = Math.min(key.length, KEYWORD_SATURATION);
+  // Words no node contains still count against coverage: one shared word in a long text is weak.
+  const full = Math.min(terms.length, KEYWORD_SATURATION);
   const coverage = new Map<number, number>();
   for (const r of repo.texts(tenantId, matches.map((m) => m.seq))) {
     const words = stemSet(r.text);

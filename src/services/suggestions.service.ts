@@ -4,7 +4,7 @@
 // where keyword = max(term coverage, share of the node's title the text mentions).
 // Weak candidates (score < SUGGESTION_MIN_SCORE) are left out instead of padding the list.
 import type { ContextRepo } from '../repos/context.repo.js';
-import { keywordSignal, semanticSignal, similarity, type VectorIndex } from './graph-signals.js';
+import { keywordSignal, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
 import { keyTerms, stemSet, titleMention } from './text-terms.js';
 import { dot } from '../embed/embedder.js';
 
@@ -52,7 +52,7 @@ export class SuggestionsService {
 
   private async cosine(tenantId: string, nodeId: string, vector: Float32Array): Promise<number> {
     const v = await this.d.vectors.get(tenantId, nodeId);
-    return v && v.length === vector.length ? similarity(1 - dot(v, vector)) : 0;
+    return v && v.length === vector.length ? semanticStrength(dot(v, vector)) : 0;
   }
 }
 

@@ -45,6 +45,10 @@ describe('GET /links/suggestions', () => {
     expect(await suggest('quarterly invoice reconciliation spreadsheet')).toEqual([]);
   });
 
+  it('does not suggest a node for one word a long text happens to share with it', async () => {
+    expect(await suggest('Our marketing team met sixty customers on Thursday afternoon to discuss pricing')).toEqual([]);
+  });
+
   it('never suggests dismissed nodes', async () => {
     const s = await suggest('compost heap temperature myths and folklore');
     expect(s.map((x) => x.node_id)).not.toContain(dismissed);
