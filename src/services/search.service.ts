@@ -4,8 +4,8 @@ import type { NodeFilter, NodesRepo } from '../repos/nodes.repo.js';
 import type { SearchRepo } from '../repos/search.repo.js';
 import type { VectorsRepo } from '../repos/vectors.repo.js';
 import type { NodeDto, NodeSearchParams } from '../schemas/nodes.js';
-import { buildFtsQuery } from '../search/fts-query.js';
-import { fuseReciprocalRank, type FusedHit, type RankedHit } from '../search/fusion.js';
+import { buildFtsQuery, contentTerms } from '../search/fts-query.js';
+import { fuseConvex, keywordWeight, type FusedHit, type RankedHit } from '../search/fusion.js';
 import type { EmbeddingService } from './embedding.service.js';
 import { toNodeDto } from './nodes.service.js';
 
@@ -48,7 +48,7 @@ export class SearchService {
     let served: FusedHit[];
     if (p.mode === 'keyword') served = keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
     else if (p.mode === 'semantic') served = semantic.map((h) => ({ seq: h.seq, score: h.score, keyword: false, semantic: true }));
-    else served = fuseReciprocalRank(keyword, semantic);
+    else served = fuseConvex(keyword, semantic, keywordWeight(contentTerms(query).length));
 
     const pageHits = served.slice(offset, offset + p.per_page);
     const data = this.hydrate(tenantId, pageHits);
