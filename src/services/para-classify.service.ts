@@ -81,7 +81,9 @@ export class ParaClassifier {
       if (!d || (payload.item_id && d.itemId !== payload.item_id)) continue;
       proposals.push({ nodeId, itemId: d.itemId, score: Math.round(d.score * 1e4) / 1e4, method: d.method, model });
     }
-    return this.write(tenantId, proposals);
+    const written = this.write(tenantId, proposals);
+    this.deps.log.debug(`para_classify ${tenantId}: ${candidates.length} orphan(s) looked at, ${written.length} filed`);
+    return written;
   }
 
   /** Writes proposals whose node is still an orphan and whose item is still active (both may have changed while embedding). */
