@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const rescan = (auth?: string) => t.req('POST', '/api/v1/para/rescan', undefined, auth);
 const jobs = (tenantId: string) =>
-  t.s.db.prepare("SELECT kind, payload FROM jobs WHERE tenant_id = ? AND kind = 'para_classify' AND status = 'queued'").all(tenantId);
+  t.s.db.prepare("SELECT kind, payload FROM jobs WHERE tenant_id = ? AND kind = 'para_classify' AND status = 'queued' ORDER BY id").all(tenantId);
 
 describe('POST /para/rescan', () => {
   it('queues every orphan for classification and answers how many', async () => {
@@ -34,6 +34,19 @@ describe('POST /para/rescan', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ queued: 3 });
     expect(jobs(t.tenantId)).toEqual([{ kind: 'para_classify', payload: '{}' }]);
+  });
+
+  it('folds repeated requests into one queued job (item creation, rescan) and one per matched item', async () => {
+    t = await makeTestApp();
+    await t.req('POST', '/api/v1/nodes', { title: 'orphan' });
+    const ids: string[] = [];
+    for (const label of ['A', 'B', 'C']) ids.push((await (await t.req('POST', '/api/v1/para', { category: 'areas', label })).json()).id);
+    expect(await (await rescan()).json()).toEqual({ queued: 1 });
+    for (let i = 0; i < 2; i++) expect(await (await t.req('POST', `/api/v1/para/${ids[0]}/match`)).json()).toEqual({ queued: 1 });
+    expect(jobs(t.tenantId)).toEqual([
+      { kind: 'para_classify', payload: '{}' },
+      { kind: 'para_classify', payload: JSON.stringify({ item_id: ids[0] }) },
+    ]);
   });
 
   it('queues nothing when there is no active item to classify into', async () => {
