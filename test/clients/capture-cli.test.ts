@@ -35,7 +35,7 @@ afterAll(async () => {
   await new Promise((r) => pages?.close(r));
 });
 
-describe('rhizome capture', () => {
+describe('rhizome capture', { timeout: 180_000 }, () => {
   it('a note from stdin, waited for, becomes a node', async () => {
     const r = await cli(['capture', '-', '--wait', '--json', '--why', 'keep the schedule'], '# Starter feeding\nFeed the sourdough starter at 8am and 8pm.\n');
     expect(r.code).toBe(0);
@@ -93,7 +93,7 @@ describe('rhizome capture', () => {
   });
 });
 
-describe('rhizome captures', () => {
+describe('rhizome captures', { timeout: 180_000 }, () => {
   it('list, show, activity, provenance, content, archive/unarchive, dismiss, retry, reingest, rm', async () => {
     const list = await cli(['captures', 'list']);
     expect(list.code).toBe(0);

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv?.stop());
 
-describe('rhizome CLI', () => {
+describe('rhizome CLI', { timeout: 180_000 }, () => {
   it('--help lists every command, and each group lists its subcommands', async () => {
     const top = await cli(['--help']);
     expect(top.code).toBe(0);

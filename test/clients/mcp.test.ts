@@ -144,7 +144,7 @@ async function exerciseAllTools(c: Client, tag: string, key: string) {
   return { aId, bId };
 }
 
-describe('MCP over stdio (rhizome mcp)', () => {
+describe('MCP over stdio (rhizome mcp)', { timeout: 120_000 }, () => {
   it('lists tools, calls each, reports bad arguments as tool errors', async () => {
     const c = await stdioClient(srv.apiKey);
     await exerciseAllTools(c, 'stdio', srv.apiKey);
@@ -162,7 +162,7 @@ describe('MCP over stdio (rhizome mcp)', () => {
   });
 });
 
-describe('MCP over streamable HTTP (/mcp)', () => {
+describe('MCP over streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
   it('lists tools, calls each, reports bad arguments as tool errors', async () => {
     const c = await httpClient(srv.apiKey);
     await exerciseAllTools(c, 'http', srv.apiKey);
