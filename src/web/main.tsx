@@ -56,6 +56,11 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   );
 }
 
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, true), [to]);
+  return null;
+}
+
 function App() {
   const session = useSession();
   const { path, query } = useRoute();
@@ -63,10 +68,7 @@ function App() {
 
   // A magic link (`/#/login?token=...`) is honoured even when already signed in.
   if (!session || (path === '/login' && query.get('token'))) return <LoginPage token={path === '/login' ? query.get('token') : null} />;
-  if (path === '/login') {
-    navigate('/', true);
-    return null;
-  }
+  if (path === '/login') return <Redirect to="/" />;
   return (
     <Layout path={path} session={session}>
       <Page path={path} query={query} />

@@ -58,6 +58,7 @@ describe('serving', () => {
 
   it('leaves /api, /health and unknown paths to the API (problem+json, not the page)', async () => {
     expect((await fetch(server.url + '/health')).headers.get('content-type')).toMatch(/json/);
+    expect((await fetch(server.url + '/mcp')).headers.get('content-type') ?? '').not.toMatch(/html/);
     const api404 = await fetch(server.url + '/api/v1/nope');
     expect(api404.status).toBe(401);
     const missing = await fetch(server.url + '/assets/app-NOTTHERE.js');
@@ -241,6 +242,16 @@ describe('PARA', () => {
     await page.getByText(/Rate limited: available again in \d+:\d\d/).waitFor();
     expect(await page.getByRole('button', { name: 'Rescan orphans' }).isDisabled()).toBe(true);
     await screenshot(page, 'para');
+    // Assign a node to the project from the node's edit form; the tree counts it.
+    const node = await api<{ id: string }>('POST', '/nodes', { title: 'Raised bed layout', content: 'Four beds, one metre wide.' });
+    await page.goto(`/#/nodes/${node.body.id}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('checkbox', { name: /Garden redesign/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.badge-para', { hasText: 'Garden redesign' }).waitFor();
+    expect((await api<{ para_item_ids: string[] }>('GET', `/nodes/${node.body.id}`)).body.para_item_ids).toHaveLength(1);
+    await page.goto('/#/para');
+    await expect.poll(() => page.locator('.para-item', { hasText: 'Garden redesign' }).locator('.count').textContent()).toBe('1');
     await page.getByRole('button', { name: 'Archive: Garden redesign' }).click();
     await expect.poll(() => page.locator('.para-item', { hasText: 'Garden redesign' }).count()).toBe(0);
     await page.context().close();

@@ -20,7 +20,7 @@ export function NewNodePage() {
     <div class="page page-narrow">
       <PageHead title="New node" sub="Write it down; search, links and PARA will find it a place." />
       <div class="card">
-        <NodeForm submitLabel="Create node" busy={create.busy} error={create.error} onSubmit={(d) => void create.run(d)} onCancel={() => history.back()} />
+        <NodeForm submitLabel="Create node" busy={create.busy} error={create.error} onSubmit={(d) => void create.run(d)} onCancel={() => (history.length > 1 ? history.back() : navigate('/'))} />
       </div>
     </div>
   );
