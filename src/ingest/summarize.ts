@@ -6,7 +6,9 @@ import { dot, normalize, type Embedder } from '../embed/embedder.js';
 import { sentences } from './text-stats.js';
 
 export const SUMMARY_ALGORITHM = 'rhizome-extractive-centroid-mmr@1';
-const MAX_SENTENCES = 80;
+/** Sentences embedded per document: the lead plus an even sample of the rest (embedding dominates the cost). */
+const MAX_SENTENCES = 32;
+const LEAD = 12;
 const MAX_CHARS = 600;
 
 export interface SummaryResult {
@@ -21,9 +23,16 @@ function clip(s: string, max: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2))}…`;
 }
 
+function sampleSentences(all: string[]): string[] {
+  if (all.length <= MAX_SENTENCES) return all;
+  const rest = all.slice(LEAD);
+  const k = MAX_SENTENCES - LEAD;
+  return [...all.slice(0, LEAD), ...Array.from({ length: k }, (_, i) => rest[Math.floor((i * rest.length) / k)])];
+}
+
 export async function extractiveSummary(markdown: string, embedder: Embedder, maxPicks = 3): Promise<SummaryResult> {
   const all = sentences(markdown).filter((s) => s.length <= 600);
-  const pool = all.slice(0, MAX_SENTENCES);
+  const pool = sampleSentences(all);
   if (pool.length <= maxPicks) return { summary: clip(pool.join(' '), MAX_CHARS), sentences_considered: pool.length, picked: pool.map((_, i) => i) };
   const vecs = await embedder.embed(pool);
   const centroid = new Float32Array(vecs[0].length);

@@ -110,7 +110,8 @@ export class CapturePipeline {
       const content = this.nodeContent(c, x, source);
       const vector = await step('embed', () => embedStage(this.d, c, { title: c.title, summary: summarized.summary, body_markdown: content }));
       await step('classify', () => classifyStage(this.d, c, vector));
-      await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary}\n${text}`));
+      // The gist (title + summary) finds link candidates as well as the whole text, at a fraction of the embedding cost.
+      await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary || text.slice(0, 600)}`));
       this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
