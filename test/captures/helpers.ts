@@ -25,7 +25,7 @@ export async function postCapture(t: TestApp, body: Record<string, unknown>): Pr
 
 export async function upload(t: TestApp, bytes: Uint8Array, filename: string, fields: Record<string, string> = {}): Promise<Response> {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), filename);
+  form.append('file', new Blob([new Uint8Array(bytes)]), filename);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   return t.req('POST', '/api/v1/captures/upload', form);
 }
