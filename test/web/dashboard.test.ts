@@ -67,6 +67,20 @@ describe('serving', () => {
   });
 });
 
+/** Requests a magic link for `email` in the page and follows the link from the server log. */
+async function signInByLink(page: Page, email: string): Promise<void> {
+  const before = server.log().length;
+  await page.goto('/');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('button', { name: 'Send link' }).click();
+  await page.getByText('a sign-in link is on its way').waitFor();
+  await expect.poll(() => /Sign in to Rhizome: \S+/.test(server.log().slice(before))).toBe(true);
+  const link = server.log().slice(before).match(/Sign in to Rhizome: (\S+)/)![1];
+  expect(link).toMatch(/\/#\/login\?token=/);
+  await page.goto(link);
+  await page.getByLabel('Search nodes').waitFor();
+}
+
 describe('sign-in', () => {
   it('signs in by pasting an API key, and signs out again', async () => {
     const ctx = await b.newContext({ baseUrl: server.url });
@@ -91,15 +105,7 @@ describe('sign-in', () => {
     server.cli('users', 'add', 'ada@example.com', '--tenant', 'default');
     const ctx = await b.newContext({ baseUrl: server.url });
     const page = await ctx.newPage();
-    await page.goto('/');
-    await page.getByRole('textbox', { name: 'Email' }).fill('ada@example.com');
-    await page.getByRole('button', { name: 'Send link' }).click();
-    await page.getByText('a sign-in link is on its way').waitFor();
-    await expect.poll(() => /Sign in to Rhizome: \S+/.test(server.log())).toBe(true);
-    const link = server.log().match(/Sign in to Rhizome: (\S+)/)![1];
-    expect(link).toMatch(/\/#\/login\?token=/);
-    await page.goto(link);
-    await page.getByLabel('Search nodes').waitFor();
+    await signInByLink(page, 'ada@example.com');
     expect(page.url()).not.toContain('token=');
     const first = await page.evaluate(() => JSON.parse(localStorage.getItem('rhizome.session')!));
     expect(first.kind).toBe('bearer');
@@ -126,6 +132,33 @@ describe('sign-in', () => {
     await again;
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await expect.poll(() => page.getByRole('cell', { name: /default/ }).count()).toBeGreaterThan(0);
+    await ctx.close();
+  });
+
+  it('two tabs refreshing at once spend the refresh token once (no reuse, session kept)', async () => {
+    server.cli('users', 'add', 'grace@example.com', '--tenant', 'default');
+    const ctx = await b.newContext({ baseUrl: server.url });
+    const one = await ctx.newPage();
+    await signInByLink(one, 'grace@example.com');
+    const two = await ctx.newPage();
+    await two.goto('/');
+    await two.getByLabel('Search nodes').waitFor();
+    const refreshes: number[] = [];
+    ctx.on('response', (r) => {
+      if (r.url().endsWith('/api/v1/auth/refresh')) refreshes.push(r.status());
+    });
+    await one.evaluate(() => {
+      const s = JSON.parse(localStorage.getItem('rhizome.session')!);
+      localStorage.setItem('rhizome.session', JSON.stringify({ ...s, expiresAt: Date.now() + 1000 }));
+    });
+    await Promise.all([one.reload(), two.reload()]);
+    await Promise.all([one.getByLabel('Search nodes').waitFor(), two.getByLabel('Search nodes').waitFor()]);
+    await Promise.all([one.locator('.health-cell').first().waitFor(), two.locator('.health-cell').first().waitFor()]);
+    expect(refreshes).toEqual([200]);
+    // Both tabs are still signed in, on the same rotated session.
+    await two.goto('/#/settings');
+    await two.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(await two.getByRole('heading', { name: 'Sign in to Rhizome' }).count()).toBe(0);
     await ctx.close();
   });
 
@@ -189,7 +222,7 @@ describe('nodes and search', () => {
         await page.locator('.segmented label', { hasText: 'Hybrid' }).click();
         await page.locator('#results .result').first().getByText('Sourdough starter care').waitFor();
         return page.locator('#results .result').first().locator('.badge-semantic').count();
-      }, { timeout: 45_000, interval: 1000 })
+      }, { timeout: 100_000, interval: 1000 })
       .toBeGreaterThan(0);
     await expect.poll(() => first.locator('.score').textContent()).toMatch(/^\d\.\d{3}$/);
     await screenshot(page, 'search');
@@ -200,7 +233,7 @@ describe('nodes and search', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: active!, level: 1 }).waitFor();
     await page.context().close();
-  });
+  }, 150_000);
 
   it('links a suggested node in one click and draws the neighbourhood with cytoscape', async () => {
     const a = await api<{ id: string }>('POST', '/nodes', { title: 'River deltas and sediment', content: 'Rivers drop sediment where they meet the sea, building deltas.' });
@@ -259,7 +292,7 @@ describe('PARA', () => {
 });
 
 describe('captures', () => {
-  it('checks file type and size before uploading', async () => {
+  it('checks file type and size before uploading, then uploads a dropped-in Markdown file', async () => {
     const page = await signedInPage();
     await page.goto('/#/captures');
     await page.getByRole('tab', { name: 'File' }).click();
@@ -277,7 +310,8 @@ describe('captures', () => {
     expect(await page.getByRole('button', { name: 'Capture', exact: true }).isDisabled()).toBe(true);
     await page.setInputFiles('#cap-file', { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nfine') });
     await page.getByText('notes.md').waitFor();
-    expect(await page.getByRole('button', { name: 'Capture', exact: true }).isDisabled()).toBe(false);
+    await page.getByRole('button', { name: 'Capture', exact: true }).click();
+    await page.locator('.capture-row', { hasText: 'notes' }).locator('.badge-status-completed').waitFor({ timeout: 45_000 });
     await page.context().close();
   });
 

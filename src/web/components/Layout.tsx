@@ -51,7 +51,7 @@ export function Layout({ path, session, children }: { path: string; session: Ses
             New node
           </a>
           <span class="who" title={session.kind === 'apikey' ? 'Signed in with an API key' : 'Signed in by email link'}>
-            {session.kind === 'apikey' ? 'API key' : 'Email session'}
+            {session.kind === 'apikey' ? 'Signed in with a key' : 'Signed in by email'}
           </span>
           <button class="btn btn-ghost btn-sm" onClick={() => saveSession(null, 'You signed out.')}>
             Sign out
