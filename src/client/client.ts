@@ -85,16 +85,16 @@ export class RhizomeClient {
   }
 
   // ------------------------------------------------------------ links
-  setLinks(id: string, links: T.Link[]): Promise<unknown> {
+  setLinks(id: string, links: T.Link[]): Promise<{ links: T.Link[] }> {
     return this.http.json('PATCH', `/api/v1/nodes/${enc(id)}/links`, { json: { links } });
   }
   async related(id: string, limit?: number): Promise<T.RelatedNode[]> {
     const r = await this.http.json<{ nodes: T.RelatedNode[] }>('GET', `/api/v1/nodes/${enc(id)}/related`, { query: { limit } });
     return r.nodes;
   }
-  /** The node's current outgoing links (links are bidirectional, so these are its neighbours). */
+  /** The node's current links, all of them (links are bidirectional, so these are its neighbours). */
   async links(id: string): Promise<T.Link[]> {
-    return (await this.related(id, 500)).map((n) => ({ target_id: n.id, type: n.relationship_type }));
+    return (await this.http.json<{ links: T.Link[] }>('GET', `/api/v1/nodes/${enc(id)}/links`)).links;
   }
   /** Adds links, keeping the existing ones (the API's PATCH replaces the whole set). */
   async addLinks(id: string, add: T.Link[]): Promise<T.Link[]> {
