@@ -88,6 +88,7 @@ describe('PATCH /nodes/:id/links', () => {
       ['no links field', () => ({})],
       ['links not an array', () => ({ links: { target_id: c, type: 'related' } })],
       ['an empty target id', () => ({ links: [{ target_id: '', type: 'related' }] })],
+      ['more than 1,000 entries', () => ({ links: Array.from({ length: 1001 }, (_, i) => ({ target_id: `nod_${i}`, type: 'related' })) })],
       ['a good entry beside a bad one', () => ({ links: [{ target_id: d, type: 'related' }, { target_id: 'nod_missing', type: 'related' }] })],
     ];
     for (const [name, payload] of cases) {
