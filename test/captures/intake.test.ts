@@ -114,3 +114,13 @@ describe('POST /captures/upload', () => {
     expect((await upload(t, txt, 'long.txt')).status).toBe(201);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every capture route, including the streamed upload', async () => {
+    const doc = await (await t.req('GET', '/api/v1/openapi.json')).json();
+    for (const p of ['/api/v1/captures', '/api/v1/captures/upload', '/api/v1/captures/check', '/api/v1/captures/{id}', '/api/v1/captures/{id}/content', '/api/v1/captures/{id}/retry', '/api/v1/captures/{id}/reingest', '/api/v1/captures/{id}/archive', '/api/v1/captures/{id}/unarchive', '/api/v1/captures/{id}/dismiss', '/api/v1/captures/{id}/activity', '/api/v1/captures/{id}/provenance']) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
+    expect(doc.paths['/api/v1/captures/upload'].post.requestBody.content['multipart/form-data']).toBeDefined();
+  });
+});
