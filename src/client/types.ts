@@ -1,19 +1,19 @@
 // Shapes of the Rhizome API as the contract (interface.md + decisions.md) describes them.
 // Fields the server may add later pass through untouched.
-export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
-export type NodeStatus = 'raw' | 'validated' | 'dismissed';
-export type ParaCategory = 'projects' | 'areas' | 'resources';
-export type ContentType = 'tweet' | 'video' | 'repo' | 'article' | 'pdf' | 'audio' | 'note' | 'image';
-export type CaptureSource = 'browser-extension' | 'cli' | 'api' | 'mcp';
+// The enumerations come from the server's own schemas, so client and server never drift.
+import { CAPTURE_CONTENT_TYPES } from '../schemas/captures.js';
+import { LINK_TYPES } from '../schemas/graph.js';
+import { NODE_STATUSES, SEARCH_MODES } from '../schemas/nodes.js';
+import { PARA_CATEGORIES } from '../schemas/para.js';
 
-export const SEARCH_MODES: SearchMode[] = ['keyword', 'semantic', 'hybrid'];
-export const NODE_STATUSES: NodeStatus[] = ['raw', 'validated', 'dismissed'];
-export const PARA_CATEGORIES: ParaCategory[] = ['projects', 'areas', 'resources'];
-export const CONTENT_TYPES: ContentType[] = ['tweet', 'video', 'repo', 'article', 'pdf', 'audio', 'note', 'image'];
-export const LINK_TYPES = [
-  'related', 'references', 'referenced_by', 'supports', 'supported_by', 'contradicts',
-  'part_of', 'has_part', 'derived_from', 'source_of',
-] as const;
+export { LINK_TYPES, NODE_STATUSES, PARA_CATEGORIES, SEARCH_MODES };
+export const CONTENT_TYPES = CAPTURE_CONTENT_TYPES;
+
+export type SearchMode = (typeof SEARCH_MODES)[number];
+export type NodeStatus = (typeof NODE_STATUSES)[number];
+export type ParaCategory = (typeof PARA_CATEGORIES)[number];
+export type ContentType = (typeof CAPTURE_CONTENT_TYPES)[number];
+export type CaptureSource = 'browser-extension' | 'cli' | 'api' | 'mcp';
 
 export interface Node {
   id: string;
