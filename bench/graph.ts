@@ -14,7 +14,7 @@ import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { createApp } from '../src/http/app.js';
 import { newId } from '../src/ids.js';
 import { LinksRepo } from '../src/repos/links.repo.js';
-import { LINK_TYPES, INVERSE_LINK_TYPE } from '../src/schemas/graph.js';
+import { INVERSE_LINK_TYPE, LINK_TYPES, type LinkType } from '../src/schemas/graph.js';
 
 export interface GraphBenchOptions {
   nodes: number;
@@ -73,19 +73,24 @@ export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
 
     const links = new LinksRepo(db);
     const t1 = performance.now();
-    let made = 0;
-    while (made < opts.links && ids.length > 1) {
+    // Distinct random pairs; rows written in key order, which keeps B-tree inserts sequential.
+    const pairs = new Set<string>();
+    const rows: Array<[string, string, LinkType]> = [];
+    const maxPairs = (ids.length * (ids.length - 1)) / 2;
+    while (pairs.size < Math.min(opts.links, maxPairs)) {
+      const a = ids[Math.floor(rand() * ids.length)];
+      const b = ids[Math.floor(rand() * ids.length)];
+      const key = a < b ? `${a}|${b}` : `${b}|${a}`;
+      if (a === b || pairs.has(key)) continue;
+      pairs.add(key);
+      const type = LINK_TYPES[Math.floor(rand() * LINK_TYPES.length)];
+      rows.push([a, b, type], [b, a, INVERSE_LINK_TYPE[type]]);
+    }
+    rows.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : 1));
+    const at = iso(now);
+    for (let start = 0; start < rows.length; start += BATCH * 4) {
       db.transaction(() => {
-        for (let i = 0; i < BATCH && made < opts.links; i++) {
-          const a = ids[Math.floor(rand() * ids.length)];
-          const b = ids[Math.floor(rand() * ids.length)];
-          if (a === b) continue;
-          const type = LINK_TYPES[Math.floor(rand() * LINK_TYPES.length)];
-          const at = iso(now);
-          links.upsert(tenantId, a, b, type, at);
-          links.upsert(tenantId, b, a, INVERSE_LINK_TYPE[type], at);
-          made++;
-        }
+        for (const [a, b, type] of rows.slice(start, start + BATCH * 4)) links.upsert(tenantId, a, b, type, at);
       })();
     }
     const linksMs = performance.now() - t1;
@@ -103,6 +108,7 @@ export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
       suggestions: await measure(few, () => get(`/api/v1/links/suggestions?text=${encodeURIComponent(words(40))}`)),
       context: await measure(few, () => post('/api/v1/context', { focus_node_ids: [pick(), pick()], query: words(4), limit: 20 })),
       context_focus_only: await measure(few, () => post('/api/v1/context', { focus_node_ids: [pick()] })),
+      context_no_anchor: await measure(few, () => post('/api/v1/context', {})),
       graph_health: await measure(iterations, () => get('/api/v1/graph-health')),
     };
     const healthRes = await (await get('/api/v1/graph-health')).json();
