@@ -7,7 +7,13 @@ import { loadConfig } from '../config.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export function client(): RhizomeClient {
-  return RhizomeClient.fromConfig(loadConfig());
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    throw new CliError(e instanceof Error ? e.message : String(e), EXIT.usage);
+  }
+  return RhizomeClient.fromConfig(config);
 }
 
 export function printJson(value: unknown): void {

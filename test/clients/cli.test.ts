@@ -177,6 +177,9 @@ describe('rhizome CLI', { timeout: 180_000 }, () => {
     expect(down.code).toBe(6);
     expect(down.stderr).toMatch(/cannot reach the Rhizome server at http:\/\/127\.0\.0\.1:7848/);
     noStack(down.stderr);
+    const badUrl = await cli(['search'], undefined, { RHIZOME_API_URL: 'not a url' });
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toMatch(/RHIZOME_API_URL: Invalid URL/);
   });
 
   it('login by magic link stores a 0600 session that the next commands use', async () => {
