@@ -31,7 +31,7 @@ import { LinksService } from './services/links.service.js';
 import { SuggestionsService } from './services/suggestions.service.js';
 import { ContextService } from './services/context.service.js';
 import { GraphHealthService } from './services/graph-health.service.js';
-import { createCaptures } from './services/captures.service.js';
+import { createCaptures, vectorAdopter } from './services/captures.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -107,6 +107,8 @@ export function createServices(o: ServiceOptions) {
       create: (t, n) => nodes.create(t, n),
       update: (t, id, n) => nodes.update(t, id, n),
       exists: (t, id) => repos.nodes.get(t, id) !== undefined,
+      adoptVector: vectorAdopter({ nodesRepo: repos.nodes, vectors, modelId: () => embedder.modelId }),
+      afterEmbed,
     },
     para: { activeItems: (t) => para.list(t, { status: 'active' }), settings: () => paraClassifier.settings },
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,

@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { CaptureRow, CapturesRepo } from '../repos/captures.repo.js';
 import type { JobsRepo } from '../repos/jobs.repo.js';
 import type { CaptureStage } from '../schemas/captures.js';
+import { embeddingText } from '../search/embedding-text.js';
 import {
   classifyStage, embedStage, extractStage, fetchStage, isTransient, linkStage, summarizeStage, tagStage,
   type StageDeps, type StageResult,
@@ -27,6 +28,14 @@ export interface NodeWriter {
   create(tenantId: string, input: { title: string; content: string; summary: string; tags: string[] }): { id: string };
   update(tenantId: string, id: string, patch: { title: string; content: string; summary: string; tags: string[] }): { id: string };
   exists(tenantId: string, id: string): boolean;
+  /**
+   * Stores the vector the embed stage computed as the node's own, when it was computed
+   * from exactly the node's embedding text with the live model; false otherwise (the
+   * node's embedding job then computes it as usual).
+   */
+  adoptVector?(tenantId: string, nodeId: string, text: string, vector: Float32Array): boolean;
+  /** Hooks run after a node's vector is stored (PARA classification). */
+  afterEmbed?: Array<(tenantId: string, nodeIds: string[]) => void>;
 }
 
 export interface PipelineDeps extends StageDeps {
@@ -108,11 +117,12 @@ export class CapturePipeline {
       const summarized = await step('summarize', () => summarizeStage(this.d, c, text, existing));
       const tags = await step('tag', () => tagStage(c, text, existing, summarized));
       const content = this.nodeContent(c, x, source);
-      const vector = await step('embed', () => embedStage(this.d, c, { title: c.title, summary: summarized.summary, body_markdown: content }));
+      const nodeText = { title: c.title, summary: summarized.summary, body_markdown: content };
+      const vector = await step('embed', () => embedStage(this.d, c, nodeText));
       await step('classify', () => classifyStage(this.d, c, vector));
       // The gist (title + summary) finds link candidates as well as the whole text, at a fraction of the embedding cost.
       await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary || text.slice(0, 600)}`));
-      this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta);
+      this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       if (isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS) {
@@ -135,14 +145,19 @@ export class CapturePipeline {
   }
 
   /** The final write: node, capture, event and job deletion commit together or not at all. */
-  private finish(job: Job<CaptureJobPayload>, id: string, run: number, node: { title: string; content: string; summary: string; tags: string[] }, markdown: string, meta: Record<string, unknown>): void {
+  private finish(
+    job: Job<CaptureJobPayload>, id: string, run: number, node: { title: string; content: string; summary: string; tags: string[] },
+    markdown: string, meta: Record<string, unknown>, embedded: { text: string; vector: Float32Array } | null,
+  ): void {
     const { repo, db, jobs, nodes } = this.d;
     const t = job.tenantId;
-    db.transaction(() => {
+    // The node's vector commits with the node when the embed stage already computed it:
+    // one model call fewer per capture, and the node is semantically searchable at once.
+    const adopted = db.transaction((): string | null => {
       const cur = repo.get(t, id);
       if (!cur || cur.attempts !== run || !['pending', 'processing'].includes(effectiveStatus(cur))) {
         jobs.complete(job.id); // dismissed, deleted or superseded while we worked: drop the result
-        return;
+        return null;
       }
       const reuse = cur.node_id && nodes.exists(t, cur.node_id);
       const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : nodes.create(t, node).id;
@@ -150,7 +165,17 @@ export class CapturePipeline {
       repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
       repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
       jobs.complete(job.id);
+      return embedded && nodes.adoptVector?.(t, nodeId, embedded.text, embedded.vector) ? nodeId : null;
     })();
+    if (adopted) {
+      for (const hook of nodes.afterEmbed ?? []) {
+        try {
+          hook(t, [adopted]);
+        } catch (e) {
+          this.d.log.error('afterEmbed hook failed', e);
+        }
+      }
+    }
   }
 
   private fail(c: CaptureRow, message: string, stage: string | null, jobId: number): void {

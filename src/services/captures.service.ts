@@ -8,7 +8,9 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { Logger } from '../logger.js';
 import { CapturesRepo } from '../repos/captures.repo.js';
 import type { JobsRepo } from '../repos/jobs.repo.js';
-import type { KnnHit } from '../repos/vectors.repo.js';
+import type { KnnHit, VectorsRepo } from '../repos/vectors.repo.js';
+import type { NodesRepo } from '../repos/nodes.repo.js';
+import { embeddingText, textHash } from '../search/embedding-text.js';
 import { CapturesIntake } from './captures-intake.service.js';
 import { CapturesLifecycle } from './captures-lifecycle.service.js';
 import { CapturePipeline, type NodeWriter } from './captures-pipeline.service.js';
@@ -27,6 +29,19 @@ export interface CapturesDeps {
   nodes: NodeWriter;
   para?: StageDeps['para'];
   suggest?: StageDeps['suggest'];
+}
+
+/** NodeWriter.adoptVector over the node and vector repositories (see the pipeline). */
+export function vectorAdopter(d: { nodesRepo: NodesRepo; vectors: VectorsRepo; modelId(): string }) {
+  return (tenantId: string, nodeId: string, text: string, vector: Float32Array): boolean => {
+    const row = d.nodesRepo.get(tenantId, nodeId);
+    const space = d.vectors.space();
+    if (!row || !space || space.model_id !== d.modelId() || space.dimension !== vector.length) return false;
+    if (embeddingText(row) !== text) return false;
+    d.vectors.upsert(tenantId, row.seq, vector);
+    d.nodesRepo.markEmbedded(tenantId, nodeId, textHash(text));
+    return true;
+  };
 }
 
 export function createCaptures(d: CapturesDeps) {

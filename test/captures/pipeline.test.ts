@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { articleHtml, makeDocx, makePdf, makePng, videoPageHtml } from '../fixtures/generate.js';
 import { capturesApp, fixtureSite, postCapture, serve, settled, upload, type Site } from './helpers.js';
@@ -143,5 +143,22 @@ describe('tags reuse the vocabulary', () => {
     expect(n.tags[0]).toBe('worms');
     const prov = await (await t.req('GET', `/api/v1/captures/${c.id}/provenance`)).json();
     expect(prov.stages.find((s: { stage: string }) => s.stage === 'tag').output.reused).toEqual(['worms']);
+  });
+});
+
+describe('the node vector', () => {
+  it('is stored with the node by the capture itself (no second model call), so semantic search finds it at once', async () => {
+    const spy = vi.spyOn(t.s.embedder, 'embed');
+    const c = await settled(t, await postCapture(t, { title: 'Compost guide', content_type: 'article', url: site.url('/posts/compost') }));
+    const v = t.s.vectors.get(t.tenantId, c.node_id);
+    expect(v).not.toBeNull();
+    const n = await node(c.node_id);
+    const [expected] = await t.s.embedder.embed([[n.title, n.summary, n.body_markdown].join('\n').slice(0, 2000)]);
+    expect(Array.from(v!)).toEqual(Array.from(expected));
+    const nodeText = [n.title, n.summary, n.body_markdown].join('\n').slice(0, 2000);
+    expect(spy.mock.calls.filter(([texts]) => texts.includes(nodeText))).toHaveLength(2); // the embed stage, and this test
+    spy.mockRestore();
+    const found = await (await t.req('GET', `/api/v1/nodes?mode=semantic&query=${encodeURIComponent('compost humus worms soil')}`)).json();
+    expect(found.data[0].id).toBe(c.node_id);
   });
 });
