@@ -368,12 +368,20 @@ describe('settings', () => {
 describe('layout', () => {
   it('fits a phone screen without sideways scrolling', async () => {
     const page = await signedInPage({ width: 375, height: 740 });
-    const nodes = await api<{ data: Array<{ id: string }> }>('GET', '/nodes?per_page=1');
-    for (const [route, name] of [['/', 'phone-search'], ['/#/captures', 'phone-captures'], [`/#/nodes/${nodes.body.data[0].id}`, 'phone-node']] as const) {
+    const node = await api<{ id: string }>('POST', '/nodes', { title: 'Pocket-sized notes', summary: 'Reading on a phone should not need sideways scrolling.', content: '# Small screens\n\nA long line of text that has to wrap nicely on a narrow screen without overflowing its card.', tags: ['mobile'] });
+    for (const [route, name] of [['/', 'phone-search'], ['/#/captures', 'phone-captures'], [`/#/nodes/${node.body.id}`, 'phone-node'], ['/#/para', 'phone-para'], ['/#/settings', 'phone-settings']] as const) {
       await page.goto(route);
       await page.locator('main .card, main .health').first().waitFor();
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      const overflow = await page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        // The innermost elements sticking out, to say what to fix.
+        culprits: [...document.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > innerWidth + 1 && ![...el.children].some((c) => c.getBoundingClientRect().right > innerWidth + 1))
+          .slice(0, 5)
+          .map((el) => el.outerHTML.slice(0, 100)),
+      }));
+      expect(overflow.width, `${name}: ${overflow.culprits.join('\n')}`).toBeLessThanOrEqual(375);
       await screenshot(page, name);
     }
     await page.context().close();

@@ -62,7 +62,7 @@ export function SettingsPage() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col">Created</th>
+                  <th scope="col" class="col-created">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">
                     <span class="sr-only">Actions</span>
@@ -77,7 +77,7 @@ export function SettingsPage() {
                       {k.id === currentKeyId && <span class="badge badge-accent">this browser</span>}
                       <div class="mono muted small">{k.id}</div>
                     </td>
-                    <td title={fullTime(k.created_at)}>{ago(k.created_at)}</td>
+                    <td class="col-created" title={fullTime(k.created_at)}>{ago(k.created_at)}</td>
                     <td title={fullTime(k.last_used_at)}>{k.last_used_at ? ago(k.last_used_at) : 'never'}</td>
                     <td class="right">
                       <Button size="sm" tone="danger" disabled={revoke.busy} onClick={() => void revoke.run(k)} aria-label={`Revoke ${k.name}`}>
