@@ -181,6 +181,7 @@ describe('nodes and search', () => {
     await page.getByLabel('Summary').fill('Fungal threads connect tree roots and move carbon between them.');
     await page.getByLabel('Content (Markdown)').fill('## Wood wide web\n\nTrees trade **sugar** through fungi.\n\n<img src=x onerror="window.__xss=1">\n\n- roots\n- hyphae');
     await page.getByLabel('Tags').fill('biology, forests');
+    await screenshot(page, 'new-node');
     await page.getByRole('button', { name: 'Create node' }).click();
     await page.getByRole('heading', { name: 'Mycelium networks share nutrients' }).waitFor();
     await page.getByRole('heading', { name: 'Wood wide web' }).waitFor();
