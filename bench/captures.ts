@@ -43,8 +43,8 @@ function pct(xs: number[], p: number): number {
 }
 
 export async function benchCaptures(opts: CapturesBenchOptions = {}): Promise<object> {
-  const notes = opts.notes ?? 100;
-  const articles = opts.articles ?? 50;
+  const notes = opts.notes ?? 60;
+  const articles = opts.articles ?? 30;
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-captures-'));
   const config = loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }, { allowPrivateFetch: true });
   const db = openDatabase(join(dir, 'rhizome.db'), { synchronous: config.synchronous });
