@@ -153,7 +153,7 @@ export async function embedStage(d: StageDeps, c: CaptureRow, node: { title: str
   return {
     value: v,
     model: d.embedder.modelId,
-    output: { dimension: v.length, chars: text.length, nearest, stored_by: 'the node embedding job, once the node is written' },
+    output: { dimension: v.length, chars: text.length, nearest, stored: 'as the node\'s vector, with the node' },
   };
 }
 
