@@ -87,6 +87,7 @@ export function createServices(o: ServiceOptions) {
   const embedding = new EmbeddingService(db, embedder, repos.nodes, vectors, queue, clock, log, afterEmbed);
   embedding.init().catch((e) => log.error('embedding initialisation failed', e));
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
+  afterEmbed.push((tenantId, nodeIds) => search.onEmbedded(tenantId, nodeIds));
   const paraRepo = new ParaRepo(db);
   const para = new ParaService(db, paraRepo, clock, queue);
   const paraClassifier = new ParaClassifier({ db, repo: paraRepo, vectors, embedder, clock, log });

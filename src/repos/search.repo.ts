@@ -1,4 +1,5 @@
 // The keyword side of search: FTS5 BM25 over the four fields, weighted, under the filters.
+import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import { filterSql, type NodeFilter } from './nodes.repo.js';
 
@@ -30,15 +31,52 @@ export class SearchRepo {
       .get(match, ...params) as number;
   }
 
-  /** Of these seqs, the ones that pass the filters (semantic hits are filtered after k-NN). */
-  passing(tenantId: string, seqs: number[], f: NodeFilter): Set<number> {
-    if (seqs.length === 0) return new Set();
+  /** Of these seqs, the ones that pass the filters (semantic hits are filtered after k-NN), with their node ids. */
+  passing(tenantId: string, seqs: number[], f: NodeFilter): Map<number, string> {
+    if (seqs.length === 0) return new Map();
     const { sql, params } = filterSql(tenantId, f);
     const rows = this.db
-      .prepare(`SELECT n.seq FROM nodes n WHERE n.seq IN (SELECT value FROM json_each(?)) AND ${sql}`)
+      .prepare(`SELECT n.seq, n.id FROM nodes n WHERE n.seq IN (SELECT value FROM json_each(?)) AND ${sql}`)
+      .raw()
+      .all(JSON.stringify(seqs), ...params) as [number, string][];
+    return new Map(rows);
+  }
+
+  // The vec0 table (created by VectorsRepo once the model is known) read in bulk for the
+  // in-memory quantised index; prepared on first use because the table may not exist yet.
+  private vecAll: Database.Statement | undefined;
+  private vecSome: Database.Statement | undefined;
+
+  /** Every stored vector of the tenant with its node. */
+  vectorRows(tenantId: string): Iterable<{ seq: number; id: string; embedding: Buffer }> {
+    this.vecAll ??= this.db.prepare(
+      `SELECT v.rowid AS seq, n.id, v.embedding FROM node_vectors v JOIN nodes n ON n.seq = v.rowid AND n.tenant_id = v.tenant_id
+       WHERE v.tenant_id = ?`,
+    );
+    return this.vecAll.iterate(tenantId) as Iterable<{ seq: number; id: string; embedding: Buffer }>;
+  }
+
+  /** The stored vectors of these nodes. */
+  vectorRowsFor(tenantId: string, nodeIds: string[]): { seq: number; id: string; embedding: Buffer }[] {
+    this.vecSome ??= this.db.prepare(
+      `SELECT n.seq, n.id, v.embedding FROM nodes n JOIN node_vectors v ON v.rowid = n.seq
+       WHERE n.tenant_id = ? AND n.id IN (SELECT value FROM json_each(?)) AND v.tenant_id = ?`,
+    );
+    return this.vecSome.all(tenantId, JSON.stringify(nodeIds), tenantId) as { seq: number; id: string; embedding: Buffer }[];
+  }
+
+  /**
+   * Plain FTS5 BM25 (equal column weights) for a MATCH expression, node ids best first:
+   * the baseline `npm run eval` measures every mode against.
+   */
+  plainBm25(tenantId: string, match: string, limit: number): string[] {
+    return this.db
+      .prepare(
+        `SELECT n.id FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
+         WHERE nodes_fts MATCH ? AND n.tenant_id = ? ORDER BY bm25(nodes_fts) LIMIT ?`,
+      )
       .pluck()
-      .all(JSON.stringify(seqs), ...params) as number[];
-    return new Set(rows);
+      .all(match, tenantId, limit) as string[];
   }
 
   /** Vectors stored for the tenant (bounds the semantic over-fetch). */

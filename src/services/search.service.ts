@@ -5,6 +5,7 @@ import type { SearchRepo } from '../repos/search.repo.js';
 import type { VectorsRepo } from '../repos/vectors.repo.js';
 import type { NodeDto, NodeSearchParams } from '../schemas/nodes.js';
 import { buildFtsQuery, contentTerms } from '../search/fts-query.js';
+import { SemanticIndexes } from '../search/semantic-index.js';
 import { fuseConvex, keywordWeight, type FusedHit, type RankedHit } from '../search/fusion.js';
 import type { EmbeddingService } from './embedding.service.js';
 import { toNodeDto } from './nodes.service.js';
@@ -27,7 +28,15 @@ export class SearchService {
     private readonly nodes: NodesRepo,
     private readonly vectors: VectorsRepo,
     private readonly embedding: EmbeddingService,
-  ) {}
+  ) {
+    this.index = new SemanticIndexes({
+      space: () => vectors.space(),
+      all: (t) => repo.vectorRows(t),
+      some: (t, ids) => repo.vectorRowsFor(t, ids),
+    });
+  }
+
+  private readonly index: SemanticIndexes;
 
   async search(tenantId: string, p: NodeSearchParams): Promise<SearchResult> {
     const filter: NodeFilter = { status: p.status, para_item_id: p.para_item_id, orphan: p.orphan };
@@ -63,19 +72,38 @@ export class SearchService {
     };
   }
 
-  /** k-NN, over-fetching until the filters leave enough hits (or every vector was seen). */
+  /** afterEmbed hook: keeps the in-memory semantic index in step with vec0. */
+  onEmbedded(tenantId: string, nodeIds: string[]): void {
+    this.index.onEmbedded(tenantId, nodeIds);
+  }
+
+  /** Loads the tenant's vectors into the semantic index now; returns how many. */
+  warm(tenantId: string): number {
+    return this.index.warm(tenantId);
+  }
+
   private async semantic(tenantId: string, query: string, f: NodeFilter): Promise<RankedHit[]> {
     const vec = await this.embedding.embedQuery(query);
-    if (!vec) return [];
+    return vec ? this.nearest(tenantId, vec, f) : [];
+  }
+
+  /**
+   * k-NN under the filters, over-fetching until the filters leave a full pool (or every
+   * vector was seen). Hits are checked against the nodes table: a deleted node's vector
+   * (or one whose seq a newer node took) is dropped here and pruned from the index.
+   */
+  nearest(tenantId: string, vec: Float32Array, f: NodeFilter, pool = CANDIDATE_POOL): RankedHit[] {
     const filtered = f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined;
-    const available = this.repo.vectorCount(tenantId);
-    let k = Math.min(CANDIDATE_POOL, available);
+    const available = this.index.warm(tenantId);
+    let k = Math.min(pool, available);
     for (;;) {
-      const hits = this.vectors.knn(tenantId, vec, k);
-      const keep = filtered ? this.repo.passing(tenantId, hits.map((h) => h.seq), f) : null;
-      const out = hits.filter((h) => !keep || keep.has(h.seq)).map((h) => ({ seq: h.seq, score: 1 - h.distance }));
-      if (!filtered || out.length >= CANDIDATE_POOL || k >= Math.min(available, 4096)) return out.slice(0, CANDIDATE_POOL);
-      k = Math.min(k * 4, 4096);
+      const hits = this.index.search(tenantId, vec, k);
+      const live = this.repo.passing(tenantId, hits.map((h) => h.seq), f);
+      const stale = hits.filter((h) => (filtered ? live.has(h.seq) && live.get(h.seq) !== h.id : live.get(h.seq) !== h.id));
+      if (stale.length) this.index.forget(tenantId, stale.map((h) => h.seq));
+      const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, score: h.score }));
+      if (out.length >= pool || k >= available) return out.slice(0, pool);
+      k = Math.min(k * 4, available);
     }
   }
 

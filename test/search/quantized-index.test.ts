@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { QuantizedIndex } from '../../src/search/quantized-index.js';
+import { SemanticIndexes, type StoredVector } from '../../src/search/semantic-index.js';
+
+function rng(seed: number) {
+  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+}
+const unit = (v: Float32Array) => {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+/** Unit vectors in topics and sub-topics plus noise: neighbourhoods like real embeddings have. */
+const r0 = rng(3);
+const topics = Array.from({ length: 20 }, () => Float32Array.from({ length: 256 }, r0));
+const subtopics = Array.from({ length: 500 }, () => Float32Array.from({ length: 256 }, r0));
+function corpus(n: number, dim: number, seed = 7) {
+  const r = rng(seed);
+  return Array.from({ length: n }, () => {
+    const s = Math.floor(((r() + 1) / 2) * 500) % 500;
+    return unit(Float32Array.from({ length: dim }, (_, j) => topics[s % 20][j] + 0.8 * subtopics[s][j] + 0.6 * r()));
+  });
+}
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+describe('QuantizedIndex', () => {
+  const dim = 256;
+  const vs = corpus(5000, dim);
+  const ix = new QuantizedIndex(dim);
+  vs.forEach((v, i) => ix.upsert(i + 1, v));
+
+  it('finds the exact top 10 (recall >= 0.95) with approximate cosines', () => {
+    const queries = corpus(20, dim, 99);
+    let found = 0;
+    for (const q of queries) {
+      const exact = vs.map((v, i) => ({ seq: i + 1, s: dot(q, v) })).sort((a, b) => b.s - a.s).slice(0, 10);
+      const got = ix.search(q, 10, 100); // 2% of the index
+      expect(got).toHaveLength(10);
+      expect(got[0].score).toBeCloseTo(exact[0].s, 1);
+      const want = new Set(exact.map((e) => e.seq));
+      found += got.filter((g) => want.has(g.seq)).length;
+    }
+    expect(found / 200).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('replaces a vector on upsert, forgets a removed one, reuses its slot', () => {
+    const small = new QuantizedIndex(4);
+    small.upsert(1, unit(new Float32Array([1, 0, 0, 0])));
+    small.upsert(2, unit(new Float32Array([0, 1, 0, 0])));
+    const q = unit(new Float32Array([1, 0.1, 0, 0]));
+    expect(small.search(q, 1)[0].seq).toBe(1);
+    small.upsert(1, unit(new Float32Array([0, 0, 1, 0])));
+    expect(small.search(q, 1)[0].seq).toBe(2);
+    small.remove(2);
+    expect(small.search(q, 5).map((h) => h.seq)).toEqual([1]);
+    small.upsert(3, unit(new Float32Array([1, 0, 0, 0])));
+    expect(small.size).toBe(2);
+    expect(small.search(q, 5).map((h) => h.seq)).toEqual([3, 1]);
+  });
+
+  it('returns nothing for an empty index, k <= 0 or a query of another dimension, and refuses wrong-sized vectors', () => {
+    expect(new QuantizedIndex(8).search(new Float32Array(8), 3)).toEqual([]);
+    expect(ix.search(vs[0], 0)).toEqual([]);
+    expect(ix.search(new Float32Array(3), 3)).toEqual([]);
+    expect(() => ix.upsert(1, new Float32Array(3))).toThrow();
+  });
+});
+
+describe('SemanticIndexes', () => {
+  const vec = (...xs: number[]) => Buffer.from(unit(Float32Array.from(xs)).buffer);
+  function source() {
+    const rows = new Map<string, StoredVector[]>([
+      ['t1', [{ seq: 1, id: 'a', embedding: vec(1, 0) }, { seq: 2, id: 'b', embedding: vec(0, 1) }]],
+      ['t2', [{ seq: 3, id: 'c', embedding: vec(1, 0) }]],
+    ]);
+    const src = {
+      model: 'm1',
+      reads: 0,
+      rows,
+      space: () => ({ model_id: src.model, dimension: 2 }),
+      all: (t: string) => {
+        src.reads++;
+        return rows.get(t) ?? [];
+      },
+      some: (t: string, ids: string[]) => (rows.get(t) ?? []).filter((r) => ids.includes(r.id)),
+    };
+    return src;
+  }
+
+  it('keeps tenants apart and returns node ids', () => {
+    const ix = new SemanticIndexes(source());
+    expect(ix.search('t1', new Float32Array([1, 0]), 5).map((h) => h.id)).toEqual(['a', 'b']);
+    expect(ix.search('t2', new Float32Array([0, 1]), 5).map((h) => h.id)).toEqual(['c']);
+    expect(ix.search('t3', new Float32Array([0, 1]), 5)).toEqual([]);
+  });
+
+  it('loads a tenant once, then follows afterEmbed updates', () => {
+    const src = source();
+    const ix = new SemanticIndexes(src);
+    expect(ix.warm('t1')).toBe(2);
+    src.rows.get('t1')!.push({ seq: 9, id: 'z', embedding: vec(-1, 1) });
+    ix.onEmbedded('t1', ['z']);
+    expect(ix.search('t1', new Float32Array([-1, 0]), 1)[0].id).toBe('z');
+    expect(src.reads).toBe(1);
+  });
+
+  it('drops every index when the embedding space changes', () => {
+    const src = source();
+    const ix = new SemanticIndexes(src);
+    ix.warm('t1');
+    src.model = 'm2';
+    ix.warm('t1');
+    expect(src.reads).toBe(2);
+  });
+
+  it('forgets pruned seqs', () => {
+    const ix = new SemanticIndexes(source());
+    ix.warm('t1');
+    ix.forget('t1', [1]);
+    expect(ix.search('t1', new Float32Array([1, 0]), 5).map((h) => h.id)).toEqual(['b']);
+  });
+});
