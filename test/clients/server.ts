@@ -1,6 +1,7 @@
 // A real Rhizome server in a child process (`node bin/rhizome.js serve`) with its own
 // temp data folder, and a runner for CLI commands against it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +21,19 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
+const portFree = (port: number) =>
+  new Promise<boolean>((done) => {
+    const probe = createServer().once('error', () => done(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
+  });
+
 export async function startChildServer(port: number, serverEnv: Record<string, string> = {}): Promise<ChildServer> {
+  // Our ports are fixed (7840-7849): if another run of this same test holds one, wait for it
+  // rather than fail, and never talk to someone else's server.
+  for (let waited = 0; !(await portFree(port)); waited += 500) {
+    if (waited > 90_000) throw new Error(`port ${port} stayed busy`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-cli-'));
   const configDir = mkdtempSync(join(tmpdir(), 'rhizome-cfg-'));
   const url = `http://127.0.0.1:${port}`;
