@@ -11,6 +11,9 @@ import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { webMount } from './http/web.js';
 
+/** Room for a 10,000-character query parameter of 3-byte characters, percent-encoded. */
+export const MAX_HEADER_BYTES = 128 * 1024;
+
 export interface RunningServer {
   url: string;
   services: Services;
@@ -40,7 +43,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   services.queue.start();
   const app = createApp(services, [webMount]);
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
+    // 16 KB header limit once percent-encoded (up to 9 bytes a character).
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => resolve(s));
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -59,6 +59,17 @@ describe('the server process', () => {
     await s2.stop();
   });
 
+  it('accepts a 10,000-character query parameter of multi-byte text over a real socket', async () => {
+    const dir = tempDataDir();
+    const s = await startServer(dir, PORT + 4);
+    const auth = { Authorization: `ApiKey ${credentials(dir).api_key}` };
+    const res = await fetch(`${s.url}/api/v1/links/suggestions?text=${encodeURIComponent('é'.repeat(10_000))}`, { headers: auth });
+    expect(res.status).toBe(200);
+    const long = await fetch(`${s.url}/api/v1/nodes?query=${encodeURIComponent('漢'.repeat(500))}`, { headers: auth });
+    expect(long.status).toBe(200);
+    await s.stop();
+  });
+
   it('tenants create --json and users add act on the data folder; each tenant sees only its own data', async () => {
     const dir = tempDataDir();
     const env = { RHIZOME_DATA_DIR: dir };
