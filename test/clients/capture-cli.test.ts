@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startChildServer, type ChildServer } from './server.js';
+import { runCli, startChildServer, waitForFreePort, type ChildServer } from './server.js';
 
 const PAGES = 'http://127.0.0.1:7845';
 let srv: ChildServer;
@@ -26,6 +26,7 @@ beforeAll(async () => {
       : null;
     res.writeHead(body ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' }).end(body ?? 'not here');
   });
+  await waitForFreePort(7845);
   await new Promise<void>((r) => pages.listen(7845, '127.0.0.1', () => r()));
   srv = await startChildServer(7844, { RHIZOME_ALLOW_PRIVATE_FETCH: '1' });
   env = srv.env();

@@ -27,13 +27,17 @@ const portFree = (port: number) =>
     probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
   });
 
-export async function startChildServer(port: number, serverEnv: Record<string, string> = {}): Promise<ChildServer> {
-  // Our ports are fixed (7840-7849): if another run of this same test holds one, wait for it
-  // rather than fail, and never talk to someone else's server.
+export async function waitForFreePort(port: number): Promise<void> {
   for (let waited = 0; !(await portFree(port)); waited += 500) {
     if (waited > 90_000) throw new Error(`port ${port} stayed busy`);
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+export async function startChildServer(port: number, serverEnv: Record<string, string> = {}): Promise<ChildServer> {
+  // Our ports are fixed (7840-7849): if another run of this same test holds one, wait for it
+  // rather than fail, and never talk to someone else's server.
+  await waitForFreePort(port);
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-cli-'));
   const configDir = mkdtempSync(join(tmpdir(), 'rhizome-cfg-'));
   const url = `http://127.0.0.1:${port}`;
