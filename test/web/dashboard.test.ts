@@ -255,7 +255,7 @@ describe('nodes and search', () => {
     await expect.poll(() => page.locator('.graph-figure figcaption').textContent()).toContain('2 nodes within two hops');
     await screenshot(page, 'node');
     await page.context().close();
-  });
+  }, 120_000);
 });
 
 describe('PARA', () => {
@@ -314,7 +314,7 @@ describe('captures', () => {
     await page.getByRole('button', { name: 'Capture', exact: true }).click();
     await page.locator('.capture-row', { hasText: 'notes' }).locator('.badge-status-completed').waitFor({ timeout: 45_000 });
     await page.context().close();
-  });
+  }, 120_000);
 
   it('captures a note and watches it complete, then shows its timeline and provenance', async () => {
     const page = await signedInPage();
@@ -335,7 +335,7 @@ describe('captures', () => {
     await page.getByRole('link', { name: 'Open node' }).click();
     await page.getByRole('heading', { name: 'Garlic planting', level: 1 }).waitFor();
     await page.context().close();
-  });
+  }, 120_000);
 });
 
 describe('settings', () => {

@@ -108,7 +108,10 @@ function AddLink({ node, links, busy, onAdd, onCancel }: { node: KNode; links: R
 }
 
 export function Suggestions({ node, links, reload }: { node: KNode; links: Related[]; reload: () => void }) {
-  const text = [node.title, node.summary, node.body_markdown].filter(Boolean).join('\n\n').slice(0, 10_000);
+  // The text travels in the query string: the API takes 10,000 characters, but a URL that
+  // long (×3 once percent-encoded) would exceed Node's 16 KB header limit, so send the
+  // title, summary and the start of the body, which carry most of the signal.
+  const text = [node.title, node.summary, node.body_markdown].filter(Boolean).join('\n\n').slice(0, 1500);
   const { data, error } = useApi<{ suggestions: Suggestion[] }>(`/links/suggestions?text=${encodeURIComponent(text)}`);
   const setter = useLinkSetter(node.id, links, reload);
   const list = (data?.suggestions ?? []).filter((s) => s.node_id !== node.id && !links.some((l) => l.id === s.node_id)).slice(0, 8);

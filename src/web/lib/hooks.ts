@@ -63,7 +63,7 @@ export function useApi<T>(path: string | null, opts: { pollMs?: number | ((d: T 
 
 export function asApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
-  return new ApiError(0, 'client_error', 'Something went wrong', e instanceof Error ? e.message : String(e));
+  return new ApiError(0, 'client_error', e instanceof Error ? e.message : String(e), '');
 }
 
 /** Runs an action, tracking busy state and the error it raised. */
