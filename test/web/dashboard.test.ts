@@ -388,6 +388,18 @@ describe('layout', () => {
     await page.context().close();
   });
 
+  it('fits a tablet screen without sideways scrolling', async () => {
+    const page = await signedInPage({ width: 768, height: 1024 });
+    for (const route of ['/', '/#/para', '/#/settings']) {
+      await page.goto(route);
+      await page.locator('main .card, main .health').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), route).toBeLessThanOrEqual(768);
+    }
+    await screenshot(page, 'tablet-settings');
+    await page.context().close();
+  });
+
   it('labels every form control on every page', async () => {
     const page = await signedInPage();
     for (const route of ['/', '/#/nodes/new', '/#/para', '/#/captures', '/#/settings']) {
