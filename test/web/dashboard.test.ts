@@ -338,6 +338,31 @@ describe('captures', () => {
   }, 120_000);
 });
 
+describe('capture lifecycle', () => {
+  it('shows why a capture failed, retries it, archives and unarchives it', async () => {
+    const page = await signedInPage();
+    await page.goto('/#/captures');
+    // Loopback addresses are refused by the fetcher (RHIZOME_ALLOW_PRIVATE_FETCH is off).
+    await page.getByRole('textbox', { name: 'URL' }).fill('http://127.0.0.1:9/private-page');
+    await page.getByLabel('Title (optional)').fill('Private page');
+    await page.getByRole('button', { name: 'Capture', exact: true }).click();
+    const row = page.locator('.capture-row', { hasText: 'Private page' });
+    await row.locator('.badge-status-failed').waitFor({ timeout: 60_000 });
+    await row.locator('.error-text').waitFor();
+    await row.getByRole('link', { name: 'Private page' }).click();
+    await page.getByRole('heading', { name: 'Private page', level: 1 }).waitFor();
+    await page.getByText('Processing failed').waitFor();
+    await page.getByRole('button', { name: 'Retry: Private page' }).click();
+    await page.locator('.timeline li', { hasText: /retried/i }).first().waitFor();
+    await page.locator('.page-head .badge-status-failed').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Archive: Private page' }).click();
+    await page.locator('.page-head .badge-status-archived').waitFor();
+    await page.getByRole('button', { name: 'Unarchive: Private page' }).click();
+    await page.locator('.page-head .badge-status-failed').waitFor();
+    await page.context().close();
+  }, 150_000);
+});
+
 describe('settings', () => {
   it('creates an API key shown once with a copy button, and revokes it', async () => {
     const page = await signedInPage();
