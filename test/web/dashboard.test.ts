@@ -236,7 +236,7 @@ describe('nodes and search', () => {
     await page.context().close();
   }, 150_000);
 
-  it('links a suggested node in one click and draws the neighbourhood with cytoscape', async () => {
+  it('links a suggested node in one click, draws the neighbourhood with cytoscape, adds and removes a typed link', async () => {
     const a = await api<{ id: string }>('POST', '/nodes', { title: 'River deltas and sediment', content: 'Rivers drop sediment where they meet the sea, building deltas.' });
     const c = await api<{ id: string }>('POST', '/nodes', { title: 'Sediment transport in rivers', content: 'Rivers carry sediment downstream; deltas form at the mouth.' });
     const d = await api<{ id: string }>('POST', '/nodes', { title: 'Estuary ecology', content: 'Where rivers meet the sea, brackish water shelters fish.' });
@@ -254,6 +254,20 @@ describe('nodes and search', () => {
     await page.locator('.graph canvas').first().waitFor();
     await expect.poll(() => page.locator('.graph-figure figcaption').textContent()).toContain('2 nodes within two hops');
     await screenshot(page, 'node');
+
+    // Add a typed link by searching for its target, then remove it again.
+    await page.getByRole('button', { name: 'Add link' }).click();
+    await page.getByLabel('Type').selectOption('supports');
+    await page.getByLabel('Find node').fill('Estuary ecology');
+    await page.locator('.pick-list li', { hasText: 'Estuary ecology' }).getByRole('button', { name: 'Link' }).click();
+    await page.locator('.link-list li', { hasText: 'Estuary ecology' }).getByText('supports').waitFor();
+    const both = await api<{ nodes: Array<{ id: string; relationship_type: string }> }>('GET', `/nodes/${a.body.id}/related`);
+    expect(both.body.nodes.map((n) => n.relationship_type).sort()).toEqual(['related', 'supports']);
+    const reverse = await api<{ nodes: Array<{ id: string; relationship_type: string }> }>('GET', `/nodes/${d.body.id}/related`);
+    expect(reverse.body.nodes).toContainEqual(expect.objectContaining({ id: a.body.id, relationship_type: 'supported_by' }));
+    await page.getByRole('button', { name: 'Remove link to Estuary ecology' }).click();
+    await expect.poll(() => page.locator('.link-list li', { hasText: 'Estuary ecology' }).count()).toBe(0);
+    expect((await api<{ nodes: unknown[] }>('GET', `/nodes/${a.body.id}/related`)).body.nodes).toHaveLength(1);
     await page.context().close();
   }, 120_000);
 });
