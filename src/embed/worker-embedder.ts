@@ -38,9 +38,11 @@ export class WorkerEmbedder implements Embedder {
           else p?.resolve(m.vectors.map((v: Float32Array) => new Float32Array(v.buffer, v.byteOffset, v.length)));
         }
       });
+      // An error thrown inside the model library (not caught by the worker's own handler)
+      // ends the worker: report it like a load failure if it happens before ready.
       this.worker.on('error', (e) => {
         this.fail(e.message);
-        reject(e);
+        reject(new Error(`embedding model failed to load: ${e.message}`));
       });
     });
     this.ready.catch(() => {}); // surfaced through state/error and embed()

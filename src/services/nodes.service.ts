@@ -105,7 +105,7 @@ export class NodesService {
     this.db.transaction(() => {
       const row = this.repo.get(tenantId, id);
       if (!row) throw new NotFoundError('Node');
-      this.vectors.delete(row.seq);
+      this.vectors.delete(tenantId, row.seq);
       this.repo.delete(tenantId, row); // links and PARA associations go with it (ON DELETE CASCADE)
     })();
   }
