@@ -43,7 +43,10 @@ export class VectorsRepo {
   private stmts: Stmts | undefined;
   private readonly counts = new Map<string, number>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly exactBelow = EXACT_BELOW,
+  ) {
     const space = this.space();
     if (space && this.tablesExist()) this.prepare(space.dimension);
   }
@@ -111,7 +114,7 @@ export class VectorsRepo {
     if (!s || vector.length !== this.dim || k <= 0) return [];
     const n = this.count(tenantId);
     const want = Math.min(k, VEC0_MAX_K);
-    if (n <= EXACT_BELOW) return s.knnExact.all(vector, BigInt(want), tenantId) as KnnHit[];
+    if (n <= this.exactBelow) return s.knnExact.all(vector, BigInt(want), tenantId) as KnnHit[];
     const c = Math.min(VEC0_MAX_K, Math.max(MIN_CANDIDATES, want * CANDIDATES_PER_HIT));
     const candidates = s.knnBits.all(signBits(vector), BigInt(c), tenantId) as number[];
     const scored: { seq: number; distance: number }[] = [];
