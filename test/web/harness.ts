@@ -58,7 +58,7 @@ export async function startServer(port: number): Promise<Server> {
     dataDir,
     apiKey: creds.api_key,
     log: () => out,
-    cli: (...args) => execFileSync(process.execPath, [join(ROOT, 'bin/rhizome.js'), ...args], { env, encoding: 'utf8' }),
+    cli: (...args) => execFileSync(process.execPath, [join(ROOT, 'bin/rhizome.js'), ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
     stop: async () => {
       if (child.exitCode === null) {
         const done = new Promise((r) => child.once('exit', r));
