@@ -16,6 +16,9 @@ await build({
   entryPoints,
   outdir: 'dist',
   bundle: true,
+  // Shared code goes into chunks so `rhizome <client command>` never loads the server.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',

@@ -1,7 +1,6 @@
 // `rhizome mcp`: the MCP server on stdio for Claude Desktop, Cursor and other MCP clients.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+// The SDK is imported when the command runs, not when any other command starts.
 import type { Command } from 'commander';
-import { createMcpServer } from '../../mcp/server.js';
 import { client } from '../ui.js';
 
 export function registerMcpCommand(program: Command): void {
@@ -9,6 +8,8 @@ export function registerMcpCommand(program: Command): void {
     .command('mcp')
     .description('run the MCP server on stdio (tools over the Rhizome API at RHIZOME_API_URL, with RHIZOME_TOKEN or your login)')
     .action(async () => {
+      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+      const { createMcpServer } = await import('../../mcp/server.js');
       const server = createMcpServer(client());
       const transport = new StdioServerTransport();
       // Runs until the MCP client closes the connection or stdin.

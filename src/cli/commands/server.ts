@@ -1,11 +1,12 @@
 // serve, tenants, users, backup: commands that act on the data folder itself.
+// The server side (SQLite, sqlite-vec, hono, the services) is imported only when one of
+// these runs, so client commands start without loading it (build.mjs splits the bundle).
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { backupDatabase } from '../../db/open.js';
 import { AppError } from '../../errors.js';
-import { startServer } from '../../server.js';
-import { withServices } from '../admin.js';
 import { CliError, EXIT } from '../exit-codes.js';
+
+const withServices: typeof import('../admin.js').withServices = async (config, fn) => (await import('../admin.js')).withServices(config, fn);
 
 function asCliError(e: unknown): never {
   if (e instanceof AppError) throw new CliError(e.detail, e.status === 404 ? EXIT.notFound : EXIT.usage);
@@ -23,6 +24,7 @@ export function registerServerCommands(program: Command): void {
         ...(opts.port ? { port: Number(opts.port) } : {}),
         ...(opts.host ? { host: opts.host } : {}),
       });
+      const { startServer } = await import('../../server.js');
       const server = await startServer(config);
       const stop = () => {
         server.close().then(
@@ -63,6 +65,7 @@ export function registerServerCommands(program: Command): void {
     .action(async (file: string) => {
       const { existsSync } = await import('node:fs');
       if (existsSync(file)) throw new CliError(`${file} already exists; choose a new file name`, EXIT.usage);
+      const { backupDatabase } = await import('../../db/open.js');
       await withServices(loadConfig(), (s) => backupDatabase(s.db, file));
       process.stdout.write(`Backup written to ${file}\n`);
     });
