@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -115,4 +116,60 @@ export function distinctColours(png: Buffer): number {
   const step = Math.max(1, Math.floor((img.width * img.height) / 50_000));
   for (let i = 0; i < img.width * img.height; i += step) seen.add(img.data.readUInt32BE(i * 4));
   return seen.size;
+}
+
+export interface Suite {
+  readonly server: Server;
+  readonly browser: Browsing;
+  /** JSON request as the default tenant's API key. */
+  api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** A fresh browser profile already signed in with the default tenant's API key. */
+  signedInPage(opts?: { width?: number; height?: number; dark?: boolean }): Promise<Page>;
+  /** A fresh browser profile, signed out. */
+  anonymousPage(): Promise<Page>;
+}
+
+/** One server and one browser for a test file (each file gets its own port in 7851-7859). */
+export function e2eSuite(port: number): Suite {
+  let server: Server | undefined;
+  let browser: Browsing | undefined;
+  beforeAll(async () => {
+    server = await startServer(port);
+    browser = await startBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const failOnPageErrors = (page: Page) => {
+    page.on('pageerror', (e) => {
+      throw new Error(`uncaught error in the page: ${e.message}`);
+    });
+    return page;
+  };
+  return {
+    get server() {
+      return server!;
+    },
+    get browser() {
+      return browser!;
+    },
+    async api<T>(method: string, path: string, body?: unknown) {
+      const res = await fetch(server!.url + '/api/v1' + path, {
+        method,
+        headers: { Authorization: `ApiKey ${server!.apiKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    },
+    async signedInPage(opts = {}) {
+      const ctx = await browser!.newContext({ ...opts, apiKey: server!.apiKey, baseUrl: server!.url });
+      return failOnPageErrors(await ctx.newPage());
+    },
+    async anonymousPage() {
+      const ctx = await browser!.newContext({ baseUrl: server!.url });
+      return failOnPageErrors(await ctx.newPage());
+    },
+  };
 }
