@@ -16,6 +16,7 @@ export interface UploadInput {
   bytes: Uint8Array;
   title?: string;
   why?: string;
+  source?: CaptureDto['source'];
 }
 
 /** Uploaded documents map onto the contract's content types; the precise type is in metadata.detected_mime. */
@@ -68,7 +69,7 @@ export class CapturesIntake {
         why: input.why ?? null,
         selected_text: null,
         raw_content: null,
-        source: 'api',
+        source: input.source ?? 'api',
         metadata: { origin: 'upload', filename: base || 'upload', byte_size: input.bytes.length, detected_mime: detected.mime, detected_kind: detected.kind },
       },
       { filename: base || `upload.${detected.ext}`, mime: detected.mime, bytes: input.bytes },

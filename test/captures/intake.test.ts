@@ -72,6 +72,13 @@ describe('POST /captures/upload', () => {
       expect(new Uint8Array(await raw.arrayBuffer())).toEqual(new Uint8Array(bytes));
     }
   });
+  it('takes an optional source field (default api)', async () => {
+    const a = await (await upload(t, makePng(), 'a.png', { source: 'cli' })).json();
+    expect((await (await t.req('GET', `/api/v1/captures/${a.id}`)).json()).source).toBe('cli');
+    const b = await (await upload(t, makePng(), 'b.png')).json();
+    expect((await (await t.req('GET', `/api/v1/captures/${b.id}`)).json()).source).toBe('api');
+    await expectProblem(await upload(t, makePng(), 'c.png', { source: 'fax' }), 400, 'validation_failed');
+  });
   it('uses the title field, else the file name', async () => {
     const a = await (await upload(t, makePng(), 'holiday-photo.png')).json();
     expect((await (await t.req('GET', `/api/v1/captures/${a.id}`)).json()).title).toBe('holiday-photo');

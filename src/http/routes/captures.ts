@@ -4,7 +4,7 @@ import type { Services } from '../../container.js';
 import { PayloadTooLargeError, ValidationError } from '../../errors.js';
 import { readUpload } from '../../ingest/multipart.js';
 import {
-  Capture, CaptureAccepted, CaptureActivity, CaptureCheckQuery, CaptureContentQuery, CaptureCreate, CaptureList, CaptureListQuery,
+  CAPTURE_SOURCES, Capture, CaptureAccepted, CaptureActivity, CaptureCheckQuery, CaptureContentQuery, CaptureCreate, CaptureList, CaptureListQuery,
   CaptureProvenance, UPLOAD_MAX_BYTES,
 } from '../../schemas/captures.js';
 import { body, errors, IdParam, json } from '../../schemas/common.js';
@@ -38,6 +38,7 @@ export function capturesRoutes(s: Services) {
               file: z.string().openapi({ type: 'string', format: 'binary' }),
               title: z.string().max(500).optional(),
               why: z.string().max(10_000).optional(),
+              source: z.enum(CAPTURE_SOURCES).optional().openapi({ description: 'default api' }),
             }),
           },
         },
@@ -52,7 +53,13 @@ export function capturesRoutes(s: Services) {
     const title = parts.fields.title?.trim();
     const why = parts.fields.why;
     if (title && title.length > 500) throw new ValidationError('title is longer than 500 characters', [{ path: 'title', message: 'at most 500 characters' }]);
-    const out = await s.captures.intake.upload(c.get('tenantId'), { filename: parts.filename, bytes: parts.bytes, title, why: why?.slice(0, 10_000) || undefined });
+    const source = parts.fields.source ?? 'api';
+    if (!(CAPTURE_SOURCES as readonly string[]).includes(source)) {
+      throw new ValidationError(`source must be one of ${CAPTURE_SOURCES.join(', ')}`, [{ path: 'source', message: 'unknown value' }]);
+    }
+    const out = await s.captures.intake.upload(c.get('tenantId'), {
+      filename: parts.filename, bytes: parts.bytes, title, why: why?.slice(0, 10_000) || undefined, source: source as (typeof CAPTURE_SOURCES)[number],
+    });
     return c.json(out, 201);
   });
 
