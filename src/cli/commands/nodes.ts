@@ -120,7 +120,7 @@ export function registerNodeCommands(program: Command): void {
     .description('link a node to one or more nodes (bidirectional; keeps its other links)')
     .option('--type <type>', `link type: ${LINK_TYPES.join(', ')}`, choice('--type', LINK_TYPES), 'related')
     .option('--json', 'print the node\'s links as JSON')
-    .action(async (from: string, to: string[], o: { type: string; json?: boolean }) => {
+    .action(async (from: string, to: string[], o: { type: (typeof LINK_TYPES)[number]; json?: boolean }) => {
       const links = await client().addLinks(from, to.map((target_id) => ({ target_id, type: o.type })));
       if (o.json) return printJson({ node_id: from, links });
       print(`Linked ${from} -[${o.type}]-> ${to.join(', ')} (${links.length} link(s) now).`);

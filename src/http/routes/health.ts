@@ -1,18 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import { packageVersion } from '../../paths.js';
 import { json } from '../../schemas/common.js';
+import { Health } from '../../schemas/health.js';
 import { createRouter } from '../router.js';
-
-const Health = z
-  .object({
-    status: z.enum(['ok', 'degraded']),
-    version: z.string(),
-    uptime_s: z.number(),
-    embedding: z.object({ state: z.enum(['loading', 'ready', 'error']), model: z.string(), dimension: z.number(), error: z.string().optional() }),
-    jobs: z.object({ queued: z.number().int() }),
-  })
-  .openapi('Health');
 
 export function healthRoutes(s: Services) {
   const r = createRouter();
