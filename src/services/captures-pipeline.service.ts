@@ -56,6 +56,20 @@ export function truncateOutput(v: unknown, depth = 0): unknown {
   return v;
 }
 
+function fetchedName(url: string | undefined): string {
+  try {
+    const last = decodeURIComponent(new URL(url ?? '').pathname.split('/').filter(Boolean).pop() ?? '');
+    return last.slice(0, 200) || 'page';
+  } catch {
+    return 'page';
+  }
+}
+
+/** Text bodies were re-encoded to UTF-8 by the fetch stage; say so. */
+function fetchedMime(src: Source): string {
+  return ['html', 'text', 'markdown'].includes(src.kind) ? `${src.mime}; charset=utf-8` : src.mime;
+}
+
 export class CapturePipeline {
   private tagCache = new Map<string, { at: number; tags: string[] }>();
 
@@ -122,7 +136,7 @@ export class CapturePipeline {
       await step('classify', () => classifyStage(this.d, c, vector));
       // The gist (title + summary) finds link candidates as well as the whole text, at a fraction of the embedding cost.
       await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary || text.slice(0, 600)}`));
-      this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null);
+      this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       if (isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS) {
@@ -147,7 +161,7 @@ export class CapturePipeline {
   /** The final write: node, capture, event and job deletion commit together or not at all. */
   private finish(
     job: Job<CaptureJobPayload>, id: string, run: number, node: { title: string; content: string; summary: string; tags: string[] },
-    markdown: string, meta: Record<string, unknown>, embedded: { text: string; vector: Float32Array } | null,
+    markdown: string, meta: Record<string, unknown>, embedded: { text: string; vector: Float32Array } | null, source: Source,
   ): void {
     const { repo, db, jobs, nodes } = this.d;
     const t = job.tenantId;
@@ -159,6 +173,8 @@ export class CapturePipeline {
         jobs.complete(job.id); // dismissed, deleted or superseded while we worked: drop the result
         return null;
       }
+      // The fetched page is kept as the capture's raw content (replaced on reingest).
+      if (source.origin === 'url' && source.bytes.length) repo.putFile(t, id, fetchedName(source.finalUrl), fetchedMime(source), source.bytes);
       const reuse = cur.node_id && nodes.exists(t, cur.node_id);
       const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : nodes.create(t, node).id;
       const at = iso(this.d.clock.now());

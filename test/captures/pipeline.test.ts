@@ -48,6 +48,10 @@ describe('each content type becomes a node', () => {
     const md = await t.req('GET', `/api/v1/captures/${id}/content?format=markdown`);
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(await md.text()).toContain('Finished compost smells like a forest floor');
+    const raw = await t.req('GET', `/api/v1/captures/${id}/content`);
+    expect(raw.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(raw.headers.get('content-disposition')).toBe('inline; filename="compost"');
+    expect(await raw.text()).toBe(articleHtml());
   });
 
   it('article with raw HTML from the browser: no fetch', async () => {
@@ -79,6 +83,9 @@ describe('each content type becomes a node', () => {
       expect(c.metadata).toMatchObject({ page_count: 2, detected_mime: 'application/pdf' });
       const n = await node(c.node_id);
       expect(n.body_markdown).toMatch(/Mycorrhizal networks[\s\S]*hub trees/);
+      const raw = await t.req('GET', `/api/v1/captures/${id}/content`);
+      expect(raw.headers.get('content-type')).toBe('application/pdf');
+      expect(Buffer.from(await raw.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     }
   });
 
