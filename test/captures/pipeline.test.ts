@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-import { articleHtml, makeDocx, makePdf, makePng, videoPageHtml } from '../fixtures/generate.js';
+import { articleHtml, makeDocx, makePdf, makePng, repoHtml, tweetHtml, videoPageHtml } from '../fixtures/generate.js';
 import { capturesApp, fixtureSite, postCapture, serve, settled, upload, type Site } from './helpers.js';
 
 let t: TestApp;
@@ -9,6 +9,8 @@ beforeAll(async () => {
   site = await fixtureSite();
   site.routes.set('/posts/compost', serve('text/html; charset=utf-8', articleHtml()));
   site.routes.set('/watch', serve('text/html', videoPageHtml()));
+  site.routes.set('/ada/status/1', serve('text/html', tweetHtml()));
+  site.routes.set('/acme/soil-sensor', serve('text/html', repoHtml()));
   site.routes.set('/paper.pdf', async (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(await makePdf()));
   site.routes.set('/pic.png', serve('image/png', makePng(8, 5)));
   site.routes.set('/episode.mp3', (_q, res) => res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': '4000000' }).end());
@@ -71,6 +73,21 @@ describe('each content type becomes a node', () => {
     expect(c.status).toBe('completed');
     expect(c.metadata.duration_seconds).toBe('754');
     expect((await node(c.node_id)).body_markdown).toContain('prune apple trees in winter');
+  });
+
+  it('tweet: the post text from its card', async () => {
+    const c = await settled(t, await postCapture(t, { title: 'Garlic tip', content_type: 'tweet', url: site.url('/ada/status/1') }));
+    expect(c.status).toBe('completed');
+    expect((await node(c.node_id)).body_markdown).toContain('Cloves go in pointy end up');
+    expect(c.metadata.site_name).toBe('X');
+  });
+
+  it('repo: the README without the site chrome', async () => {
+    const c = await settled(t, await postCapture(t, { title: 'soil-sensor', content_type: 'repo', url: site.url('/acme/soil-sensor') }));
+    const n = await node(c.node_id);
+    expect(n.body_markdown).toContain('capacitive soil moisture sensor');
+    expect(n.body_markdown).toContain('```\npio run --target upload\n```');
+    expect(n.body_markdown).not.toMatch(/Pull requests|Pricing|Terms Privacy/);
   });
 
   it('PDF upload and PDF by URL: text of every page, page count', async () => {
