@@ -55,6 +55,8 @@ describe('safeFetch', () => {
     expect(e.message).toMatch(/private or loopback/);
     const e2 = await fetchError(safeFetch(`http://localhost:${new URL(base).port}/page`));
     expect(e2.message).toMatch(/private address/);
+    const byName = await safeFetch(`http://localhost:${new URL(base).port}/page`, { allowPrivate: true });
+    expect(byName.bytes.toString()).toBe('<p>hello</p>');
     const ok = await safeFetch(`${base}/page`, { allowPrivate: true });
     expect(ok.status).toBe(200);
     expect(ok.contentType).toBe('text/html');
