@@ -1,13 +1,17 @@
 // The keyword side of search: FTS5 BM25 over the four fields, weighted, under the filters.
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
-import { filterSql, type NodeFilter } from './nodes.repo.js';
+import { filterSql, type NodeFilter, type NodeRow } from './nodes.repo.js';
 
 /** bm25() column weights: title, summary, body, tags. */
 export const FIELD_WEIGHTS = [4.0, 2.0, 1.0, 3.0] as const;
 
 export class SearchRepo {
-  constructor(private readonly db: Db) {}
+  private readonly bySeqs: Database.Statement;
+
+  constructor(private readonly db: Db) {
+    this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
+  }
 
   /** Top `limit` matches, best first; score = -bm25 (higher is better). */
   keyword(tenantId: string, match: string, f: NodeFilter, limit: number): { seq: number; score: number }[] {
@@ -36,10 +40,18 @@ export class SearchRepo {
     if (seqs.length === 0) return new Map();
     const { sql, params } = filterSql(tenantId, f);
     const rows = this.db
-      .prepare(`SELECT n.seq, n.id FROM nodes n WHERE n.seq IN (SELECT value FROM json_each(?)) AND ${sql}`)
+      // CROSS JOIN keeps the plan "for each seq, look up its row": left to itself SQLite
+      // walks every node of the tenant through an index and probes a bloom filter.
+      .prepare(`SELECT n.seq, n.id FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE ${sql}`)
       .raw()
       .all(JSON.stringify(seqs), ...params) as [number, string][];
     return new Map(rows);
+  }
+
+  /** Rows for these seqs (the page being returned), by primary key. */
+  nodesBySeqs(tenantId: string, seqs: number[]): NodeRow[] {
+    if (seqs.length === 0) return [];
+    return this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRow[];
   }
 
   // The vec0 table (created by VectorsRepo once the model is known) read in bulk for the

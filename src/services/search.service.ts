@@ -6,12 +6,18 @@ import type { VectorsRepo } from '../repos/vectors.repo.js';
 import type { NodeDto, NodeSearchParams } from '../schemas/nodes.js';
 import { buildFtsQuery, contentTerms } from '../search/fts-query.js';
 import { SemanticIndexes } from '../search/semantic-index.js';
-import { fuseConvex, keywordWeight, type FusedHit, type RankedHit } from '../search/fusion.js';
+import { fuseConvex, keywordWeight, NORMALISE_DEPTH, type FusedHit, type RankedHit } from '../search/fusion.js';
 import type { EmbeddingService } from './embedding.service.js';
 import { toNodeDto } from './nodes.service.js';
 
 /** Candidates taken from each side; results beyond it are not ranked (coverage_capped). */
 export const CANDIDATE_POOL = 1000;
+/**
+ * Semantic candidates fused in hybrid mode. Fusion normalises each side over its top
+ * NORMALISE_DEPTH, so semantic hits below that add nothing to a hit's score; twice that
+ * keeps every hit that can matter and spares ranking a thousand.
+ */
+export const HYBRID_SEMANTIC_POOL = 2 * NORMALISE_DEPTH;
 
 export interface SearchResult {
   data: NodeDto[];
@@ -52,7 +58,7 @@ export class SearchService {
     const wantSemantic = p.mode !== 'keyword';
     const keyword: RankedHit[] = wantKeyword && match ? this.repo.keyword(tenantId, match, filter, CANDIDATE_POOL) : [];
     const totalMatches = wantKeyword ? (match ? (keyword.length < CANDIDATE_POOL ? keyword.length : this.repo.keywordCount(tenantId, match, filter)) : 0) : undefined;
-    const semantic = wantSemantic ? await this.semantic(tenantId, query, filter) : [];
+    const semantic = wantSemantic ? await this.semantic(tenantId, query, filter, p.mode === 'hybrid' ? HYBRID_SEMANTIC_POOL : CANDIDATE_POOL) : [];
 
     let served: FusedHit[];
     if (p.mode === 'keyword') served = keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
@@ -82,9 +88,9 @@ export class SearchService {
     return this.index.warm(tenantId);
   }
 
-  private async semantic(tenantId: string, query: string, f: NodeFilter): Promise<RankedHit[]> {
+  private async semantic(tenantId: string, query: string, f: NodeFilter, pool: number): Promise<RankedHit[]> {
     const vec = await this.embedding.embedQuery(query);
-    return vec ? this.nearest(tenantId, vec, f) : [];
+    return vec ? this.nearest(tenantId, vec, f, pool) : [];
   }
 
   /**
@@ -108,7 +114,7 @@ export class SearchService {
   }
 
   private hydrate(tenantId: string, hits: { seq: number }[]): NodeDto[] {
-    const rows = new Map(this.nodes.getBySeqs(tenantId, hits.map((h) => h.seq)).map((r) => [r.seq, r]));
+    const rows = new Map(this.repo.nodesBySeqs(tenantId, hits.map((h) => h.seq)).map((r) => [r.seq, r]));
     const present = hits.map((h) => rows.get(h.seq)).filter((r) => r !== undefined);
     const para = this.nodes.paraItemIdsMany(tenantId, present.map((r) => r.id));
     return present.map((r) => toNodeDto(r, para.get(r.id) ?? []));

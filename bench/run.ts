@@ -1,0 +1,13 @@
+// `npm run bench`: JSON lines on stdout. Search and ingestion first, then the graph and
+// captures benches when their files exist (bundled by esbuild: they are imported here).
+import { benchSearch } from './search.js';
+
+const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const started = Date.now();
+await benchSearch({ sizes: sizes.length ? sizes : [10_000, 100_000] });
+
+const graph = (await import('./graph.js').catch(() => null)) as null | { benchGraph: (o: { nodes: number; links: number }) => Promise<object> };
+if (graph) console.log(JSON.stringify({ kind: 'graph', ...(await graph.benchGraph({ nodes: 100_000, links: 300_000 })) }));
+const captures = (await import('./captures.js').catch(() => null)) as null | { benchCaptures: () => Promise<object> };
+if (captures) console.log(JSON.stringify({ kind: 'captures', ...(await captures.benchCaptures()) }));
+console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));

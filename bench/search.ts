@@ -1,0 +1,212 @@
+// Search and ingestion speed (`npm run bench`). Notes are written straight through the
+// repositories with synthetic unit vectors (embedding 100k notes for real would take hours),
+// then every mode is timed through s.search.search, next to a naive baseline in the same
+// run: float32 brute-force vec0 k-NN + unbounded FTS5 + JS fusion.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { iso } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { createServices, type Services } from '../src/container.js';
+import { closeDatabase, openDatabase } from '../src/db/open.js';
+import type { Embedder } from '../src/embed/embedder.js';
+import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
+import { createApp } from '../src/http/app.js';
+import { newId } from '../src/ids.js';
+import { memoryLogger } from '../src/logger.js';
+import { buildPlainFtsQuery } from '../src/search/fts-query.js';
+import { fuseReciprocalRank } from '../src/search/fusion.js';
+import { SyntheticCorpus } from './synthetic.js';
+
+type Line = Record<string, unknown>;
+
+export function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 100) / 100;
+}
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+const rssMb = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return Math.round(process.memoryUsage().rss / 1e6);
+};
+
+/** Hands back the synthetic vector of a known text; optionally runs the real model first (latency "including embedding"). */
+class BenchEmbedder implements Embedder {
+  readonly modelId = 'bench-synthetic-512';
+  readonly dimension = 512;
+  readonly known = new Map<string, Float32Array>();
+  includeModel = false;
+  constructor(
+    private readonly real: Embedder,
+    private readonly corpus: SyntheticCorpus,
+  ) {}
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (this.includeModel) await this.real.embed(texts);
+    return texts.map((t) => this.known.get(t) ?? this.corpus.vector(Math.floor(this.corpus.rand() * 2000)));
+  }
+  async close(): Promise<void> {}
+}
+
+interface Ctx {
+  s: Services;
+  tenantId: string;
+  apiKey: string;
+  corpus: SyntheticCorpus;
+  embedder: BenchEmbedder;
+  dir: string;
+}
+
+async function build(n: number, real: Embedder, out: (l: Line) => void): Promise<Ctx> {
+  const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-search-'));
+  const db = openDatabase(join(dir, 'rhizome.db'));
+  const corpus = new SyntheticCorpus();
+  const embedder = new BenchEmbedder(real, corpus);
+  const s = createServices({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() });
+  await s.embedding.init();
+  const { tenant_id: tenantId, api_key: apiKey } = s.tenants.create('bench');
+  const t0 = process.hrtime.bigint();
+  const now = iso(Date.now());
+  const batch = 5000;
+  for (let i = 0; i < n; i += batch) {
+    db.transaction(() => {
+      for (let j = i; j < Math.min(n, i + batch); j++) {
+        const note = corpus.note();
+        const id = newId('nod');
+        const seq = s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
+        s.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
+        s.repos.nodes.markEmbedded(tenantId, id, 'synthetic');
+      }
+    })();
+  }
+  const insertS = ms(t0) / 1000;
+  const t1 = process.hrtime.bigint();
+  const indexed = s.search.warm(tenantId);
+  out({ kind: 'search_build', nodes: n, insert_s: Math.round(insertS * 10) / 10, index_load_ms: Math.round(ms(t1)), indexed });
+  return { s, tenantId, apiKey, corpus, embedder, dir };
+}
+
+async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<number> {
+  const queries = Array.from({ length: 200 }, () => c.corpus.query());
+  for (const q of queries) c.embedder.known.set(q.text, c.corpus.vector(q.subtopic));
+  let hybridP50 = 0;
+  for (const included of [false, true]) {
+    c.embedder.includeModel = included;
+    const qs = included ? queries.slice(0, 60) : queries;
+    for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+      if (included && mode === 'keyword') continue; // keyword search embeds nothing
+      const times: number[] = [];
+      for (const [i, q] of qs.entries()) {
+        const t0 = process.hrtime.bigint();
+        await c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 });
+        if (i >= 5) times.push(ms(t0)); // the first few warm caches
+      }
+      const p50 = pct(times, 50);
+      if (mode === 'hybrid' && !included) hybridP50 = p50;
+      out({ kind: 'search_latency', nodes: n, mode, query_embedding: included ? 'included' : 'excluded', p50_ms: p50, p95_ms: pct(times, 95), queries: times.length });
+    }
+  }
+  c.embedder.includeModel = false;
+  return hybridP50;
+}
+
+/** The naive hybrid: exact float k-NN in vec0, every FTS5 match ranked, RRF in JS, first page hydrated. */
+function naive(c: Ctx, n: number, hybridP50: number, out: (l: Line) => void): void {
+  const db = c.s.db;
+  const fts = db.prepare(
+    'SELECT n.seq, bm25(nodes_fts) AS r FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? AND n.tenant_id = ?',
+  );
+  const times: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    const q = c.corpus.query();
+    const vec = c.corpus.vector(q.subtopic);
+    const t0 = process.hrtime.bigint();
+    const match = buildPlainFtsQuery(q.text);
+    const kw = match ? (fts.all(match, c.tenantId) as { seq: number; r: number }[]).sort((a, b) => a.r - b.r).map((x) => ({ seq: x.seq, score: -x.r })) : [];
+    const sem = c.s.vectors.knn(c.tenantId, vec, 100).map((h) => ({ seq: h.seq, score: 1 - h.distance }));
+    const fused = fuseReciprocalRank(kw, sem).slice(0, 20);
+    c.s.repos.nodes.getBySeqs(c.tenantId, fused.map((f) => f.seq));
+    if (i >= 3) times.push(ms(t0));
+  }
+  const p50 = pct(times, 50);
+  out({ kind: 'naive_hybrid_latency', nodes: n, p50_ms: p50, p95_ms: pct(times, 95), speedup_vs_rhizome_hybrid: Math.round((p50 / hybridP50) * 10) / 10 });
+}
+
+/** recall@10 of the quantised index against exact float k-NN in vec0. */
+function recall(c: Ctx, n: number, out: (l: Line) => void): void {
+  let found = 0;
+  const runs = 100;
+  for (let i = 0; i < runs; i++) {
+    const v = c.corpus.vector(c.corpus.query().subtopic);
+    const exact = new Set(c.s.vectors.knn(c.tenantId, v, 10).map((h) => h.seq));
+    found += c.s.search.nearest(c.tenantId, v, {}, 10).filter((h) => exact.has(h.seq)).length;
+  }
+  out({ kind: 'semantic_recall', nodes: n, recall_at_10_vs_exact_float: Math.round((found / (runs * 10)) * 1000) / 1000 });
+}
+
+/** POST /nodes through the HTTP app while the real model embeds in the background. */
+async function writeAck(c: Ctx, n: number, out: (l: Line) => void): Promise<void> {
+  const app = createApp(c.s);
+  c.embedder.includeModel = true;
+  c.s.queue.start();
+  const times: number[] = [];
+  for (let i = 0; i < 120; i++) {
+    const note = c.corpus.note();
+    const t0 = process.hrtime.bigint();
+    const res = await app.request('/api/v1/nodes', {
+      method: 'POST',
+      headers: { Authorization: `ApiKey ${c.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: note.title, content: note.body, tags: note.tags }),
+    });
+    if (res.status !== 201) throw new Error(`POST /nodes answered ${res.status}`);
+    if (i >= 5) times.push(ms(t0));
+  }
+  out({ kind: 'write_ack', nodes: n, p50_ms: pct(times, 50), p95_ms: pct(times, 95), writes: times.length });
+  await c.s.queue.stop();
+  c.embedder.includeModel = false;
+}
+
+/** Nodes/s through the durable job queue against the bare embedder, same model, same texts. */
+async function ingestion(real: Embedder, out: (l: Line) => void): Promise<void> {
+  const corpus = new SyntheticCorpus(512, 200, 10, 20_000, 99);
+  const notes = Array.from({ length: 256 }, () => corpus.note(60));
+  const texts = notes.map((x) => `${x.title}\n${x.body}`);
+  await real.embed(texts.slice(0, 8)); // warm-up
+  let t0 = process.hrtime.bigint();
+  for (let i = 0; i < texts.length; i += 32) await real.embed(texts.slice(i, i + 32));
+  const bare = texts.length / (ms(t0) / 1000);
+
+  const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-ingest-'));
+  const db = openDatabase(join(dir, 'rhizome.db'));
+  const s = createServices({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder: real, log: memoryLogger() });
+  await s.embedding.init();
+  const { tenant_id: tenantId } = s.tenants.create('bench');
+  t0 = process.hrtime.bigint();
+  for (const x of notes) s.nodes.create(tenantId, { title: x.title, content: x.body });
+  s.queue.start();
+  await s.queue.idle(30 * 60_000);
+  const queued = texts.length / (ms(t0) / 1000);
+  await s.queue.stop();
+  closeDatabase(db);
+  rmSync(dir, { recursive: true, force: true });
+  out({ kind: 'embedding_throughput', model: real.modelId, nodes: texts.length, bare_embedder_per_s: Math.round(bare * 10) / 10, job_queue_per_s: Math.round(queued * 10) / 10, ratio: Math.round((queued / bare) * 100) / 100 });
+}
+
+export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line) => void = (l) => console.log(JSON.stringify(l))): Promise<void> {
+  const real = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-bench-model-')) });
+  await real.ready;
+  try {
+    await ingestion(real, out);
+    for (const n of opts.sizes ?? [10_000, 100_000]) {
+      const c = await build(n, real, out);
+      const hybridP50 = await latency(c, n, out);
+      naive(c, n, hybridP50, out);
+      recall(c, n, out);
+      await writeAck(c, n, out);
+      out({ kind: 'rss', nodes: n, rss_mb: rssMb() });
+      closeDatabase(c.s.db);
+      rmSync(c.dir, { recursive: true, force: true });
+    }
+  } finally {
+    await real.close();
+  }
+}
