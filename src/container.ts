@@ -111,8 +111,12 @@ export function createServices(o: ServiceOptions) {
       adoptVector: vectorAdopter({ nodesRepo: repos.nodes, vectors, modelId: () => embedder.modelId }),
       afterEmbed,
     },
-    para: { activeItems: (t) => para.list(t, { status: 'active' }), settings: () => paraClassifier.settings },
-    suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
+    para: {
+      activeItems: (t) => para.list(t, { status: 'active' }),
+      settings: () => paraClassifier.settings,
+      itemVectors: (texts) => paraClassifier.embedTexts(texts),
+    },
+    suggest: async (t, text, limit, vector) => (await suggestions.suggest(t, text, limit, vector)).suggestions,
   });
 
   return {

@@ -31,9 +31,14 @@ export interface StageDeps {
   embedQuery(text: string): Promise<Float32Array | null>;
   knn(tenantId: string, v: Float32Array, k: number): KnnHit[];
   /** PARA items and the classifier's decision rule, when PARA is present. */
-  para?: { activeItems(tenantId: string): Array<{ id: string; label: string; description: string }>; settings(): ClassifierSettings };
+  para?: {
+    activeItems(tenantId: string): Array<{ id: string; label: string; description: string }>;
+    settings(): ClassifierSettings;
+    /** Cached vectors of item texts (label + description). */
+    itemVectors(texts: string[]): Promise<Float32Array[]>;
+  };
   /** Link suggestions for a text, when the graph service is present. */
-  suggest?(tenantId: string, text: string, limit: number): Promise<Array<{ node_id: string; title: string; score: number }>>;
+  suggest?(tenantId: string, text: string, limit: number, vector?: Float32Array | null): Promise<Array<{ node_id: string; title: string; score: number }>>;
 }
 
 const FLAVOR: Record<string, PageFlavor> = { article: 'article', tweet: 'tweet', repo: 'repo', video: 'video', audio: 'audio' };
@@ -164,7 +169,7 @@ export async function classifyStage(d: StageDeps, c: CaptureRow, v: Float32Array
   const model = `para-scoring cosine:label (threshold ${settings.threshold}, margin ${settings.margin})+${d.embedder.modelId}`;
   const deferred = 'the PARA classifier assigns the node once its vector is stored (it also weighs the items\' existing nodes)';
   if (!v || items.length === 0) return { value: null, model, output: { active_items: items.length, decision: null, note: deferred } };
-  const textVecs = await d.embedder.embed(items.map(itemText));
+  const textVecs = await d.para.itemVectors(items.map(itemText));
   const profiles = items.map((it, i) => buildProfile(it.id, textVecs[i], [], settings));
   const ranked = profiles
     .map((p, i) => ({ item_id: p.itemId, label: items[i].label, score: Math.round(dotSafe(v, p.vector) * 1e4) / 1e4 }))
@@ -185,9 +190,10 @@ function dotSafe(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-export async function linkStage(d: StageDeps, c: CaptureRow, text: string): Promise<StageResult<null>> {
+/** `v` is the embed stage's vector of the node's text: reused rather than embedding the gist again. */
+export async function linkStage(d: StageDeps, c: CaptureRow, text: string, v: Float32Array | null): Promise<StageResult<null>> {
   if (!d.suggest) return { value: null, model: 'none', output: { note: 'link suggestions are not available' } };
-  const found = (await d.suggest(c.tenant_id, text.slice(0, 10_000), 6)).filter((x) => x.node_id !== c.node_id).slice(0, 5);
+  const found = (await d.suggest(c.tenant_id, text.slice(0, 10_000), 6, v)).filter((x) => x.node_id !== c.node_id).slice(0, 5);
   return { value: null, model: 'link-suggestions (0.55 semantic + 0.45 keyword)', output: { suggestions: found, note: 'suggested, not linked: links are the user\'s call' } };
 }
 

@@ -110,8 +110,9 @@ export class ParaClassifier {
     });
   }
 
-  /** Item texts change rarely: their vectors are cached per model and text. */
-  private async embedTexts(texts: string[]): Promise<Float32Array[]> {
+  /** Item texts change rarely: their vectors are cached per model and text (the capture
+   *  pipeline's classify stage reads them through here too). */
+  async embedTexts(texts: string[]): Promise<Float32Array[]> {
     const { embedder } = this.deps;
     const keyOf = (t: string) => `${embedder.modelId}:${createHash('sha256').update(t).digest('base64')}`;
     const missing = [...new Set(texts.filter((t) => !this.textVectors.has(keyOf(t))))];
