@@ -44,6 +44,8 @@ describe('captures', () => {
     await page.getByRole('heading', { name: 'Garlic planting', level: 1 }).waitFor();
     await page.locator('.timeline li', { hasText: /completed/i }).first().waitFor();
     await page.locator('.stages li').first().waitFor();
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('.prose', { hasText: 'Plant garlic in autumn' }).waitFor();
     await screenshot(page, 'capture');
     await page.getByRole('link', { name: 'Open node' }).click();
     await page.getByRole('heading', { name: 'Garlic planting', level: 1 }).waitFor();

@@ -3,7 +3,9 @@
 import { Fragment } from 'preact';
 import { CaptureActions } from '../components/CaptureActions.js';
 import { StageOutput } from '../components/StageOutput.js';
-import { Card, PageHead, Problem, Spinner, StatusBadge } from '../components/ui.js';
+import { useState } from 'preact/hooks';
+import { Markdown } from '../components/Markdown.js';
+import { Button, Card, PageHead, Problem, Spinner, StatusBadge } from '../components/ui.js';
 import { ago, bytes, fullTime, humanize } from '../lib/format.js';
 import { useApi } from '../lib/hooks.js';
 import type { Activity, Capture, ProvenanceStage } from '../lib/types.js';
@@ -48,6 +50,7 @@ export function CapturePage({ id }: { id: string }) {
       {c.error && <div class="problem" role="alert"><strong>Processing failed</strong><p>{c.error}</p></div>}
       <div class="node-grid">
         <div class="node-main">
+          {c.status === 'completed' && <ProcessedContent id={c.id} />}
           <Card title="Provenance">
             <Problem error={prov.error} title="Provenance is not available" />
             {prov.data && prov.data.stages.length === 0 && <p class="muted">No stage has run yet.</p>}
@@ -108,6 +111,20 @@ export function CapturePage({ id }: { id: string }) {
         </aside>
       </div>
     </div>
+  );
+}
+
+/** The Markdown the pipeline extracted, fetched only when asked for (it can be long). */
+function ProcessedContent({ id }: { id: string }) {
+  const [open, setOpen] = useState(false);
+  const content = useApi<string>(open ? `/captures/${encodeURIComponent(id)}/content?format=markdown` : null);
+  return (
+    <Card title="Processed content" actions={<Button size="sm" onClick={() => setOpen(!open)} aria-expanded={open}>{open ? 'Hide' : 'Show'}</Button>}>
+      {!open && <p class="muted">The Markdown extracted from this capture.</p>}
+      {open && <Problem error={content.error} />}
+      {open && !content.data && !content.error && <Spinner />}
+      {open && typeof content.data === 'string' && <Markdown source={content.data} />}
+    </Card>
   );
 }
 
