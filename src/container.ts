@@ -48,6 +48,8 @@ export interface ServiceOptions {
   log?: Logger;
   mailer?: Mailer;
   startedAt?: number;
+  /** false for admin commands: they never embed, so the model's vector table is left alone. */
+  initEmbedding?: boolean;
 }
 
 export function createServices(o: ServiceOptions) {
@@ -85,7 +87,7 @@ export function createServices(o: ServiceOptions) {
 
   const nodes = new NodesService(db, repos.nodes, vectors, queue, clock);
   const embedding = new EmbeddingService(db, embedder, repos.nodes, vectors, queue, clock, log, afterEmbed);
-  embedding.init().catch((e) => log.error('embedding initialisation failed', e));
+  if (o.initEmbedding !== false) embedding.init().catch((e) => log.error('embedding initialisation failed', e));
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
   afterEmbed.push((tenantId, nodeIds) => search.onEmbedded(tenantId, nodeIds));
   const paraRepo = new ParaRepo(db);

@@ -10,7 +10,7 @@ export async function withServices<T>(config: Config, fn: (s: Services) => T | P
   const db = openDatabase(config.dbPath, { synchronous: config.synchronous });
   const embedder = new LazyEmbedder({ model: config.embedModel, cacheDir: config.dataDir });
   try {
-    return await fn(createServices({ config, db, embedder, log: createLogger('error') }));
+    return await fn(createServices({ config, db, embedder, log: createLogger('error'), initEmbedding: false }));
   } finally {
     await embedder.close();
     closeDatabase(db);

@@ -57,6 +57,8 @@ export class VectorsRepo {
 
   /** Makes the vec0 tables match the model. Returns true when they had to be (re)created. */
   ensureSpace(modelId: string, dimension: number, at: string): boolean {
+    // Never drop a live vector table for a model that has not told us what it is.
+    if (!modelId || !(dimension > 0)) throw new Error(`refusing an embedding space without a model (id "${modelId}", dimension ${dimension})`);
     const cur = this.space();
     if (cur && cur.model_id === modelId && cur.dimension === dimension && this.tablesExist()) {
       if (!this.stmts) this.prepare(dimension);

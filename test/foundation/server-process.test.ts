@@ -79,7 +79,10 @@ describe('the server process', () => {
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out).sort()).toEqual(['api_key', 'tenant_id']);
     expect((await cli(['tenants', 'create', 'work', '--json'], env)).code).toBe(2);
-    expect((await cli(['users', 'add', 'ada@example.com', '--tenant', 'work'], env)).code).toBe(0);
+    const added = await cli(['users', 'add', 'ada@example.com', '--tenant', 'work'], env);
+    expect(added.code).toBe(0);
+    expect(added.stderr).toBe(''); // admin commands never touch the embedding model
+    expect(r.stderr).toBe('');
     expect((await cli(['users', 'add', 'bob@example.com', '--tenant', 'nope'], env)).code).toBe(4);
 
     const mine = { Authorization: `ApiKey ${credentials(dir).api_key}`, 'Content-Type': 'application/json' };

@@ -64,3 +64,13 @@ describe('vector k-NN', () => {
     expect(repo.count('ten_a')).toBe(50);
   });
 });
+
+describe('embedding space safety', () => {
+  it('refuses to replace the vector table for a model with no id or dimension', () => {
+    const { repo, vecs } = setup(5, 0);
+    expect(() => repo.ensureSpace('', 0, 'x')).toThrow(/refusing/);
+    expect(() => repo.ensureSpace('lazy', 0, 'x')).toThrow(/refusing/);
+    expect(repo.space()).toEqual({ model_id: 'test', dimension: D });
+    expect(repo.knn('ten_a', vecs[0], 1)[0].id).toBe('nod_0');
+  });
+});
