@@ -3,7 +3,7 @@
 // then every mode is timed through s.search.search, next to a naive baseline in the same
 // run: float32 brute-force vec0 k-NN + unbounded FTS5 + JS fusion.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -81,7 +81,7 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const insertS = ms(t0) / 1000;
   const t1 = process.hrtime.bigint();
   const indexed = s.search.warm(tenantId);
-  out({ kind: 'search_build', nodes: n, insert_s: Math.round(insertS * 10) / 10, index_load_ms: Math.round(ms(t1)), indexed });
+  out({ kind: 'search_build', nodes: n, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: Math.round(ms(t1)), indexed });
   return { s, tenantId, apiKey, corpus, embedder, dir };
 }
 
@@ -165,30 +165,42 @@ async function writeAck(c: Ctx, n: number, out: (l: Line) => void): Promise<void
   c.embedder.includeModel = false;
 }
 
-/** Nodes/s through the durable job queue against the bare embedder, same model, same texts. */
+/**
+ * Nodes/s through the durable job queue against the bare embedder, same model, same kind of
+ * texts. Rounds alternate (bare, queue, bare, queue) so a busy neighbour on the machine
+ * slows both sides alike.
+ */
 async function ingestion(real: Embedder, out: (l: Line) => void): Promise<void> {
   const corpus = new SyntheticCorpus(512, 200, 10, 20_000, 99);
-  const notes = Array.from({ length: 256 }, () => corpus.note(60));
-  const texts = notes.map((x) => `${x.title}\n${x.body}`);
-  await real.embed(texts.slice(0, 8)); // warm-up
-  let t0 = process.hrtime.bigint();
-  for (let i = 0; i < texts.length; i += 32) await real.embed(texts.slice(i, i + 32));
-  const bare = texts.length / (ms(t0) / 1000);
-
+  const round = () => Array.from({ length: 128 }, () => corpus.note(60)).map((x) => ({ title: x.title, content: x.body }));
+  await real.embed(['warm-up']);
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-ingest-'));
   const db = openDatabase(join(dir, 'rhizome.db'));
   const s = createServices({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder: real, log: memoryLogger() });
   await s.embedding.init();
   const { tenant_id: tenantId } = s.tenants.create('bench');
-  t0 = process.hrtime.bigint();
-  for (const x of notes) s.nodes.create(tenantId, { title: x.title, content: x.body });
   s.queue.start();
-  await s.queue.idle(30 * 60_000);
-  const queued = texts.length / (ms(t0) / 1000);
+  let bareMs = 0;
+  let queueMs = 0;
+  let n = 0;
+  for (let r = 0; r < 2; r++) {
+    const bare = round().map((x) => `${x.title}\n${x.content}`);
+    let t0 = process.hrtime.bigint();
+    for (let i = 0; i < bare.length; i += 32) await real.embed(bare.slice(i, i + 32));
+    bareMs += ms(t0);
+    const notes = round();
+    t0 = process.hrtime.bigint();
+    for (const x of notes) s.nodes.create(tenantId, x);
+    await s.queue.idle(30 * 60_000);
+    queueMs += ms(t0);
+    n += notes.length;
+  }
   await s.queue.stop();
   closeDatabase(db);
   rmSync(dir, { recursive: true, force: true });
-  out({ kind: 'embedding_throughput', model: real.modelId, nodes: texts.length, bare_embedder_per_s: Math.round(bare * 10) / 10, job_queue_per_s: Math.round(queued * 10) / 10, ratio: Math.round((queued / bare) * 100) / 100 });
+  const bare = n / (bareMs / 1000);
+  const queued = n / (queueMs / 1000);
+  out({ kind: 'embedding_throughput', model: real.modelId, nodes: n, bare_embedder_per_s: Math.round(bare * 10) / 10, job_queue_per_s: Math.round(queued * 10) / 10, ratio: Math.round((queued / bare) * 100) / 100 });
 }
 
 export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line) => void = (l) => console.log(JSON.stringify(l))): Promise<void> {
@@ -202,7 +214,7 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
       naive(c, n, hybridP50, out);
       recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, rss_mb: rssMb() });
+      out({ kind: 'rss', nodes: n, rss_mb: rssMb(), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
       closeDatabase(c.s.db);
       rmSync(c.dir, { recursive: true, force: true });
     }

@@ -12,6 +12,10 @@
  */
 export const RERANK_CANDIDATES = 400;
 export const RERANK_FRACTION = 64;
+/** Two-pass Hamming from this many vectors on: a 256-bit prefix pass keeps 1/PREFIX_KEEP. */
+export const PREFIX_MIN_SIZE = 20_000;
+export const PREFIX_WORDS = 8;
+export const PREFIX_KEEP = 10;
 
 export interface ScoredSeq {
   seq: number;
@@ -107,30 +111,48 @@ export class QuantizedIndex {
     return order.slice(0, k).map((c) => ({ seq: seqOf[candidates[c]], score: scores[c] }));
   }
 
-  /** Slots of at least `want` vectors with the smallest Hamming distance to the query's sign bits. */
+  /**
+   * Slots of at least `want` vectors with the smallest Hamming distance to the query's sign
+   * bits. Over large indexes a first pass on the first PREFIX_WORDS words of each code
+   * keeps the best 1/PREFIX_KEEP, and only those get the full-length distance.
+   */
   private hammingNearest(query: Float32Array, want: number): number[] {
+    const w = this.words;
+    const qb = new Uint32Array(w);
+    for (let i = 0; i < this.dimension; i++) if (query[i] > 0) qb[i >>> 5] |= 1 << (i & 31);
+    let slots: number[] | null = null;
+    const prefix = Math.min(PREFIX_WORDS, w);
+    if (this.size >= PREFIX_MIN_SIZE && prefix < w) {
+      slots = this.nearestSlots(qb, 0, prefix, null, Math.max(want * 4, Math.ceil(this.size / PREFIX_KEEP)));
+    }
+    return this.nearestSlots(qb, 0, w, slots, want);
+  }
+
+  /** Counting selection over the distance on words [from, to): the smallest cut that keeps `want`. */
+  private nearestSlots(qb: Uint32Array, from: number, to: number, among: number[] | null, want: number): number[] {
     const w = this.words;
     const bits = this.bits;
     const seqOf = this.seqOf;
-    const qb = new Uint32Array(w);
-    for (let i = 0; i < this.dimension; i++) if (query[i] > 0) qb[i >>> 5] |= 1 << (i & 31);
-    const dist = new Uint16Array(this.used);
-    const hist = new Uint32Array(this.dimension + 2);
-    for (let slot = 0, o = 0; slot < this.used; slot++, o += w) {
+    const n = among ? among.length : this.used;
+    const dist = new Uint16Array(n);
+    const maxD = (to - from) * 32;
+    const hist = new Uint32Array(maxD + 2);
+    for (let i = 0; i < n; i++) {
+      const slot = among ? among[i] : i;
       if (seqOf[slot] < 0) {
-        dist[slot] = this.dimension + 1;
+        dist[i] = maxD + 1;
         continue;
       }
+      const o = slot * w;
       let h = 0;
-      for (let j = 0; j < w; j++) h += popcount32(bits[o + j] ^ qb[j]);
-      dist[slot] = h;
+      for (let j = from; j < to; j++) h += popcount32(bits[o + j] ^ qb[j]);
+      dist[i] = h;
       hist[h]++;
     }
-    // Counting selection: the smallest distance cut that keeps `want` vectors.
     let cut = 0;
-    for (let acc = 0; cut <= this.dimension && acc + hist[cut] < want; cut++) acc += hist[cut];
+    for (let acc = 0; cut <= maxD && acc + hist[cut] < want; cut++) acc += hist[cut];
     const out: number[] = [];
-    for (let slot = 0; slot < this.used; slot++) if (dist[slot] <= cut) out.push(slot);
+    for (let i = 0; i < n; i++) if (dist[i] <= cut) out.push(among ? among[i] : i);
     return out;
   }
 

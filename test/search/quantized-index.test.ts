@@ -11,8 +11,8 @@ const unit = (v: Float32Array) => {
 };
 /** Unit vectors in topics and sub-topics plus noise: neighbourhoods like real embeddings have. */
 const r0 = rng(3);
-const topics = Array.from({ length: 20 }, () => Float32Array.from({ length: 256 }, r0));
-const subtopics = Array.from({ length: 500 }, () => Float32Array.from({ length: 256 }, r0));
+const topics = Array.from({ length: 20 }, () => Float32Array.from({ length: 512 }, r0));
+const subtopics = Array.from({ length: 500 }, () => Float32Array.from({ length: 512 }, r0));
 function corpus(n: number, dim: number, seed = 7) {
   const r = rng(seed);
   return Array.from({ length: n }, () => {
@@ -117,5 +117,20 @@ describe('SemanticIndexes', () => {
     ix.warm('t1');
     ix.forget('t1', [1]);
     expect(ix.search('t1', new Float32Array([1, 0]), 5).map((h) => h.id)).toEqual(['b']);
+  });
+});
+
+describe('QuantizedIndex over 20k+ vectors (two-pass Hamming)', () => {
+  it('keeps recall@10 >= 0.95 against exact search', () => {
+    const dim = 512; // 16 words a code: the 8-word prefix pass runs
+    const vs = corpus(25_000, dim, 5);
+    const ix = new QuantizedIndex(dim);
+    vs.forEach((v, i) => ix.upsert(i + 1, v));
+    let found = 0;
+    for (const q of corpus(10, dim, 77)) {
+      const exact = new Set(vs.map((v, i) => ({ seq: i + 1, s: dot(q, v) })).sort((a, b) => b.s - a.s).slice(0, 10).map((e) => e.seq));
+      found += ix.search(q, 10).filter((g) => exact.has(g.seq)).length;
+    }
+    expect(found / 100).toBeGreaterThanOrEqual(0.95);
   });
 });
