@@ -52,7 +52,8 @@ export async function startChildServer(port: number, serverEnv: Record<string, s
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    try {
+    // Only our own child's "listening" line proves the port is ours; then /health for the model.
+    if (out.includes(`listening on ${url}`)) try {
       const res = await fetch(`${url}/health`);
       if (res.ok) {
         const h = (await res.json()) as { embedding: { state: string } };

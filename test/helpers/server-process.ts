@@ -37,11 +37,8 @@ export async function startServer(dataDir: string, port: number, env: Record<str
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}): ${err}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
+    // Our own child's "listening" line, not /health: another process could hold the port.
+    if (err.includes(`listening on ${url}`)) break;
     if (Date.now() > deadline) throw new Error(`server did not start: ${err}`);
     await new Promise((r) => setTimeout(r, 100));
   }
