@@ -12,10 +12,14 @@
  */
 export const RERANK_CANDIDATES = 400;
 export const RERANK_FRACTION = 64;
-/** Two-pass Hamming from this many vectors on: a 256-bit prefix pass keeps 1/PREFIX_KEEP. */
+/**
+ * Two-pass Hamming from this many vectors on: a 256-bit prefix pass keeps 1/PREFIX_KEEP.
+ * On real USE-lite vectors a 256-bit prefix loses no recall, a 128-bit one does
+ * (bench/experiments/quant-recall.mjs).
+ */
 export const PREFIX_MIN_SIZE = 20_000;
 export const PREFIX_WORDS = 8;
-export const PREFIX_KEEP = 10;
+export const PREFIX_KEEP = 8;
 
 export interface ScoredSeq {
   seq: number;
