@@ -56,9 +56,15 @@ export class SearchService {
     const match = buildFtsQuery(query);
     const wantKeyword = p.mode !== 'semantic';
     const wantSemantic = p.mode !== 'keyword';
+    // The query's embedding is computed in the model's worker thread: ask for it first and
+    // let the request reach the worker (one event-loop turn), so the keyword side runs on
+    // this thread meanwhile instead of after it. embedQuery never rejects (null = no vector).
+    const vectorPromise = wantSemantic ? this.embedding.embedQuery(query) : Promise.resolve(null);
+    if (wantSemantic && wantKeyword && match) await new Promise((resolve) => setImmediate(resolve));
     const keyword: RankedHit[] = wantKeyword && match ? this.repo.keyword(tenantId, match, filter, CANDIDATE_POOL) : [];
     const totalMatches = wantKeyword ? (match ? (keyword.length < CANDIDATE_POOL ? keyword.length : this.repo.keywordCount(tenantId, match, filter)) : 0) : undefined;
-    const semantic = wantSemantic ? await this.semantic(tenantId, query, filter, p.mode === 'hybrid' ? HYBRID_SEMANTIC_POOL : CANDIDATE_POOL) : [];
+    const vector = await vectorPromise;
+    const semantic = vector ? this.nearest(tenantId, vector, filter, p.mode === 'hybrid' ? HYBRID_SEMANTIC_POOL : CANDIDATE_POOL) : [];
 
     let served: FusedHit[];
     if (p.mode === 'keyword') served = keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
@@ -86,11 +92,6 @@ export class SearchService {
   /** Loads the tenant's vectors into the semantic index now; returns how many. */
   warm(tenantId: string): number {
     return this.index.warm(tenantId);
-  }
-
-  private async semantic(tenantId: string, query: string, f: NodeFilter, pool: number): Promise<RankedHit[]> {
-    const vec = await this.embedding.embedQuery(query);
-    return vec ? this.nearest(tenantId, vec, f, pool) : [];
   }
 
   /**
