@@ -13,11 +13,11 @@ import { toNodeDto } from './nodes.service.js';
 /** Candidates taken from each side; results beyond it are not ranked (coverage_capped). */
 export const CANDIDATE_POOL = 1000;
 /**
- * Semantic candidates fused in hybrid mode. Fusion normalises each side over its top
- * NORMALISE_DEPTH, so semantic hits below that add nothing to a hit's score; twice that
- * keeps every hit that can matter and spares ranking a thousand.
+ * Candidates taken from each side in hybrid mode. Fusion normalises each list over its top
+ * NORMALISE_DEPTH and clamps below it, so deeper hits cannot change a score: twice that
+ * keeps every hit that can matter (and 10 pages of 20) without ranking a thousand a side.
  */
-export const HYBRID_SEMANTIC_POOL = 2 * NORMALISE_DEPTH;
+export const HYBRID_POOL = 2 * NORMALISE_DEPTH;
 
 export interface SearchResult {
   data: NodeDto[];
@@ -61,10 +61,11 @@ export class SearchService {
     // this thread meanwhile instead of after it. embedQuery never rejects (null = no vector).
     const vectorPromise = wantSemantic ? this.embedding.embedQuery(query) : Promise.resolve(null);
     if (wantSemantic && wantKeyword && match) await new Promise((resolve) => setImmediate(resolve));
-    const keyword: RankedHit[] = wantKeyword && match ? this.repo.keyword(tenantId, match, filter, CANDIDATE_POOL) : [];
-    const totalMatches = wantKeyword ? (match ? (keyword.length < CANDIDATE_POOL ? keyword.length : this.repo.keywordCount(tenantId, match, filter)) : 0) : undefined;
+    const pool = p.mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL;
+    const keyword: RankedHit[] = wantKeyword && match ? this.repo.keyword(tenantId, match, filter, pool) : [];
+    const totalMatches = wantKeyword ? (match ? (keyword.length < pool ? keyword.length : this.repo.keywordCount(tenantId, match, filter)) : 0) : undefined;
     const vector = await vectorPromise;
-    const semantic = vector ? this.nearest(tenantId, vector, filter, p.mode === 'hybrid' ? HYBRID_SEMANTIC_POOL : CANDIDATE_POOL) : [];
+    const semantic = vector ? this.nearest(tenantId, vector, filter, pool) : [];
 
     let served: FusedHit[];
     if (p.mode === 'keyword') served = keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
@@ -78,7 +79,7 @@ export class SearchService {
       data,
       total: served.length,
       ...(totalMatches !== undefined ? { total_matches: totalMatches } : {}),
-      coverage_capped: totalMatches !== undefined && totalMatches > CANDIDATE_POOL,
+      coverage_capped: totalMatches !== undefined && totalMatches > pool,
       page: p.page,
       per_page: p.per_page,
     };
