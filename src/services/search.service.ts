@@ -1,4 +1,6 @@
-// GET /nodes: keyword (FTS5 BM25), semantic (k-NN) or hybrid (both, fused), under the
+// GET /nodes: keyword (FTS5 BM25 over the query's content terms), semantic (k-NN on the
+// in-memory quantised index) or hybrid (convex fusion of both with a query-length keyword
+// weight, see search/fusion.ts and the README's search quality section), under the
 // filters, paginated over a bounded candidate pool.
 import type { NodeFilter, NodesRepo } from '../repos/nodes.repo.js';
 import type { SearchRepo } from '../repos/search.repo.js';
