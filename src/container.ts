@@ -98,14 +98,17 @@ export function createServices(o: ServiceOptions) {
   const linksRepo = new LinksRepo(db);
   const contextRepo = new ContextRepo(db);
   const links = new LinksService(db, linksRepo, clock);
-  const suggestions = new SuggestionsService({ repo: contextRepo, vectors, embedQuery: (t) => embedding.embedQuery(t) });
-  const context = new ContextService({ links: linksRepo, repo: contextRepo, vectors, clock, embedQuery: (t) => embedding.embedQuery(t) });
+  // One k-NN path for everything: the in-memory quantised index search keeps (vec0 holds
+  // the exact vectors that `get` reads).
+  const nearestNodes = { knn: (t: string, v: Float32Array, k: number) => search.knn(t, v, k), get: (t: string, id: string) => vectors.get(t, id) };
+  const suggestions = new SuggestionsService({ repo: contextRepo, vectors: nearestNodes, embedQuery: (t) => embedding.embedQuery(t) });
+  const context = new ContextService({ links: linksRepo, repo: contextRepo, vectors: nearestNodes, clock, embedQuery: (t) => embedding.embedQuery(t) });
   const graphHealth = new GraphHealthService(db, new GraphHealthRepo(db), clock);
 
   const captures = createCaptures({
     config: o.config, db, clock, log, queue, jobs: repos.jobs, embedder,
     embedQuery: (t) => embedding.embedQuery(t),
-    knn: (t, v, k) => vectors.knn(t, v, k),
+    knn: nearestNodes.knn,
     nodes: {
       create: (t, n) => nodes.create(t, n),
       update: (t, id, n) => nodes.update(t, id, n),
@@ -118,7 +121,7 @@ export function createServices(o: ServiceOptions) {
       settings: () => paraClassifier.settings,
       itemVectors: (texts) => paraClassifier.embedTexts(texts),
     },
-    suggest: async (t, text, limit, vector) => (await suggestions.suggest(t, text, limit, vector)).suggestions,
+    suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
   });
 
   return {

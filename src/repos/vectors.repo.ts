@@ -1,12 +1,9 @@
-// Node vectors in sqlite-vec vec0 tables partitioned by tenant. Two tables per model:
-//   node_vectors       float[D] cosine: the exact vectors (lookups, rerank, small tenants)
-//   node_vector_bits   bit[D]: sign bits of the same vectors for a coarse Hamming pass
-// sqlite-vec scans every vector of the partition and its cost grows with k, so large
-// tenants are searched in two stages: a cheap Hamming k-NN for candidates, then exact
-// cosine over those candidates. Measured at 100k x 512-d: recall@10 0.96 with 100
-// candidates, 0.99 with 200 (bench/ reports it against exact search).
-// The dimension follows the embedding model, so the tables are created here rather than
-// in schema.sql, and embedding_spaces records which model filled them.
+// Node vectors in a sqlite-vec vec0 table partitioned by tenant: the exact float vectors,
+// the source of truth. Fast approximate k-NN runs on the in-memory quantised index that
+// search keeps (src/search/semantic-index.ts, read from this table); `knn` here is the
+// exact brute-force search, used as the baseline that index is measured against.
+// The dimension follows the embedding model, so the table is created here rather than in
+// schema.sql, and embedding_spaces records which model filled it.
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 
@@ -18,35 +15,20 @@ export interface KnnHit {
   distance: number; // cosine distance: 0 = same direction, 2 = opposite
 }
 
-/** Below this many vectors a tenant is searched exactly in one pass. */
-export const EXACT_BELOW = 20_000;
-/** Coarse candidates per wanted hit (and at least MIN_CANDIDATES). */
-export const CANDIDATES_PER_HIT = 2;
-export const MIN_CANDIDATES = 200;
 const VEC0_MAX_K = 4096;
 
 interface Stmts {
-  delF: Stmt;
-  delB: Stmt;
-  insF: Stmt;
-  insB: Stmt;
-  knnExact: Stmt;
-  knnBits: Stmt;
-  byRowid: Stmt;
-  idsOf: Stmt;
+  del: Stmt;
+  ins: Stmt;
+  knn: Stmt;
   get: Stmt;
-  count: Stmt;
 }
 
 export class VectorsRepo {
   private dim = 0;
   private stmts: Stmts | undefined;
-  private readonly counts = new Map<string, number>();
 
-  constructor(
-    private readonly db: Db,
-    private readonly exactBelow = EXACT_BELOW,
-  ) {
+  constructor(private readonly db: Db) {
     const space = this.space();
     if (space && this.tablesExist()) this.prepare(space.dimension);
   }
@@ -64,13 +46,9 @@ export class VectorsRepo {
       if (!this.stmts) this.prepare(dimension);
       return false;
     }
-    if (dimension % 8 !== 0) throw new Error(`embedding dimension ${dimension} is not a multiple of 8`);
     this.db.transaction(() => {
-      this.db.exec('DROP TABLE IF EXISTS node_vectors; DROP TABLE IF EXISTS node_vector_bits;');
-      this.db.exec(
-        `CREATE VIRTUAL TABLE node_vectors USING vec0(tenant_id text partition key, embedding float[${dimension}] distance_metric=cosine);
-         CREATE VIRTUAL TABLE node_vector_bits USING vec0(tenant_id text partition key, embedding bit[${dimension}]);`,
-      );
+      this.db.exec('DROP TABLE IF EXISTS node_vectors');
+      this.db.exec(`CREATE VIRTUAL TABLE node_vectors USING vec0(tenant_id text partition key, embedding float[${dimension}] distance_metric=cosine)`);
       this.db
         .prepare(
           `INSERT INTO embedding_spaces (id, model_id, dimension, created_at) VALUES (1, ?, ?, ?)
@@ -78,7 +56,6 @@ export class VectorsRepo {
         )
         .run(modelId, dimension, at);
     })();
-    this.counts.clear();
     this.prepare(dimension);
     return true;
   }
@@ -89,47 +66,18 @@ export class VectorsRepo {
 
   upsert(tenantId: string, seq: number, vector: Float32Array): void {
     const s = this.require();
-    const existed = this.remove(s, seq);
-    s.insF.run(BigInt(seq), tenantId, vector);
-    s.insB.run(BigInt(seq), tenantId, signBits(vector));
-    if (!existed && this.counts.has(tenantId)) this.counts.set(tenantId, this.counts.get(tenantId)! + 1);
+    s.del.run(BigInt(seq));
+    s.ins.run(BigInt(seq), tenantId, vector);
   }
 
   delete(tenantId: string, seq: number): void {
-    if (this.stmts && this.remove(this.stmts, seq) && this.counts.has(tenantId)) this.counts.set(tenantId, this.counts.get(tenantId)! - 1);
+    this.stmts?.del.run(BigInt(seq));
   }
 
-  /** How many vectors the tenant has (cached; kept current by upsert/delete). */
-  count(tenantId: string): number {
-    if (!this.stmts) return 0;
-    let n = this.counts.get(tenantId);
-    if (n === undefined) {
-      n = this.stmts.count.get(tenantId) as number;
-      this.counts.set(tenantId, n);
-    }
-    return n;
-  }
-
-  /** The k nearest nodes of the tenant, nearest first (exact order among the candidates). */
+  /** Exact k nearest nodes of the tenant, nearest first (brute force over the partition). */
   knn(tenantId: string, vector: Float32Array, k: number): KnnHit[] {
-    const s = this.stmts;
-    if (!s || vector.length !== this.dim || k <= 0) return [];
-    const n = this.count(tenantId);
-    const want = Math.min(k, VEC0_MAX_K);
-    if (n <= this.exactBelow) return s.knnExact.all(vector, BigInt(want), tenantId) as KnnHit[];
-    const c = Math.min(VEC0_MAX_K, Math.max(MIN_CANDIDATES, want * CANDIDATES_PER_HIT));
-    const candidates = s.knnBits.all(signBits(vector), BigInt(c), tenantId) as number[];
-    const scored: { seq: number; distance: number }[] = [];
-    for (const seq of candidates) {
-      const row = s.byRowid.get(BigInt(seq)) as { embedding: Buffer } | undefined;
-      if (row) scored.push({ seq, distance: 1 - dotBlob(vector, row.embedding) });
-    }
-    scored.sort((a, b) => a.distance - b.distance || a.seq - b.seq);
-    const top = scored.slice(0, want);
-    const ids = new Map(
-      (s.idsOf.all(tenantId, JSON.stringify(top.map((h) => h.seq))) as { seq: number; id: string }[]).map((r) => [r.seq, r.id]),
-    );
-    return top.filter((h) => ids.has(h.seq)).map((h) => ({ id: ids.get(h.seq)!, seq: h.seq, distance: h.distance }));
+    if (!this.stmts || vector.length !== this.dim || k <= 0) return [];
+    return this.stmts.knn.all(vector, BigInt(Math.min(k, VEC0_MAX_K)), tenantId) as KnnHit[];
   }
 
   get(tenantId: string, nodeId: string): Float32Array | null {
@@ -138,14 +86,8 @@ export class VectorsRepo {
     return row ? new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength / 4) : null;
   }
 
-  private remove(s: Stmts, seq: number): boolean {
-    const changed = s.delF.run(BigInt(seq)).changes > 0;
-    s.delB.run(BigInt(seq));
-    return changed;
-  }
-
   private tablesExist(): boolean {
-    return this.db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('node_vectors', 'node_vector_bits')").pluck().get() === 2;
+    return !!this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'node_vectors'").get();
   }
 
   private require(): Stmts {
@@ -156,35 +98,15 @@ export class VectorsRepo {
   private prepare(dimension: number): void {
     this.dim = dimension;
     this.stmts = {
-      delF: this.db.prepare('DELETE FROM node_vectors WHERE rowid = ?'),
-      delB: this.db.prepare('DELETE FROM node_vector_bits WHERE rowid = ?'),
-      insF: this.db.prepare('INSERT INTO node_vectors (rowid, tenant_id, embedding) VALUES (?, ?, ?)'),
-      insB: this.db.prepare('INSERT INTO node_vector_bits (rowid, tenant_id, embedding) VALUES (?, ?, vec_bit(?))'),
-      knnExact: this.db.prepare(
+      del: this.db.prepare('DELETE FROM node_vectors WHERE rowid = ?'),
+      ins: this.db.prepare('INSERT INTO node_vectors (rowid, tenant_id, embedding) VALUES (?, ?, ?)'),
+      knn: this.db.prepare(
         `WITH hits AS (SELECT rowid, distance FROM node_vectors WHERE embedding MATCH ? AND k = ? AND tenant_id = ?)
          SELECT n.id, n.seq, hits.distance FROM hits JOIN nodes n ON n.seq = hits.rowid ORDER BY hits.distance, n.seq`,
       ),
-      knnBits: this.db.prepare('SELECT rowid FROM node_vector_bits WHERE embedding MATCH vec_bit(?) AND k = ? AND tenant_id = ?').pluck(),
-      byRowid: this.db.prepare('SELECT embedding FROM node_vectors WHERE rowid = ?'),
-      idsOf: this.db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ? AND seq IN (SELECT value FROM json_each(?))'),
       get: this.db.prepare(
         'SELECT embedding FROM node_vectors WHERE rowid = (SELECT seq FROM nodes WHERE tenant_id = ? AND id = ?) AND tenant_id = ?',
       ),
-      count: this.db.prepare('SELECT count(*) FROM nodes WHERE tenant_id = ? AND embedded_hash IS NOT NULL').pluck(),
     };
   }
-}
-
-/** One bit per dimension (positive → 1), packed little-endian as vec0's bit[] expects. */
-export function signBits(v: Float32Array): Uint8Array {
-  const out = new Uint8Array(v.length >> 3);
-  for (let i = 0; i < v.length; i++) if (v[i] > 0) out[i >> 3] |= 1 << (i & 7);
-  return out;
-}
-
-function dotBlob(q: Float32Array, blob: Buffer): number {
-  const v = new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
-  let s = 0;
-  for (let i = 0; i < q.length; i++) s += q[i] * v[i];
-  return s;
 }

@@ -135,7 +135,7 @@ export class CapturePipeline {
       const vector = await step('embed', () => embedStage(this.d, c, nodeText));
       await step('classify', () => classifyStage(this.d, c, vector));
       // The gist (title + summary) finds link candidates as well as the whole text, at a fraction of the embedding cost.
-      await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary || text.slice(0, 600)}`, vector));
+      await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary || text.slice(0, 600)}`));
       this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

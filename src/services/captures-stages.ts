@@ -38,7 +38,7 @@ export interface StageDeps {
     itemVectors(texts: string[]): Promise<Float32Array[]>;
   };
   /** Link suggestions for a text, when the graph service is present. */
-  suggest?(tenantId: string, text: string, limit: number, vector?: Float32Array | null): Promise<Array<{ node_id: string; title: string; score: number }>>;
+  suggest?(tenantId: string, text: string, limit: number): Promise<Array<{ node_id: string; title: string; score: number }>>;
 }
 
 const FLAVOR: Record<string, PageFlavor> = { article: 'article', tweet: 'tweet', repo: 'repo', video: 'video', audio: 'audio' };
@@ -190,10 +190,9 @@ function dotSafe(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-/** `v` is the embed stage's vector of the node's text: reused rather than embedding the gist again. */
-export async function linkStage(d: StageDeps, c: CaptureRow, text: string, v: Float32Array | null): Promise<StageResult<null>> {
+export async function linkStage(d: StageDeps, c: CaptureRow, text: string): Promise<StageResult<null>> {
   if (!d.suggest) return { value: null, model: 'none', output: { note: 'link suggestions are not available' } };
-  const found = (await d.suggest(c.tenant_id, text.slice(0, 10_000), 6, v)).filter((x) => x.node_id !== c.node_id).slice(0, 5);
+  const found = (await d.suggest(c.tenant_id, text.slice(0, 10_000), 6)).filter((x) => x.node_id !== c.node_id).slice(0, 5);
   return { value: null, model: 'link-suggestions (0.55 semantic + 0.45 keyword)', output: { suggestions: found, note: 'suggested, not linked: links are the user\'s call' } };
 }
 

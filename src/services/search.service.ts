@@ -4,7 +4,7 @@
 // filters, paginated over a bounded candidate pool.
 import type { NodeFilter, NodesRepo } from '../repos/nodes.repo.js';
 import type { SearchRepo } from '../repos/search.repo.js';
-import type { VectorsRepo } from '../repos/vectors.repo.js';
+import type { KnnHit, VectorsRepo } from '../repos/vectors.repo.js';
 import type { NodeDto, NodeSearchParams } from '../schemas/nodes.js';
 import { buildFtsQuery, contentTerms } from '../search/fts-query.js';
 import { SemanticIndexes } from '../search/semantic-index.js';
@@ -102,7 +102,7 @@ export class SearchService {
    * vector was seen). Hits are checked against the nodes table: a deleted node's vector
    * (or one whose seq a newer node took) is dropped here and pruned from the index.
    */
-  nearest(tenantId: string, vec: Float32Array, f: NodeFilter, pool = CANDIDATE_POOL): RankedHit[] {
+  nearest(tenantId: string, vec: Float32Array, f: NodeFilter, pool = CANDIDATE_POOL): Array<RankedHit & { id: string }> {
     const filtered = f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined;
     const available = this.index.warm(tenantId);
     let k = Math.min(pool, available);
@@ -111,10 +111,20 @@ export class SearchService {
       const live = this.repo.passing(tenantId, hits.map((h) => h.seq), f);
       const stale = hits.filter((h) => (filtered ? live.has(h.seq) && live.get(h.seq) !== h.id : live.get(h.seq) !== h.id));
       if (stale.length) this.index.forget(tenantId, stale.map((h) => h.seq));
-      const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, score: h.score }));
+      const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
       if (out.length >= pool || k >= available) return out.slice(0, pool);
       k = Math.min(k * 4, available);
     }
+  }
+
+  /**
+   * The k nodes nearest to a vector, nearest first, from the same in-memory index semantic
+   * search uses (link suggestions, session context and the capture pipeline ask here).
+   * distance = 1 - approximate cosine similarity.
+   */
+  knn(tenantId: string, vec: Float32Array, k: number): KnnHit[] {
+    if (k <= 0) return [];
+    return this.nearest(tenantId, vec, {}, k).map((h) => ({ id: h.id, seq: h.seq, distance: 1 - h.score }));
   }
 
   private hydrate(tenantId: string, hits: { seq: number }[]): NodeDto[] {

@@ -29,10 +29,9 @@ export interface SuggestionsDeps {
 export class SuggestionsService {
   constructor(private readonly d: SuggestionsDeps) {}
 
-  /** `vector`: the text's embedding when the caller already has it (the capture pipeline). */
-  async suggest(tenantId: string, text: string, limit: number, vector?: Float32Array | null): Promise<{ suggestions: Suggestion[] }> {
+  async suggest(tenantId: string, text: string, limit: number): Promise<{ suggestions: Suggestion[] }> {
     const pool = Math.min(200, Math.max(40, limit * 4));
-    vector ??= await this.d.embedQuery(text);
+    const vector = await this.d.embedQuery(text);
     const semantic = vector ? await semanticSignal(this.d.vectors, tenantId, vector, pool) : new Map<string, number>();
     const keyword = keywordSignal(this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
 
