@@ -27,8 +27,8 @@ export class ContextRepo {
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
                        WHERE np.tenant_id = n.tenant_id AND np.node_id = n.id AND np.archived = 0
                          AND p.tenant_id = n.tenant_id AND p.category = 'projects' AND p.status = 'active') AS active_project
-         FROM nodes n
-        WHERE n.tenant_id = ? AND n.id IN (SELECT value FROM json_each(?))`,
+         FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value
+        WHERE n.tenant_id = ?`,
     );
     this.recentStmt = db
       .prepare('SELECT id FROM nodes WHERE tenant_id = ? AND status = ? ORDER BY updated_at DESC, id DESC LIMIT ?')
@@ -54,15 +54,17 @@ export class ContextRepo {
         LIMIT ?`,
     );
     // The first 20,000 characters of a body are plenty to tell which words a node uses.
+    // Lookups by id lists are driven from the list (CROSS JOIN): `tenant_id = ? AND
+    // seq IN (json_each)` made SQLite walk every node of the tenant.
     this.textsStmt = db.prepare(
       `SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text
-         FROM nodes WHERE tenant_id = ? AND seq IN (SELECT value FROM json_each(?))`,
+         FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`,
     );
   }
 
   cards(tenantId: string, ids: string[]): NodeCard[] {
     if (ids.length === 0) return [];
-    return this.cardsStmt.all(tenantId, JSON.stringify(ids)) as NodeCard[];
+    return this.cardsStmt.all(JSON.stringify(ids), tenantId) as NodeCard[];
   }
 
   recent(tenantId: string, status: 'raw' | 'validated', limit: number): string[] {
@@ -86,6 +88,6 @@ export class ContextRepo {
   /** Searchable text of these rows (by seq), for measuring which words they contain. */
   texts(tenantId: string, seqs: number[]): Array<{ seq: number; text: string }> {
     if (seqs.length === 0) return [];
-    return this.textsStmt.all(tenantId, JSON.stringify(seqs)) as Array<{ seq: number; text: string }>;
+    return this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string }>;
   }
 }

@@ -33,7 +33,7 @@ export class LinksRepo {
   constructor(db: Db) {
     this.nodeExistsStmt = db.prepare('SELECT 1 FROM nodes WHERE tenant_id = ? AND id = ?').pluck();
     this.existingIdsStmt = db
-      .prepare('SELECT id FROM nodes WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
+      .prepare('SELECT n.id FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?')
       .pluck();
     this.outgoingStmt = db.prepare(
       'SELECT target_id, type FROM links WHERE tenant_id = ? AND source_id = ? ORDER BY target_id',
@@ -67,7 +67,7 @@ export class LinksRepo {
   /** Which of these ids name nodes of this tenant. */
   existingIds(tenantId: string, ids: string[]): Set<string> {
     if (ids.length === 0) return new Set();
-    return new Set(this.existingIdsStmt.all(tenantId, JSON.stringify(ids)) as string[]);
+    return new Set(this.existingIdsStmt.all(JSON.stringify(ids), tenantId) as string[]);
   }
 
   outgoing(tenantId: string, sourceId: string): LinkRow[] {

@@ -53,6 +53,8 @@ export class NodesRepo {
   private readonly activeParaIds;
   private readonly setEmbedded;
   private readonly clearEmbeddedAll;
+  private readonly bySeqsStmt;
+  private readonly byIdsStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
@@ -84,6 +86,10 @@ export class NodesRepo {
     );
     this.setEmbedded = db.prepare('UPDATE nodes SET embedded_hash = ? WHERE tenant_id = ? AND id = ?');
     this.clearEmbeddedAll = db.prepare('UPDATE nodes SET embedded_hash = NULL');
+    // Driven from the id list (CROSS JOIN fixes the join order): with `tenant_id = ? AND
+    // seq IN (json_each)` SQLite walked every node of the tenant instead.
+    this.bySeqsStmt = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
+    this.byIdsStmt = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?');
   }
 
   insert(row: Omit<NodeRow, 'seq' | 'embedded_hash'>): number {
@@ -111,17 +117,11 @@ export class NodesRepo {
 
   /** Rows for these seqs, in no particular order. */
   getBySeqs(tenantId: string, seqs: number[]): NodeRow[] {
-    if (seqs.length === 0) return [];
-    return this.db
-      .prepare('SELECT * FROM nodes WHERE tenant_id = ? AND seq IN (SELECT value FROM json_each(?))')
-      .all(tenantId, JSON.stringify(seqs)) as NodeRow[];
+    return seqs.length === 0 ? [] : (this.bySeqsStmt.all(JSON.stringify(seqs), tenantId) as NodeRow[]);
   }
 
   getByIds(tenantId: string, ids: string[]): NodeRow[] {
-    if (ids.length === 0) return [];
-    return this.db
-      .prepare('SELECT * FROM nodes WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
-      .all(tenantId, JSON.stringify(ids)) as NodeRow[];
+    return ids.length === 0 ? [] : (this.byIdsStmt.all(JSON.stringify(ids), tenantId) as NodeRow[]);
   }
 
   paraItemIds(tenantId: string, nodeId: string): string[] {
