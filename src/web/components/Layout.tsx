@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { saveSession, type Session } from '../lib/session.js';
+import { Logo } from './Logo.js';
 
 const NAV = [
   { href: '#/', label: 'Search', active: (p: string) => p === '/' || p === '/search' || p.startsWith('/nodes/') },
@@ -30,13 +31,7 @@ export function Layout({ path, session, children }: { path: string; session: Ses
       </a>
       <header class="topbar">
         <a class="brand" href="#/" aria-label="Rhizome home">
-          <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
-            <rect width="32" height="32" rx="8" fill="var(--accent)" />
-            <circle cx="10" cy="20" r="3" fill="#fff" />
-            <circle cx="22" cy="11" r="3" fill="#fff" />
-            <circle cx="22" cy="23" r="2.5" fill="#fff" />
-            <path d="M10 20 22 11M10 20l12 3" stroke="#fff" stroke-width="1.6" />
-          </svg>
+          <Logo size={28} />
           <span>Rhizome</span>
         </a>
         <nav class="nav" aria-label="Main">

@@ -5,6 +5,7 @@ import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
 import { bearerFrom, saveSession, takeSignOutReason } from '../lib/session.js';
+import { Logo } from '../components/Logo.js';
 
 interface Tokens {
   access_token: string;
@@ -61,13 +62,7 @@ export function LoginPage({ token }: { token: string | null }) {
     <div class="auth">
       <div class="auth-card">
         <div class="auth-brand">
-          <svg viewBox="0 0 32 32" width="40" height="40" aria-hidden="true">
-            <rect width="32" height="32" rx="8" fill="var(--accent)" />
-            <circle cx="10" cy="20" r="3" fill="#fff" />
-            <circle cx="22" cy="11" r="3" fill="#fff" />
-            <circle cx="22" cy="23" r="2.5" fill="#fff" />
-            <path d="M10 20 22 11M10 20l12 3" stroke="#fff" stroke-width="1.6" />
-          </svg>
+          <Logo size={40} />
           <h1>Sign in to Rhizome</h1>
         </div>
         {reason && <p class="notice">{reason}</p>}
