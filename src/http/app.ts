@@ -38,6 +38,11 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
       },
     })(c, next);
   });
+  // Tenant data must not linger in browser or proxy caches.
+  app.use('/api/v1/*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+  });
   app.use('/api/v1/*', requireAuth(s.auth));
 
   app.route('/', healthRoutes(s));

@@ -81,6 +81,12 @@ describe('health and the API description', () => {
     expect(typeof h.uptime_s).toBe('number');
   });
 
+  it('API responses, errors included, are never stored by caches', async () => {
+    expect((await t.req('GET', '/api/v1/nodes')).headers.get('cache-control')).toBe('no-store');
+    expect((await t.req('GET', '/api/v1/nodes/nod_missing')).headers.get('cache-control')).toBe('no-store');
+    expect((await t.req('GET', '/api/v1/nodes', undefined, null)).headers.get('cache-control')).toBe('no-store');
+  });
+
   it('counts queued jobs', async () => {
     await t.req('POST', '/api/v1/nodes', { title: 'x' });
     expect((await (await t.app.request('/health')).json()).jobs.queued).toBe(1);
