@@ -49,11 +49,12 @@ describe('nodes and search', () => {
     const first = page.locator('#results .result').first();
     await first.getByText('Sourdough starter care').waitFor();
     await first.locator('.badge-keyword').waitFor();
-    // The semantic side joins in once the embedding job has run.
+    // The semantic side joins in once the embedding job has run. Reloading (the query lives in
+    // the URL) makes the first results on screen the fresh hybrid response: toggling modes
+    // instead raced the new response against the previous results kept on screen meanwhile.
     await expect
       .poll(async () => {
-        await page.locator('.segmented label', { hasText: 'Keyword' }).click();
-        await page.locator('.segmented label', { hasText: 'Hybrid' }).click();
+        await page.reload();
         await page.locator('#results .result').first().getByText('Sourdough starter care').waitFor();
         return page.locator('#results .result').first().locator('.badge-semantic').count();
       }, { timeout: 100_000, interval: 1000 })
