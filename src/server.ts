@@ -41,6 +41,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
 
   services.queue.start();
+  // Load each tenant's in-memory search index once the model's vector table is known, so
+  // the first semantic query after a restart does not pay for it (~3 s at 100k nodes).
+  services.embedding.init().then(
+    () => {
+      const t0 = Date.now();
+      const n = services.repos.tenants.list().reduce((sum, t) => sum + services.search.warm(t.id), 0);
+      log.info(`semantic index ready: ${n} vector(s) in ${Date.now() - t0} ms`);
+    },
+    () => {}, // already logged by the container; keyword search still works
+  );
   const app = createApp(services, [webMount]);
   const server: ServerType = await new Promise((resolve) => {
     // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default

@@ -23,6 +23,9 @@ describe('the server process', () => {
 
     const s2 = await startServer(dir, PORT);
     expect(s2.stdout()).not.toContain('Created tenant');
+    // The node's vector was written before the clean shutdown; the search index is warmed at start.
+    for (let i = 0; i < 100 && !s2.stderr().includes('semantic index ready'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(s2.stderr()).toContain('semantic index ready: 1 vector(s)');
     expect(credentials(dir).api_key).toBe(cred.api_key);
     const got = await fetch(`${s2.url}/api/v1/nodes/${node.id}`, { headers: auth });
     expect(got.status).toBe(200);
