@@ -90,9 +90,4 @@ export class SearchRepo {
       .pluck()
       .all(match, tenantId, limit) as string[];
   }
-
-  /** Vectors stored for the tenant (bounds the semantic over-fetch). */
-  vectorCount(tenantId: string): number {
-    return this.db.prepare('SELECT count(*) FROM nodes WHERE tenant_id = ? AND embedded_hash IS NOT NULL').pluck().get(tenantId) as number;
-  }
 }
