@@ -15,6 +15,7 @@ import type { Mailer } from './mailer.js';
 export const ACCESS_TTL_S = 900;
 export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 export const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
+export const LAST_USED_RESOLUTION_MS = 60 * 1000;
 
 export interface Principal {
   tenantId: string;
@@ -68,7 +69,9 @@ export class AuthService {
     // Compute the digest even for unknown ids so timing does not tell which ids exist.
     const presented = hmac(this.d.keys.apiKeyHmac, raw.slice(dot + 1));
     if (!row || !digestsEqual(presented, row.secret_hmac)) throw new UnauthorizedError('Unknown or revoked API key');
-    this.d.apiKeys.touch(row.tenant_id, row.id, iso(this.d.clock.now()));
+    // last_used_at is kept to the minute: a write on every authenticated read is not worth it.
+    const now = this.d.clock.now();
+    if (!row.last_used_at || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) this.d.apiKeys.touch(row.tenant_id, row.id, iso(now));
     return { tenantId: row.tenant_id, kind: 'api_key', id: row.id };
   }
 

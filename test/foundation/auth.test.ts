@@ -62,6 +62,15 @@ describe('API keys', () => {
     await expectProblem(await t.req('DELETE', `/api/v1/auth/api-keys/${created.id}`), 404, 'not_found');
   });
 
+  it('records last use to the minute without a write on every request', async () => {
+    const lastUsed = async () => (await (await t.req('GET', '/api/v1/auth/api-keys')).json()).data[0].last_used_at;
+    const first = await lastUsed();
+    t.clock.advance(30_000);
+    expect(await lastUsed()).toBe(first);
+    t.clock.advance(31_000);
+    expect(Date.parse(await lastUsed())).toBe(Date.parse(first) + 61_000);
+  });
+
   it('stores only an HMAC of the secret', () => {
     const row = t.s.db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
     expect(JSON.stringify(row)).not.toContain(t.key.split('.')[1]);
