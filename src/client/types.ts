@@ -47,6 +47,7 @@ export type CaptureInput = In<typeof C.CaptureCreate>;
 export type Capture = Out<typeof C.Capture>;
 export type CaptureList = Out<typeof C.CaptureList>;
 export type ActivityEntry = Out<typeof C.CaptureEvent>;
+export type ProvenanceStage = Out<typeof C.CaptureStage>;
 
 export type ServerHealth = Out<typeof H.Health>;
 export type ApiKey = Out<typeof A.ApiKeyRecord>;

@@ -1,19 +1,15 @@
 // Capture request and response shapes (HTTP, MCP and CLI share them).
 import { z } from '@hono/zod-openapi';
+import { CAPTURE_CONTENT_TYPES, CAPTURE_SOURCES, CAPTURE_STATUSES, UPLOAD_MAX_BYTES } from './enums.js';
+export { CAPTURE_CONTENT_TYPES, CAPTURE_SOURCES, CAPTURE_STATUSES, UPLOAD_MAX_BYTES };
 import { parseHttpUrl } from '../ingest/url.js';
 import { pageQuery } from './common.js';
 
-export const CAPTURE_CONTENT_TYPES = ['tweet', 'video', 'repo', 'article', 'pdf', 'audio', 'note', 'image'] as const;
-export const CAPTURE_SOURCES = ['browser-extension', 'cli', 'api', 'mcp'] as const;
-export const CAPTURE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'archived', 'dismissed'] as const;
 export const CAPTURE_EVENT_KINDS = [
   'created', 'queued', 'processing_started', 'stage_completed', 'retry_scheduled', 'completed', 'failed',
   'retried', 'reingested', 'archived', 'unarchived', 'dismissed',
 ] as const;
 export const CAPTURE_STAGES = ['fetch', 'extract', 'summarize', 'tag', 'embed', 'classify', 'link'] as const;
-
-/** 25 MB, the upload limit of the contract. */
-export const UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
 
 const httpUrl = z
   .string()

@@ -1,11 +1,9 @@
 // Request and response shapes for links, related nodes, link suggestions, session context
 // and graph health (http, mcp and cli share them).
 import { z } from '@hono/zod-openapi';
+import { LINK_TYPES } from './enums.js';
+export { LINK_TYPES };
 
-export const LINK_TYPES = [
-  'related', 'references', 'referenced_by', 'supports', 'supported_by', 'contradicts',
-  'part_of', 'has_part', 'derived_from', 'source_of',
-] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
 /** The type the reverse row carries. */

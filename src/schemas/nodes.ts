@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { NODE_STATUSES, SEARCH_MODES } from './enums.js';
+export { NODE_STATUSES, SEARCH_MODES };
 import { pageQuery, queryBool } from './common.js';
-
-export const NODE_STATUSES = ['raw', 'validated', 'dismissed'] as const;
-export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
 
 const tag = z.string().trim().min(1).max(100);
 const tags = z.array(tag).max(100);

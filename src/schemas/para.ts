@@ -1,8 +1,7 @@
 // PARA items: request and response shapes (http, mcp and cli share them).
 import { z } from '@hono/zod-openapi';
-
-export const PARA_CATEGORIES = ['projects', 'areas', 'resources'] as const;
-export const PARA_STATUSES = ['active', 'archived', 'completed'] as const;
+import { PARA_CATEGORIES, PARA_STATUSES } from './enums.js';
+export { PARA_CATEGORIES, PARA_STATUSES };
 
 export const ParaCategory = z.enum(PARA_CATEGORIES);
 export const ParaStatus = z.enum(PARA_STATUSES);

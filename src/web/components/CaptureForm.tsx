@@ -6,8 +6,9 @@ import { bytes } from '../lib/format.js';
 import { useAction } from '../lib/hooks.js';
 import { toast } from '../lib/toast.js';
 import { Button, Field, Problem } from './ui.js';
+import { UPLOAD_MAX_BYTES } from '../../schemas/enums.js';
 
-export const MAX_UPLOAD = 25 * 1024 * 1024;
+export const MAX_UPLOAD = UPLOAD_MAX_BYTES;
 const ALLOWED_EXT = ['pdf', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'doc', 'docx', 'txt', 'text', 'md', 'markdown'];
 export const ALLOWED_LABEL = 'PDF, PNG, JPEG, GIF, WebP, Word (.doc, .docx), plain text or Markdown';
 const URL_TYPES = ['article', 'tweet', 'video', 'repo', 'pdf', 'audio', 'image'] as const;

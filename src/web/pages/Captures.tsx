@@ -8,8 +8,9 @@ import { ago } from '../lib/format.js';
 import { useApi } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
 import type { CapturePage } from '../lib/types.js';
+import { CAPTURE_STATUSES } from '../../schemas/enums.js';
 
-const STATUSES = ['pending', 'processing', 'completed', 'failed', 'archived', 'dismissed'];
+const STATUSES = CAPTURE_STATUSES;
 const PER_PAGE = 25;
 
 export function CapturesPage({ query }: { query: URLSearchParams }) {
