@@ -3,7 +3,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Services } from '../container.js';
-import { AppError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../errors.js';
+import { AppError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { isClientAbort } from './client-abort.js';
 import { packageVersion } from '../paths.js';
 import { requireAuth } from './auth.middleware.js';
 import { problem, toAppError } from './problem.js';
@@ -25,6 +26,10 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   app.onError((err, c) => {
     const known = toAppError(err);
     if (known) return problem(c, known);
+    if (isClientAbort(err)) {
+      s.log.debug(`client went away during ${c.req.method} ${c.req.path}`);
+      return problem(c, new ValidationError('The request body ended before it was complete'));
+    }
     s.log.error(`unhandled error on ${c.req.method} ${c.req.path}`, err);
     return problem(c, new AppError(500, 'internal_error', 'Internal error', 'An unexpected error occurred; it has been logged'));
   });

@@ -40,11 +40,15 @@ export function readUpload(body: ReadableStream<Uint8Array> | null, contentType:
     };
     bb.on('file', (name, stream, info) => {
       if (name !== 'file' || file) {
+        stream.on('error', () => undefined); // the request's own error is reported by busboy
         stream.resume();
         return;
       }
       const f = { filename: info.filename || 'upload', chunks: [] as Buffer[], size: 0 };
       file = f;
+      // A body that ends inside the file part ("Unexpected end of form") errors this stream;
+      // unheard, that error would take the whole process down.
+      stream.on('error', (e: Error) => finish(new ValidationError(`malformed multipart request: ${e.message}`)));
       stream.on('data', (c: Buffer) => {
         f.size += c.length;
         if (f.size > maxBytes) return finish(new PayloadTooLargeError(`the file is larger than ${maxBytes / (1024 * 1024)} MB`));

@@ -23,7 +23,8 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'rhizome-proc-'));
 }
 
-export async function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildServer> {
+/** port 0 (the default) lets the system pick a free port; the child's "listening" line names it. */
+export async function startServer(dataDir: string, port = 0, env: Record<string, string> = {}): Promise<ChildServer> {
   const proc = spawn(process.execPath, [BIN, 'serve'], {
     env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,13 +33,17 @@ export async function startServer(dataDir: string, port: number, env: Record<str
   let err = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (err += d));
-  const url = `http://127.0.0.1:${port}`;
+  let url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}): ${err}`);
     // Our own child's "listening" line, not /health: another process could hold the port.
-    if (err.includes(`listening on ${url}`)) break;
+    const heard = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(err);
+    if (heard && (port === 0 || Number(heard[2]) === port)) {
+      url = heard[1];
+      break;
+    }
     if (Date.now() > deadline) throw new Error(`server did not start: ${err}`);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -25,7 +25,10 @@ export function registerServerCommands(program: Command): void {
         ...(opts.host ? { host: opts.host } : {}),
       });
       const { startServer } = await import('../../server.js');
+      const { installProcessGuards } = await import('../../process-guards.js');
+      const { createLogger } = await import('../../logger.js');
       const server = await startServer(config);
+      installProcessGuards(createLogger(config.logLevel), () => server.close());
       const stop = () => {
         server.close().then(
           () => process.exit(0),
