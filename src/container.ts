@@ -1,6 +1,6 @@
 // Builds every repository and service over one database. HTTP, MCP (over HTTP) and the
 // admin CLI commands all receive this one object; nothing below it knows about them.
-import { loadKeys } from './auth/secrets.js';
+import { loadKeys } from './services/auth/secrets.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/open.js';
@@ -13,25 +13,25 @@ import { TenantsRepo } from './repos/tenants.repo.js';
 import { TokensRepo } from './repos/tokens.repo.js';
 import { UsersRepo } from './repos/users.repo.js';
 import { ParaRepo } from './repos/para.repo.js';
-import { ParaService } from './services/para.service.js';
-import { ParaClassifier } from './services/para-classify.service.js';
+import { ParaService } from './services/para/para.service.js';
+import { ParaClassifier } from './services/para/para-classify.service.js';
 import { NodesRepo } from './repos/nodes.repo.js';
 import { SearchRepo } from './repos/search.repo.js';
 import { VectorsRepo } from './repos/vectors.repo.js';
-import { EmbeddingService } from './services/embedding.service.js';
-import { NodesService } from './services/nodes.service.js';
-import { SearchService } from './services/search.service.js';
-import { AuthService } from './services/auth.service.js';
-import { LogMailer, SmtpMailer, type Mailer } from './services/mailer.js';
-import { TenantsService } from './services/tenants.service.js';
+import { EmbeddingService } from './services/nodes/embedding.service.js';
+import { NodesService } from './services/nodes/nodes.service.js';
+import { SearchService } from './services/nodes/search.service.js';
+import { AuthService } from './services/auth/auth.service.js';
+import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.js';
+import { TenantsService } from './services/auth/tenants.service.js';
 import { LinksRepo } from './repos/links.repo.js';
 import { ContextRepo } from './repos/context.repo.js';
 import { GraphHealthRepo } from './repos/graph-health.repo.js';
-import { LinksService } from './services/links.service.js';
-import { SuggestionsService } from './services/suggestions.service.js';
-import { ContextService } from './services/context.service.js';
-import { GraphHealthService } from './services/graph-health.service.js';
-import { createCaptures, vectorAdopter } from './services/captures.service.js';
+import { LinksService } from './services/graph/links.service.js';
+import { SuggestionsService } from './services/graph/suggestions.service.js';
+import { ContextService } from './services/graph/context.service.js';
+import { GraphHealthService } from './services/graph/graph-health.service.js';
+import { createCaptures, vectorAdopter } from './services/captures/captures.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;

@@ -16,7 +16,7 @@ import { WorkerEmbedder } from '../embed/worker-embedder.js';
 import { memoryLogger } from '../logger.js';
 import { packageRoot } from '../paths.js';
 import type { ParaCategory } from '../schemas/para.js';
-import type { ClassifierSettings } from '../services/para-scoring.js';
+import type { ClassifierSettings } from '../services/para/para-scoring.js';
 
 export interface ParaCorpus {
   items: { key: string; category: ParaCategory; label: string; description: string }[];

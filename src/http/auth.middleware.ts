@@ -1,7 +1,7 @@
 // Resolves the caller's tenant from `ApiKey {id}.{secret}` or `Bearer <access>`.
 import type { MiddlewareHandler } from 'hono';
 import { UnauthorizedError } from '../errors.js';
-import type { AuthService } from '../services/auth.service.js';
+import type { AuthService } from '../services/auth/auth.service.js';
 import type { AppEnv } from './router.js';
 
 const PUBLIC = new Set(['/api/v1/auth/magic-link', '/api/v1/auth/magic-link/verify', '/api/v1/auth/refresh', '/api/v1/openapi.json']);

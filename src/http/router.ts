@@ -1,7 +1,7 @@
 // Every route module builds its routes on one of these: zod-validated, OpenAPI-documented,
 // and turning validation failures into 400 validation_failed with field paths.
 import { OpenAPIHono, type Hook } from '@hono/zod-openapi';
-import type { Principal } from '../services/auth.service.js';
+import type { Principal } from '../services/auth/auth.service.js';
 import { ValidationError } from '../errors.js';
 
 export type AppEnv = { Variables: { principal: Principal; tenantId: string } };

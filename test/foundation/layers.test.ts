@@ -49,7 +49,7 @@ describe('layering', () => {
   it('sees the imports it checks (relative, dynamic and packages)', () => {
     expect(imports(join(SRC, 'container.ts'))).toEqual(expect.arrayContaining(['services', 'repos']));
     expect(imports(join(SRC, 'cli/commands/server.ts'))).toContain('server.js'); // dynamic import()
-    expect(imports(join(SRC, 'services/auth.service.ts'))).toContain('pkg:hono/jwt');
+    expect(imports(join(SRC, 'services/auth/auth.service.ts'))).toContain('pkg:hono/jwt');
     expect(RULES.services.packages!.test('pkg:hono/jwt')).toBe(false);
     expect(RULES.services.packages!.test('pkg:hono')).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SUGGESTION_MIN_SCORE } from '../../src/services/suggestions.service.js';
+import { SUGGESTION_MIN_SCORE } from '../../src/services/graph/suggestions.service.js';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 import { createNode } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ftsAnyOf, ftsPhrase, keyTerms, stemSet, titleMention } from '../../src/services/text-terms.js';
+import { ftsAnyOf, ftsPhrase, keyTerms, stemSet, titleMention } from '../../src/search/text-terms.js';
 
 describe('text terms', () => {
   it('keeps the most frequent content words, first seen first on ties, without stop words', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
-import { slugify } from '../../src/services/para-slug.js';
+import { slugify } from '../../src/services/para/para-slug.js';
 
 let t: TestApp;
 beforeEach(async () => {

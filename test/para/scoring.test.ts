@@ -1,7 +1,7 @@
 // The decision rule on hand-made vectors: threshold, margin over the runner-up, centroid blend.
 import { describe, expect, it } from 'vitest';
 import { normalize } from '../../src/embed/embedder.js';
-import { buildProfile, decide, type ClassifierSettings } from '../../src/services/para-scoring.js';
+import { buildProfile, decide, type ClassifierSettings } from '../../src/services/para/para-scoring.js';
 
 const v = (...xs: number[]) => normalize(Float32Array.from(xs));
 const cfg: ClassifierSettings = { threshold: 0.5, margin: 0.1, centroidHalfWeight: 4, maxCentroidWeight: 0.7 };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { HYBRID_POOL } from '../../src/services/search.service.js';
+import { HYBRID_POOL } from '../../src/services/nodes/search.service.js';
 
 let t: TestApp;
 beforeEach(async () => {

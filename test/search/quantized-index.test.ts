@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { QuantizedIndex } from '../../src/search/quantized-index.js';
-import { SemanticIndexes, type StoredVector } from '../../src/search/semantic-index.js';
+import { QuantizedIndex } from '../../src/vectors/quantized-index.js';
+import { SemanticIndexes, type StoredVector } from '../../src/vectors/semantic-index.js';
 
 function rng(seed: number) {
   return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import { PayloadTooLargeError, ValidationError } from '../../errors.js';
-import { readUpload } from '../../ingest/multipart.js';
+import { readUpload } from '../multipart.js';
 import {
   CAPTURE_SOURCES, Capture, CaptureAccepted, CaptureActivity, CaptureCheckQuery, CaptureContentQuery, CaptureCreate, CaptureList, CaptureListQuery,
   CaptureProvenance, UPLOAD_MAX_BYTES,

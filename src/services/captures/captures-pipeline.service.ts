@@ -3,15 +3,15 @@
 // SAME transaction that deletes the job row. A crash anywhere before that commit leaves the
 // job to be re-run from the start; a crash after it leaves nothing to do. Either way a
 // capture completes exactly once, with one node.
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import type { Extracted, Source } from '../ingest/extract/index.js';
-import type { Job, JobQueue } from '../jobs/queue.js';
-import type { Logger } from '../logger.js';
-import type { CaptureRow, CapturesRepo } from '../repos/captures.repo.js';
-import type { JobsRepo } from '../repos/jobs.repo.js';
-import type { CaptureStage } from '../schemas/captures.js';
-import { embeddingText } from '../search/embedding-text.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import type { Extracted, Source } from '../../ingest/extract/index.js';
+import type { Job, JobQueue } from '../../jobs/queue.js';
+import type { Logger } from '../../logger.js';
+import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
+import type { JobsRepo } from '../../repos/jobs.repo.js';
+import type { CaptureStage } from '../../schemas/captures.js';
+import { embeddingText } from '../../search/embedding-text.js';
 import {
   classifyStage, embedStage, extractStage, fetchStage, isTransient, linkStage, summarizeStage, tagStage,
   type StageDeps, type StageResult,

@@ -1,19 +1,19 @@
 // The seven pipeline stages as functions of a capture. Each returns what it produced and
 // the model/algorithm (with version) that produced it; the pipeline records both.
-import type { Config } from '../config.js';
-import type { Embedder } from '../embed/embedder.js';
-import { extractSource, type Extracted, type Source } from '../ingest/extract/index.js';
-import type { PageFlavor } from '../ingest/extract/html.js';
-import { FetchError, safeFetch } from '../ingest/fetch.js';
-import { llmSummarizeAndTag, type LlmResult } from '../ingest/llm.js';
-import { detectContent, looksLikeHtml, looksLikeMarkdown, type DocKind } from '../ingest/sniff.js';
-import { extractiveSummary, SUMMARY_ALGORITHM } from '../ingest/summarize.js';
-import { keyphraseTags, normalizeTag, TAG_ALGORITHM } from '../ingest/tags.js';
-import { sentences } from '../ingest/text-stats.js';
-import type { CaptureRow, CapturesRepo } from '../repos/captures.repo.js';
-import type { KnnHit } from '../repos/vectors.repo.js';
-import { embeddingText } from '../search/embedding-text.js';
-import { buildProfile, decide, itemText, type ClassifierSettings } from './para-scoring.js';
+import type { Config } from '../../config.js';
+import type { Embedder } from '../../embed/embedder.js';
+import { extractSource, type Extracted, type Source } from '../../ingest/extract/index.js';
+import type { PageFlavor } from '../../ingest/extract/html.js';
+import { FetchError, safeFetch } from '../../ingest/fetch.js';
+import { llmSummarizeAndTag, type LlmResult } from '../../ingest/llm.js';
+import { detectContent, looksLikeHtml, looksLikeMarkdown, type DocKind } from '../../ingest/sniff.js';
+import { extractiveSummary, SUMMARY_ALGORITHM } from '../../ingest/summarize.js';
+import { keyphraseTags, normalizeTag, TAG_ALGORITHM } from '../../ingest/tags.js';
+import { sentences } from '../../ingest/text-stats.js';
+import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
+import type { KnnHit } from '../../repos/vectors.repo.js';
+import { embeddingText } from '../../search/embedding-text.js';
+import { buildProfile, decide, itemText, type ClassifierSettings } from '../para/para-scoring.js';
 
 export interface StageResult<T> {
   value: T;

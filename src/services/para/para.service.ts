@@ -1,12 +1,12 @@
 // PARA items: creation with generated slugs, the lifecycle state table, the tree, and the
 // entry points of background classification (create, match, rate-limited rescan).
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import { ConflictError, GoneError, NotFoundError, RateLimitedError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { JobQueue } from '../jobs/queue.js';
-import type { ParaRepo } from '../repos/para.repo.js';
-import type { ParaCategory, ParaCreate, ParaItem, ParaPatch, ParaStatus, ParaTreeItem } from '../schemas/para.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import { ConflictError, GoneError, NotFoundError, RateLimitedError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { ParaRepo } from '../../repos/para.repo.js';
+import type { ParaCategory, ParaCreate, ParaItem, ParaPatch, ParaStatus, ParaTreeItem } from '../../schemas/para.js';
 import { PARA_CLASSIFY_JOB, type ClassifyPayload } from './para-classify.service.js';
 import { nextFreeSlug, slugify } from './para-slug.js';
 

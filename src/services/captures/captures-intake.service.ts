@@ -1,14 +1,14 @@
 // Intake: a capture and the job that processes it are committed in one transaction before
 // the client hears 201, so an acknowledged capture is never lost.
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
-import { newId } from '../ids.js';
-import { detectUpload, UnsupportedFile, type Detected } from '../ingest/sniff.js';
-import { normalizeUrl } from '../ingest/url.js';
-import type { JobQueue } from '../jobs/queue.js';
-import type { CaptureRow, CapturesRepo } from '../repos/captures.repo.js';
-import type { CaptureCreateInput, CaptureDto } from '../schemas/captures.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { detectUpload, UnsupportedFile, type Detected } from '../../ingest/sniff.js';
+import { normalizeUrl } from '../../ingest/url.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
+import type { CaptureCreateInput, CaptureDto } from '../../schemas/captures.js';
 import { CAPTURE_JOB, toCaptureDto, type CaptureJobPayload } from './captures-view.js';
 
 export interface UploadInput {

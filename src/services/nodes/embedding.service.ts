@@ -1,14 +1,14 @@
 // Turns queued embed jobs into vectors, in batches, off the event loop (the embedder runs
 // in a worker thread). Also keeps the vector table in step with the configured model:
 // a model change recreates the table and re-embeds every node in the background.
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import type { Embedder } from '../embed/embedder.js';
-import type { Job, JobQueue } from '../jobs/queue.js';
-import type { Logger } from '../logger.js';
-import type { NodesRepo } from '../repos/nodes.repo.js';
-import type { VectorsRepo } from '../repos/vectors.repo.js';
-import { embeddingText, textHash } from '../search/embedding-text.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import type { Embedder } from '../../embed/embedder.js';
+import type { Job, JobQueue } from '../../jobs/queue.js';
+import type { Logger } from '../../logger.js';
+import type { NodesRepo } from '../../repos/nodes.repo.js';
+import type { VectorsRepo } from '../../repos/vectors.repo.js';
+import { embeddingText, textHash } from '../../search/embedding-text.js';
 import { EMBED_JOB } from './nodes.service.js';
 
 export const EMBED_BATCH = 32;

@@ -1,9 +1,9 @@
 // Tenants and the first-run bootstrap (tenant `default` with one API key).
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import { ValidationError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { TenantsRepo } from '../repos/tenants.repo.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import { ValidationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { TenantsRepo } from '../../repos/tenants.repo.js';
 import type { AuthService } from './auth.service.js';
 
 export class TenantsService {

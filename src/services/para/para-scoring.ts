@@ -1,6 +1,6 @@
 // The decision rule of automatic PARA classification, as pure functions so the job, the
 // tests and the eval harness share one definition.
-import { dot, normalize } from '../embed/embedder.js';
+import { dot, normalize } from '../../embed/embedder.js';
 
 export interface ClassifierSettings {
   /** Minimum cosine similarity between a node and the item's profile. */

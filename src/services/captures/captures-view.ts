@@ -1,6 +1,6 @@
 // How a capture row is shown, and the status rules shared by intake, lifecycle and pipeline.
-import type { CaptureRow, CaptureStatus } from '../repos/captures.repo.js';
-import type { CaptureDto } from '../schemas/captures.js';
+import type { CaptureRow, CaptureStatus } from '../../repos/captures.repo.js';
+import type { CaptureDto } from '../../schemas/captures.js';
 
 export const CAPTURE_JOB = 'capture_process';
 

@@ -1,10 +1,10 @@
 // The rules of links: a node's outgoing links are replaced as a whole, every link exists as
 // a pair (A → B with its type, B → A with the inverse type), and a bad request changes nothing.
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import { NotFoundError, ValidationError, type FieldError } from '../errors.js';
-import type { LinkRow, LinksRepo, RelatedRow } from '../repos/links.repo.js';
-import { INVERSE_LINK_TYPE, type LinkType } from '../schemas/graph.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
+import type { LinkRow, LinksRepo, RelatedRow } from '../../repos/links.repo.js';
+import { INVERSE_LINK_TYPE, type LinkType } from '../../schemas/graph.js';
 
 export interface LinkInput {
   target_id: string;

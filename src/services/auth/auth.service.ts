@@ -1,16 +1,16 @@
 // API keys, magic-link login, access tokens (JWT via hono/jwt) and refresh-token rotation
 // with reuse detection (RFC 9700: presenting a rotated token revokes its whole family).
 import { sign, verify } from 'hono/jwt';
-import { hmac, digestsEqual, randomSecret, type Keys } from '../auth/secrets.js';
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { ApiKeysRepo } from '../repos/api-keys.repo.js';
-import type { TenantsRepo } from '../repos/tenants.repo.js';
-import type { TokensRepo } from '../repos/tokens.repo.js';
-import type { UsersRepo } from '../repos/users.repo.js';
-import type { Mailer } from './mailer.js';
+import { hmac, digestsEqual, randomSecret, type Keys } from './secrets.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { ApiKeysRepo } from '../../repos/api-keys.repo.js';
+import type { TenantsRepo } from '../../repos/tenants.repo.js';
+import type { TokensRepo } from '../../repos/tokens.repo.js';
+import type { UsersRepo } from '../../repos/users.repo.js';
+import type { Mailer } from '../../mail/mailer.js';
 
 export const ACCESS_TTL_S = 900;
 export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;

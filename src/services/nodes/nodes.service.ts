@@ -2,15 +2,15 @@
 // its follow-up embedding job in one transaction, so a node is acknowledged at once and
 // its vector arrives in the background.
 import type { z } from '@hono/zod-openapi';
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import { NotFoundError, ValidationError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { JobQueue } from '../jobs/queue.js';
-import type { NodeRow, NodesRepo } from '../repos/nodes.repo.js';
-import type { VectorsRepo } from '../repos/vectors.repo.js';
-import { NodeCreate, NodePatch, type NodeCreateInput, type NodeDto, type NodePatchInput } from '../schemas/nodes.js';
-import { embeddingText } from '../search/embedding-text.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { NodeRow, NodesRepo } from '../../repos/nodes.repo.js';
+import type { VectorsRepo } from '../../repos/vectors.repo.js';
+import { NodeCreate, NodePatch, type NodeCreateInput, type NodeDto, type NodePatchInput } from '../../schemas/nodes.js';
+import { embeddingText } from '../../search/embedding-text.js';
 
 export const EMBED_JOB = 'embed_node';
 

@@ -2,12 +2,12 @@
 // queue. A job is idempotent: it only ever adds an 'auto' association to a node that is
 // still an orphan when the row is written, so re-running it after a crash changes nothing.
 import { createHash } from 'node:crypto';
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import type { Embedder } from '../embed/embedder.js';
-import type { Job, JobQueue } from '../jobs/queue.js';
-import type { Logger } from '../logger.js';
-import type { AutoAssignment, ParaRepo } from '../repos/para.repo.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import type { Embedder } from '../../embed/embedder.js';
+import type { Job, JobQueue } from '../../jobs/queue.js';
+import type { Logger } from '../../logger.js';
+import type { AutoAssignment, ParaRepo } from '../../repos/para.repo.js';
 import { buildProfile, decide, DEFAULT_CLASSIFIER, itemText, type ClassifierSettings, type ItemProfile } from './para-scoring.js';
 
 export const PARA_CLASSIFY_JOB = 'para_classify';

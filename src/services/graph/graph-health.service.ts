@@ -1,7 +1,7 @@
 // GET /graph-health: six counters read inside one transaction, so they describe one snapshot.
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import type { GraphHealthRepo, TenantCounters } from '../repos/graph-health.repo.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import type { GraphHealthRepo, TenantCounters } from '../../repos/graph-health.repo.js';
 
 export const STALE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
 

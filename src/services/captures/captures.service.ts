@@ -1,16 +1,16 @@
 // Captures, assembled: intake (accept and queue), lifecycle (reads and status changes)
 // and the pipeline (the durable job that turns a capture into a node).
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Db } from '../db/open.js';
-import type { Embedder } from '../embed/embedder.js';
-import type { JobQueue } from '../jobs/queue.js';
-import type { Logger } from '../logger.js';
-import { CapturesRepo } from '../repos/captures.repo.js';
-import type { JobsRepo } from '../repos/jobs.repo.js';
-import type { KnnHit, VectorsRepo } from '../repos/vectors.repo.js';
-import type { NodesRepo } from '../repos/nodes.repo.js';
-import { embeddingText, textHash } from '../search/embedding-text.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/open.js';
+import type { Embedder } from '../../embed/embedder.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Logger } from '../../logger.js';
+import { CapturesRepo } from '../../repos/captures.repo.js';
+import type { JobsRepo } from '../../repos/jobs.repo.js';
+import type { KnnHit, VectorsRepo } from '../../repos/vectors.repo.js';
+import type { NodesRepo } from '../../repos/nodes.repo.js';
+import { embeddingText, textHash } from '../../search/embedding-text.js';
 import { CapturesIntake } from './captures-intake.service.js';
 import { CapturesLifecycle } from './captures-lifecycle.service.js';
 import { CapturePipeline, type NodeWriter } from './captures-pipeline.service.js';

@@ -2,13 +2,13 @@
 // in-memory quantised index) or hybrid (convex fusion of both with a query-length keyword
 // weight, see search/fusion.ts and the README's search quality section), under the
 // filters, paginated over a bounded candidate pool.
-import type { NodeFilter, NodesRepo } from '../repos/nodes.repo.js';
-import type { SearchRepo } from '../repos/search.repo.js';
-import type { KnnHit, VectorsRepo } from '../repos/vectors.repo.js';
-import type { NodeDto, NodeSearchParams } from '../schemas/nodes.js';
-import { buildFtsQuery, contentTerms } from '../search/fts-query.js';
-import { SemanticIndexes } from '../search/semantic-index.js';
-import { fuseConvex, keywordWeight, NORMALISE_DEPTH, type FusedHit, type RankedHit } from '../search/fusion.js';
+import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
+import type { SearchRepo } from '../../repos/search.repo.js';
+import type { KnnHit, VectorsRepo } from '../../repos/vectors.repo.js';
+import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
+import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
+import { SemanticIndexes } from '../../vectors/semantic-index.js';
+import { fuseConvex, keywordWeight, NORMALISE_DEPTH, type FusedHit, type RankedHit } from '../../search/fusion.js';
 import type { EmbeddingService } from './embedding.service.js';
 import { toNodeDto } from './nodes.service.js';
 

@@ -2,7 +2,7 @@
 // restoring rhizome.db alone keeps every API key and session valid. Sub-keys are derived
 // with HMAC so the key that hashes API secrets never signs tokens.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { TenantsRepo } from '../repos/tenants.repo.js';
+import type { TenantsRepo } from '../../repos/tenants.repo.js';
 
 export interface Keys {
   apiKeyHmac: Buffer;

@@ -6,12 +6,12 @@
 //   unarchive archived → the remembered status (idempotent)
 //   dismiss   any → dismissed (idempotent); a queued or running job then drops its result
 //   delete    removes the capture, its file, activity and provenance; its node stays
-import { iso, type Clock } from '../clock.js';
-import type { Db } from '../db/open.js';
-import { ConflictError, NotFoundError } from '../errors.js';
-import type { JobQueue } from '../jobs/queue.js';
-import type { CaptureRow, CaptureStatus, CapturesRepo } from '../repos/captures.repo.js';
-import type { CaptureDto } from '../schemas/captures.js';
+import { iso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { CaptureRow, CaptureStatus, CapturesRepo } from '../../repos/captures.repo.js';
+import type { CaptureDto } from '../../schemas/captures.js';
 import { CAPTURE_JOB, toCaptureDto, type CaptureJobPayload } from './captures-view.js';
 
 export interface CaptureContent {

@@ -2,8 +2,8 @@
 // semantic = cosine similarity of embeddings, stretched between a floor and a ceiling;
 // keyword = how many of the text's key terms (its rarest words that occur in the tenant's
 // nodes) a node contains, saturating at KEYWORD_SATURATION terms.
-import type { ContextRepo } from '../repos/context.repo.js';
-import { ftsAnyOf, ftsPhrase, stem, stemSet } from './text-terms.js';
+import type { ContextRepo } from '../../repos/context.repo.js';
+import { ftsAnyOf, ftsPhrase, stem, stemSet } from '../../search/text-terms.js';
 
 /** The slice of the node vector store that ranking needs (s.vectors provides it). */
 export interface VectorIndex {

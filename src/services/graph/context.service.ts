@@ -11,14 +11,14 @@
 // a node drawn in only by its similarity to the focus (at most 0.25 + 0.15 of boosts = 0.40).
 // Boosts only reorder nodes a signal drew in; with no anchor at all (no known focus node,
 // no query) the most recent validated nodes are returned, then recent raw ones.
-import type { Clock } from '../clock.js';
-import { normalize } from '../embed/embedder.js';
-import type { ContextRepo, NodeCard } from '../repos/context.repo.js';
-import type { LinksRepo } from '../repos/links.repo.js';
-import type { ContextMode } from '../schemas/graph.js';
+import type { Clock } from '../../clock.js';
+import { normalize } from '../../embed/embedder.js';
+import type { ContextRepo, NodeCard } from '../../repos/context.repo.js';
+import type { LinksRepo } from '../../repos/links.repo.js';
+import type { ContextMode } from '../../schemas/graph.js';
 import { keywordSignal, semanticSignal, type VectorIndex } from './graph-signals.js';
 import { round } from './suggestions.service.js';
-import { keyTerms } from './text-terms.js';
+import { keyTerms } from '../../search/text-terms.js';
 
 const HOP1 = 0.8;
 const HOP2 = 0.4;
