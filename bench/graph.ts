@@ -9,7 +9,7 @@ import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createServices } from '../src/container.js';
 import { closeDatabase, openDatabase } from '../src/db/open.js';
-import { normalize } from '../src/embed/embedder.js';
+import { normalize } from '../src/vectors/math.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { createApp } from '../src/http/app.js';
 import { newId } from '../src/ids.js';

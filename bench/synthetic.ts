@@ -2,7 +2,7 @@
 // vocabulary, each note about one of a few hundred topics (so FTS postings and query
 // selectivity look like a real notebook), and 512-d unit vectors with the same topic /
 // sub-topic structure (so nearest neighbours mean something, as with real embeddings).
-import { normalize } from '../src/embed/embedder.js';
+import { normalize } from '../src/vectors/math.js';
 
 export function mulberry32(seed: number): () => number {
   return () => {

@@ -8,17 +8,3 @@ export interface Embedder {
 }
 
 export type ModelState = 'loading' | 'ready' | 'error';
-
-export function normalize(v: Float32Array): Float32Array {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  const n = Math.sqrt(s) || 1;
-  for (let i = 0; i < v.length; i++) v[i] /= n;
-  return v;
-}
-
-export function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-}

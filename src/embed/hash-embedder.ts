@@ -1,7 +1,8 @@
 // A deterministic, in-process embedder for unit tests: hashed word and character-trigram
 // features. Similar wording gives similar vectors; it carries no real meaning.
 import { createHash } from 'node:crypto';
-import { normalize, type Embedder } from './embedder.js';
+import { normalize } from '../vectors/math.js';
+import type { Embedder } from './embedder.js';
 
 export class HashEmbedder implements Embedder {
   readonly modelId: string;

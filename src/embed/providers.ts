@@ -1,6 +1,6 @@
 // The models the embedding worker can run. Loaded inside the worker thread only.
 import { basename, dirname, join, resolve } from 'node:path';
-import { normalize } from './embedder.js';
+import { normalize } from '../vectors/math.js';
 
 export interface ModelSpec {
   /** 'use-lite' | 'local:<folder>' | a transformers.js hub id such as Xenova/bge-small-en-v1.5 */

@@ -2,7 +2,8 @@
 // sits to the document's centroid (what the text is mostly about) with a small lead
 // bonus, then picked greedily while penalising near-duplicates (maximal marginal
 // relevance), and finally shown in document order.
-import { dot, normalize, type Embedder } from '../embed/embedder.js';
+import type { Embedder } from '../embed/embedder.js';
+import { centroid, dot } from '../vectors/math.js';
 import { sentences } from './text-stats.js';
 
 export const SUMMARY_ALGORITHM = 'rhizome-extractive-centroid-mmr@1';
@@ -35,10 +36,8 @@ export async function extractiveSummary(markdown: string, embedder: Embedder, ma
   const pool = sampleSentences(all);
   if (pool.length <= maxPicks) return { summary: clip(pool.join(' '), MAX_CHARS), sentences_considered: pool.length, picked: pool.map((_, i) => i) };
   const vecs = await embedder.embed(pool);
-  const centroid = new Float32Array(vecs[0].length);
-  for (const v of vecs) for (let i = 0; i < v.length; i++) centroid[i] += v[i];
-  normalize(centroid);
-  const relevance = vecs.map((v, i) => dot(v, centroid) + 0.08 * Math.max(0, 1 - i / 10) + (pool[i].split(' ').length < 6 ? -0.15 : 0));
+  const centre = centroid(vecs)!;
+  const relevance = vecs.map((v, i) => dot(v, centre) + 0.08 * Math.max(0, 1 - i / 10) + (pool[i].split(' ').length < 6 ? -0.15 : 0));
   const picked: number[] = [];
   let chars = 0;
   while (picked.length < maxPicks) {

@@ -2,18 +2,19 @@
 // mentions beats a new phrase, so the graph does not sprout "ml", "machine-learning" and
 // "machine learning" side by side. New phrases are the unigrams and bigrams between stopwords that
 // recur most, boosted when they occur in the title.
+import { STOPWORDS } from '../search/text.js';
 import { plainText } from './text-stats.js';
 
 export const TAG_ALGORITHM = 'rhizome-keyphrase-ngram@1';
 
-const STOP = new Set(
-  ('a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing down during each ' +
-    'few for from further had has have having he her here hers herself him himself his how i if in into is it its itself just like made make many may me might more most much must my myself ' +
-    'new no nor not now of off on once one only or other our ours ourselves out over own per same she should so some such than that the their theirs them themselves then there these they ' +
-    'this those through to too two under until up upon us use used using very via was we well were what when where which while who whom why will with within without would yet you your yours ' +
-    'yourself yourselves get got gets let lets say says said see seen way ways thing things lot lots really still even every something anything nothing year years time times first last ' +
-    'image video audio page pages source copyright rights reserved cookie cookies privacy policy subscribe newsletter menu home login sign share click read').split(' '),
-);
+// Tags also skip common verbs, quantities and page furniture, which recur in captured
+// pages without saying what they are about.
+const TAG_NOISE = (
+  'like made make many much new now one two upon use used using well within without get got gets lets say says said see seen ' +
+  'way ways thing things lot lots really still even every something anything nothing year years time times first last ' +
+  'image video audio page pages source copyright rights reserved cookie cookies privacy policy subscribe newsletter menu home login sign share click read'
+).split(' ');
+const STOP: ReadonlySet<string> = new Set([...STOPWORDS, ...TAG_NOISE]);
 
 export function normalizeTag(t: string): string {
   return t.toLowerCase().trim().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 50);

@@ -5,6 +5,7 @@ import PQueue from 'p-queue';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { JobRow, JobsRepo } from '../repos/jobs.repo.js';
+import { retryDelayMs } from './backoff.js';
 
 export interface Job<P = Record<string, unknown>> {
   id: number;
@@ -137,7 +138,7 @@ export class JobQueue {
     const max = handler.maxAttempts ?? 5;
     try {
       if (!(err instanceof PermanentJobError) && job.attempts < max) {
-        const backoff = Math.min(60_000, 500 * 2 ** (job.attempts - 1));
+        const backoff = retryDelayMs(job.attempts);
         this.log.info(`job ${job.kind}#${job.id} failed (attempt ${job.attempts}/${max}), retrying in ${backoff} ms: ${err.message}`);
         this.repo.retry(job.id, now + backoff, err.message, now);
         return;

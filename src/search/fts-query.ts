@@ -1,14 +1,13 @@
 // Turns any user text into a safe FTS5 MATCH expression: terms are extracted the way the
-// unicode61 tokenizer sees them and each is double-quoted, so FTS5 syntax in the input
-// ("quotes", NEAR, *, ^, -, :, parentheses, AND/OR/NOT) is only ever text.
-import { STOPWORDS } from './stopwords.js';
+// unicode61 tokenizer sees them (see text.ts) and each is double-quoted, so FTS5 syntax in
+// the input ("quotes", NEAR, *, ^, -, :, parentheses, AND/OR/NOT) is only ever text.
+import { ftsAnyOf, STOPWORDS, words } from './text.js';
 
 export const MAX_QUERY_TERMS = 64;
 
-/** Distinct lower-cased terms of the text, in order of first appearance. */
+/** Distinct terms of the text, in order of first appearance. */
 export function queryTerms(text: string): string[] {
-  const terms = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(terms)].slice(0, MAX_QUERY_TERMS);
+  return [...new Set(words(text, true))].slice(0, MAX_QUERY_TERMS);
 }
 
 /** The terms that carry meaning: stopwords dropped, unless nothing else is left ("to be or not to be"). */
@@ -18,19 +17,12 @@ export function contentTerms(text: string): string[] {
   return content.length ? content : all;
 }
 
-/** A phrase token FTS5 reads as plain text whatever it contains. */
-export function quoteTerm(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
-}
-
-const orOf = (terms: string[]) => (terms.length ? terms.map(quoteTerm).join(' OR ') : null);
-
 /** The keyword side's MATCH expression: content terms OR-ed, or null when there is none. */
 export function buildFtsQuery(text: string): string | null {
-  return orOf(contentTerms(text));
+  return ftsAnyOf(contentTerms(text));
 }
 
 /** Every term OR-ed, stopwords included: the plain BM25 baseline that `npm run eval` compares against. */
 export function buildPlainFtsQuery(text: string): string | null {
-  return orOf(queryTerms(text));
+  return ftsAnyOf(queryTerms(text));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
-import { normalize } from '../../src/embed/embedder.js';
+import { normalize } from '../../src/vectors/math.js';
 import { VectorsRepo } from '../../src/repos/vectors.repo.js';
 import { makeTestApp } from '../helpers/app.js';
 

@@ -1,6 +1,6 @@
 // The decision rule on hand-made vectors: threshold, margin over the runner-up, centroid blend.
 import { describe, expect, it } from 'vitest';
-import { normalize } from '../../src/embed/embedder.js';
+import { normalize } from '../../src/vectors/math.js';
 import { buildProfile, decide, type ClassifierSettings } from '../../src/services/para/para-scoring.js';
 
 const v = (...xs: number[]) => normalize(Float32Array.from(xs));

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { buildFtsQuery, buildPlainFtsQuery, contentTerms, MAX_QUERY_TERMS, queryTerms, quoteTerm } from '../../src/search/fts-query.js';
+import { buildFtsQuery, buildPlainFtsQuery, contentTerms, MAX_QUERY_TERMS, queryTerms } from '../../src/search/fts-query.js';
+import { quoteTerm } from '../../src/search/text.js';
 
 // The same tokenizer as schema.sql's nodes_fts, so every built query is run for real.
 function ftsTable() {

@@ -6,6 +6,7 @@
 import { iso, type Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
 import type { Extracted, Source } from '../../ingest/extract/index.js';
+import { retryDelayMs } from '../../jobs/backoff.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
 import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
@@ -140,7 +141,7 @@ export class CapturePipeline {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       if (isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS) {
-        const delay = Math.min(60_000, 500 * 2 ** (job.attempts - 1));
+        const delay = retryDelayMs(job.attempts);
         db.transaction(() => {
           const cur = repo.get(t, id);
           if (!live(cur)) return;

@@ -14,6 +14,7 @@ import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
 import type { KnnHit } from '../../repos/vectors.repo.js';
 import { embeddingText } from '../../search/embedding-text.js';
 import { buildProfile, decide, itemText, type ClassifierSettings } from '../para/para-scoring.js';
+import { dot } from '../../vectors/math.js';
 
 export interface StageResult<T> {
   value: T;
@@ -172,7 +173,7 @@ export async function classifyStage(d: StageDeps, c: CaptureRow, v: Float32Array
   const textVecs = await d.para.itemVectors(items.map(itemText));
   const profiles = items.map((it, i) => buildProfile(it.id, textVecs[i], [], settings));
   const ranked = profiles
-    .map((p, i) => ({ item_id: p.itemId, label: items[i].label, score: Math.round(dotSafe(v, p.vector) * 1e4) / 1e4 }))
+    .map((p, i) => ({ item_id: p.itemId, label: items[i].label, score: Math.round(dot(v, p.vector) * 1e4) / 1e4 }))
     .sort((a, b) => b.score - a.score)
     .slice(0, 3);
   const decision = decide(v, profiles, settings);
@@ -181,13 +182,6 @@ export async function classifyStage(d: StageDeps, c: CaptureRow, v: Float32Array
     model,
     output: { active_items: items.length, decision: decision ? { item_id: decision.itemId, score: Math.round(decision.score * 1e4) / 1e4 } : null, candidates: ranked, note: deferred },
   };
-}
-
-function dotSafe(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return 0;
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
 }
 
 export async function linkStage(d: StageDeps, c: CaptureRow, text: string): Promise<StageResult<null>> {

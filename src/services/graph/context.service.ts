@@ -12,13 +12,13 @@
 // Boosts only reorder nodes a signal drew in; with no anchor at all (no known focus node,
 // no query) the most recent validated nodes are returned, then recent raw ones.
 import type { Clock } from '../../clock.js';
-import { normalize } from '../../embed/embedder.js';
+import { centroid } from '../../vectors/math.js';
 import type { ContextRepo, NodeCard } from '../../repos/context.repo.js';
 import type { LinksRepo } from '../../repos/links.repo.js';
 import type { ContextMode } from '../../schemas/graph.js';
 import { keywordSignal, semanticSignal, type VectorIndex } from './graph-signals.js';
 import { round } from './suggestions.service.js';
-import { keyTerms } from '../../search/text-terms.js';
+import { keyTerms } from '../../search/text.js';
 
 const HOP1 = 0.8;
 const HOP2 = 0.4;
@@ -139,7 +139,8 @@ export class ContextService {
       const v = await this.d.vectors.get(tenantId, id);
       if (v) focusVectors.push(v);
     }
-    if (focusVectors.length) out.push(centroid(focusVectors));
+    const centre = centroid(focusVectors);
+    if (centre) out.push(centre);
     if (query) {
       const v = await this.d.embedQuery(query);
       if (v) out.push(v);
@@ -180,13 +181,6 @@ export class ContextService {
       reasons,
     };
   }
-}
-
-function centroid(vs: Float32Array[]): Float32Array {
-  if (vs.length === 1) return vs[0];
-  const c = new Float32Array(vs[0].length);
-  for (const v of vs) for (let i = 0; i < c.length; i++) c[i] += v[i];
-  return normalize(c);
 }
 
 function rank(nodes: ContextNode[], limit: number): ContextNode[] {

@@ -3,7 +3,7 @@
 // keyword = how many of the text's key terms (its rarest words that occur in the tenant's
 // nodes) a node contains, saturating at KEYWORD_SATURATION terms.
 import type { ContextRepo } from '../../repos/context.repo.js';
-import { ftsAnyOf, ftsPhrase, stem, stemSet } from '../../search/text-terms.js';
+import { ftsAnyOf, quoteTerm, stem, stemSet } from '../../search/text.js';
 
 /** The slice of the node vector store that ranking needs (s.vectors provides it). */
 export interface VectorIndex {
@@ -63,7 +63,7 @@ const DF_BUDGET = 1500;
 export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string[], k: number): Map<string, KeywordHit> {
   const out = new Map<string, KeywordHit>();
   const key = terms
-    .map((term, i) => ({ term, i, df: repo.docFrequency(tenantId, ftsPhrase(term), DF_CAP) }))
+    .map((term, i) => ({ term, i, df: repo.docFrequency(tenantId, quoteTerm(term), DF_CAP) }))
     .filter((x) => x.df > 0)
     .sort((a, b) => a.df - b.df || a.i - b.i)
     .slice(0, MAX_KEY_TERMS);
@@ -71,7 +71,7 @@ export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string
 
   let matches: Array<{ id: string; seq: number }>;
   if (key[0].df >= DF_CAP) {
-    matches = repo.newestMatches(tenantId, ftsPhrase(key[0].term), k);
+    matches = repo.newestMatches(tenantId, quoteTerm(key[0].term), k);
   } else {
     const ranked: string[] = [];
     let rows = 0;
@@ -80,7 +80,7 @@ export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string
       ranked.push(x.term);
       rows += x.df;
     }
-    matches = repo.keywordMatches(tenantId, ftsAnyOf(ranked), k);
+    matches = repo.keywordMatches(tenantId, ftsAnyOf(ranked)!, k);
   }
   if (matches.length === 0) return out;
 

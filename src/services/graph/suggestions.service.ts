@@ -5,8 +5,8 @@
 // Weak candidates (score < SUGGESTION_MIN_SCORE) are left out instead of padding the list.
 import type { ContextRepo } from '../../repos/context.repo.js';
 import { keywordSignal, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
-import { keyTerms, stemSet, titleMention } from '../../search/text-terms.js';
-import { dot } from '../../embed/embedder.js';
+import { keyTerms, stemSet, titleMention } from '../../search/text.js';
+import { dot } from '../../vectors/math.js';
 
 export const SUGGESTION_MIN_SCORE = 0.3;
 const SEMANTIC_WEIGHT = 0.55;

@@ -1,6 +1,6 @@
 // The decision rule of automatic PARA classification, as pure functions so the job, the
 // tests and the eval harness share one definition.
-import { dot, normalize } from '../../embed/embedder.js';
+import { centroid, dot, normalize } from '../../vectors/math.js';
 
 export interface ClassifierSettings {
   /** Minimum cosine similarity between a node and the item's profile. */
@@ -29,13 +29,11 @@ export interface ItemProfile {
 /** The item's text vector, blended with the centroid of its nodes once it has some. */
 export function buildProfile(itemId: string, textVector: Float32Array, nodeVectors: Float32Array[], cfg: ClassifierSettings): ItemProfile {
   const usable = nodeVectors.filter((v) => v.length === textVector.length);
-  if (usable.length === 0) return { itemId, vector: textVector, method: 'cosine:label' };
-  const centroid = new Float32Array(textVector.length);
-  for (const v of usable) for (let i = 0; i < v.length; i++) centroid[i] += v[i];
-  normalize(centroid);
+  const centre = centroid(usable);
+  if (!centre) return { itemId, vector: textVector, method: 'cosine:label' };
   const w = Math.min(cfg.maxCentroidWeight, usable.length / (usable.length + cfg.centroidHalfWeight));
   const blended = new Float32Array(textVector.length);
-  for (let i = 0; i < blended.length; i++) blended[i] = (1 - w) * textVector[i] + w * centroid[i];
+  for (let i = 0; i < blended.length; i++) blended[i] = (1 - w) * textVector[i] + w * centre[i];
   return { itemId, vector: normalize(blended), method: `cosine:label+centroid(${usable.length})` };
 }
 

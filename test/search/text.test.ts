@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ftsAnyOf, ftsPhrase, keyTerms, stemSet, titleMention } from '../../src/search/text-terms.js';
+import { ftsAnyOf, quoteTerm, keyTerms, stemSet, titleMention } from '../../src/search/text.js';
 
 describe('text terms', () => {
   it('keeps the most frequent content words, first seen first on ties, without stop words', () => {
@@ -13,7 +13,7 @@ describe('text terms', () => {
 
   it('quotes every term so FTS5 sees plain words', () => {
     expect(ftsAnyOf(['near', 'and'])).toBe('"near" OR "and"');
-    expect(ftsPhrase('a"b')).toBe('"a""b"');
+    expect(quoteTerm('a"b')).toBe('"a""b"');
   });
 
   it('measures how much of a title a text mentions, plural-insensitive', () => {
