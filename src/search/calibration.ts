@@ -1,0 +1,140 @@
+// Calibration of an embedding model's cosine similarities, so a semantic score means the
+// same thing whatever model is configured. The project ships a calibration set
+// (calibration-set.json: short query-like texts and note-like texts on 20 unrelated topics).
+// Embedding it once per model gives two distributions:
+//   unrelated — cosine of every pair of texts from different topics
+//   related   — cosine of every pair of texts from the same topic
+// floor   = the FLOOR_QUANTILE of the unrelated pairs: a similarity an unrelated text reaches
+//           only 1 time in 100; a hit drawn by meaning alone must clear it.
+// ceiling = the CEILING_QUANTILE of the related pairs: what a text on the same topic
+//           typically reaches.
+// semanticScore maps cosine linearly from floor (0) to ceiling (1), clamped. Pure functions.
+import { createHash } from 'node:crypto';
+import set from './calibration-set.json' with { type: 'json' };
+
+export const FLOOR_QUANTILE = 0.99;
+export const CEILING_QUANTILE = 0.9;
+/** A model whose related pairs barely beat its unrelated ones still gets a usable span. */
+export const MIN_SPAN = 0.05;
+
+/** How one kind of comparison (a short query against a note, or a note against a note) behaves. */
+export interface Scale {
+  floor: number;
+  ceiling: number;
+  /** Share of (related, unrelated) pairs the model orders correctly: 0.5 = no better than chance. */
+  auc: number;
+  unrelated_median: number;
+  related_median: number;
+  pairs: { related: number; unrelated: number };
+}
+
+export interface Calibration {
+  model_id: string;
+  /** A search query, a PARA item's label or a suggestion's text against a note. */
+  query: Scale;
+  /** A note (or the centre of several) against a note: session context. */
+  note: Scale;
+  /** Hash of the calibration set: a changed set recalibrates. */
+  set_hash: string;
+}
+
+export interface CalibrationText {
+  topic: string;
+  kind: 'query' | 'note';
+  text: string;
+}
+
+export function calibrationTexts(): CalibrationText[] {
+  const out: CalibrationText[] = [];
+  for (const [topic, t] of Object.entries(set.topics as Record<string, { queries: string[]; notes: string[] }>)) {
+    for (const text of t.queries) out.push({ topic, kind: 'query', text });
+    for (const text of t.notes) out.push({ topic, kind: 'note', text });
+  }
+  return out;
+}
+
+export const CALIBRATION_SET_HASH = createHash('sha256').update(JSON.stringify(set.topics)).digest('hex').slice(0, 16);
+
+/** The q-quantile of a list (linear interpolation); 0 for an empty list. */
+export function quantile(xs: number[], q: number): number {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (s.length === 0) return 0;
+  const pos = Math.min(1, Math.max(0, q)) * (s.length - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+};
+
+/** The calibration of a model from its vectors of calibrationTexts() (same order). */
+export function calibrateFromVectors(modelId: string, texts: CalibrationText[], vectors: Float32Array[]): Calibration {
+  const pairs = { query: { related: [] as number[], unrelated: [] as number[] }, note: { related: [] as number[], unrelated: [] as number[] } };
+  for (let i = 0; i < texts.length; i++) {
+    for (let j = i + 1; j < texts.length; j++) {
+      // Query-to-query pairs are left out: nothing is ever searched against a query.
+      if (texts[i].kind === 'query' && texts[j].kind === 'query') continue;
+      const c = dot(vectors[i], vectors[j]);
+      if (!Number.isFinite(c)) continue;
+      const kind = texts[i].kind === 'note' && texts[j].kind === 'note' ? 'note' : 'query';
+      pairs[kind][texts[i].topic === texts[j].topic ? 'related' : 'unrelated'].push(c);
+    }
+  }
+  return { model_id: modelId, query: scale(pairs.query), note: scale(pairs.note), set_hash: CALIBRATION_SET_HASH };
+}
+
+function scale({ related, unrelated }: { related: number[]; unrelated: number[] }): Scale {
+  let floor = clamp(quantile(unrelated, FLOOR_QUANTILE), -1, 1 - MIN_SPAN);
+  const ceiling = clamp(Math.max(quantile(related, CEILING_QUANTILE), floor + MIN_SPAN), -1, 1);
+  if (ceiling - floor < MIN_SPAN) floor = ceiling - MIN_SPAN;
+  return {
+    floor: r4(floor),
+    ceiling: r4(ceiling),
+    auc: r4(auc(related, unrelated)),
+    unrelated_median: r4(quantile(unrelated, 0.5)),
+    related_median: r4(quantile(related, 0.5)),
+    pairs: { related: related.length, unrelated: unrelated.length },
+  };
+}
+
+/** Embeds the calibration set with a model and calibrates it. */
+export async function calibrateModel(embedder: { modelId: string; embed(texts: string[]): Promise<Float32Array[]> }): Promise<Calibration> {
+  const texts = calibrationTexts();
+  const vectors = await embedder.embed(texts.map((t) => t.text));
+  return calibrateFromVectors(embedder.modelId, texts, vectors);
+}
+
+/** Cosine → calibrated semantic relevance in [0, 1]: floor → 0, ceiling → 1. Never NaN. */
+export function semanticScore(cos: number, cal: Pick<Calibration, 'floor' | 'ceiling'>): number {
+  if (!Number.isFinite(cos)) return 0;
+  const span = cal.ceiling - cal.floor;
+  if (!(span > 0)) return cos >= cal.floor ? 1 : 0;
+  return clamp((cos - cal.floor) / span, 0, 1);
+}
+
+/** Whether a cosine clears the model's floor (a hit drawn by meaning alone must). */
+export function clearsFloor(cos: number, cal: Pick<Calibration, 'floor'>): boolean {
+  return Number.isFinite(cos) && cos > cal.floor;
+}
+
+/** Mann-Whitney AUC of related over unrelated scores. */
+function auc(pos: number[], neg: number[]): number {
+  if (!pos.length || !neg.length) return 0.5;
+  const all = [...pos.map((v) => ({ v, p: 1 })), ...neg.map((v) => ({ v, p: 0 }))].sort((a, b) => a.v - b.v);
+  let rankSum = 0;
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    while (j < all.length && all[j].v === all[i].v) j++;
+    const avg = (i + j + 1) / 2;
+    for (let k = i; k < j; k++) if (all[k].p) rankSum += avg;
+    i = j;
+  }
+  return (rankSum - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
+}
+
+const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
