@@ -2,6 +2,7 @@
 // repositories with synthetic unit vectors (embedding 100k notes for real would take hours),
 // then every mode is timed through s.search.search, next to a naive baseline in the same
 // run: float32 brute-force vec0 k-NN + unbounded FTS5 + JS fusion.
+import { ftsTable } from '../src/repos/keyword-index.repo.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,8 +113,9 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<numbe
 /** The naive hybrid: exact float k-NN in vec0, every FTS5 match ranked, RRF in JS, first page hydrated. */
 function naive(c: Ctx, n: number, hybridP50: number, out: (l: Line) => void): void {
   const db = c.s.db;
+  const t = ftsTable(c.tenantId);
   const fts = db.prepare(
-    'SELECT n.seq, bm25(nodes_fts) AS r FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? AND n.tenant_id = ?',
+    `SELECT n.seq, bm25(${t}) AS r FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid WHERE ${t} MATCH ? AND n.tenant_id = ?`,
   );
   const times: number[] = [];
   for (let i = 0; i < 40; i++) {

@@ -1,6 +1,8 @@
 // Reads that rank nodes for session context and link suggestions: node cards with the
-// facts ranking needs, recent nodes, and keyword matches over nodes_fts (rowid = nodes.seq).
+// facts ranking needs, recent nodes, and keyword matches over the tenant's FTS5 table (rowid = nodes.seq).
+import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
+import { KeywordIndexRepo } from './keyword-index.repo.js';
 
 export interface NodeCard {
   id: string;
@@ -16,12 +18,9 @@ export interface NodeCard {
 export class ContextRepo {
   private readonly cardsStmt;
   private readonly recentStmt;
-  private readonly keywordStmt;
   private readonly textsStmt;
-  private readonly docFrequencyStmt;
-  private readonly newestMatchesStmt;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.cardsStmt = db.prepare(
       `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at,
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
@@ -33,26 +32,7 @@ export class ContextRepo {
     this.recentStmt = db
       .prepare('SELECT id FROM nodes WHERE tenant_id = ? AND status = ? ORDER BY updated_at DESC, id DESC LIMIT ?')
       .pluck();
-    this.keywordStmt = db.prepare(
-      `SELECT n.id, n.seq FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
-        WHERE nodes_fts MATCH ? AND n.tenant_id = ? AND n.status != 'dismissed'
-        ORDER BY bm25(nodes_fts), n.seq
-        LIMIT ?`,
-    );
-    // Counting stops at the cap, so probing a very common word costs no more than a rare one.
-    this.docFrequencyStmt = db
-      .prepare(
-        `SELECT count(*) FROM (SELECT 1 FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
-                                WHERE nodes_fts MATCH ? AND n.tenant_id = ? LIMIT ?)`,
-      )
-      .pluck();
-    // For a word so common that ranking every match would be slow (and say little): newest first.
-    this.newestMatchesStmt = db.prepare(
-      `SELECT n.id, n.seq FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
-        WHERE nodes_fts MATCH ? AND n.tenant_id = ? AND n.status != 'dismissed'
-        ORDER BY nodes_fts.rowid DESC
-        LIMIT ?`,
-    );
+    this.keywords = new KeywordIndexRepo(db);
     // The first 20,000 characters of a body are plenty to tell which words a node uses.
     // Lookups by id lists are driven from the list (CROSS JOIN): `tenant_id = ? AND
     // seq IN (json_each)` made SQLite walk every node of the tenant.
@@ -73,21 +53,57 @@ export class ContextRepo {
 
   /** Best BM25 matches of an FTS5 query (the caller builds it from quoted terms). */
   keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
-    return this.keywordStmt.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>;
+    const s = this.ftsStmts(tenantId);
+    return s ? (s.keyword.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
   }
 
   /** How many of this tenant's nodes contain the phrase, counted up to `cap`. */
   docFrequency(tenantId: string, ftsPhrase: string, cap: number): number {
-    return this.docFrequencyStmt.get(ftsPhrase, tenantId, cap) as number;
+    const s = this.ftsStmts(tenantId);
+    return s ? (s.docFrequency.get(ftsPhrase, tenantId, cap) as number) : 0;
   }
 
   newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
-    return this.newestMatchesStmt.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>;
+    const s = this.ftsStmts(tenantId);
+    return s ? (s.newest.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
   }
 
   /** Searchable text of these rows (by seq), for measuring which words they contain. */
   texts(tenantId: string, seqs: number[]): Array<{ seq: number; text: string }> {
     if (seqs.length === 0) return [];
     return this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string }>;
+  }
+
+  private readonly keywords: KeywordIndexRepo;
+  private readonly fts = new Map<string, { keyword: Database.Statement; docFrequency: Database.Statement; newest: Database.Statement }>();
+
+  /** Statements over the tenant's own FTS5 table; null when it has none yet. */
+  private ftsStmts(tenantId: string) {
+    const t = this.keywords.table(tenantId);
+    if (!t) return null;
+    let s = this.fts.get(t);
+    if (!s) {
+      s = {
+        keyword: this.db.prepare(
+          `SELECT n.id, n.seq FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid
+            WHERE ${t} MATCH ? AND n.tenant_id = ? AND n.status != 'dismissed'
+            ORDER BY bm25(${t}), n.seq
+            LIMIT ?`,
+        ),
+        // Counting stops at the cap, so probing a very common word costs no more than a rare one.
+        docFrequency: this.db
+          .prepare(`SELECT count(*) FROM (SELECT 1 FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid WHERE ${t} MATCH ? AND n.tenant_id = ? LIMIT ?)`)
+          .pluck(),
+        // For a word so common that ranking every match would be slow (and say little): newest first.
+        newest: this.db.prepare(
+          `SELECT n.id, n.seq FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid
+            WHERE ${t} MATCH ? AND n.tenant_id = ? AND n.status != 'dismissed'
+            ORDER BY ${t}.rowid DESC
+            LIMIT ?`,
+        ),
+      };
+      this.fts.set(t, s);
+    }
+    return s;
   }
 }

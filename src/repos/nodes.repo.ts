@@ -1,6 +1,7 @@
-// Nodes, their keyword index rows (nodes_fts shares the integer rowid `seq`) and their
+// Nodes, their keyword index rows (the tenant's FTS5 table shares the integer rowid `seq`) and their
 // PARA associations as seen on the node.
 import type { Db } from '../db/open.js';
+import { KeywordIndexRepo } from './keyword-index.repo.js';
 
 export interface NodeRow {
   seq: number;
@@ -45,8 +46,7 @@ export class NodesRepo {
   private readonly updateStmt;
   private readonly deleteStmt;
   private readonly byIdStmt;
-  private readonly ftsInsert;
-  private readonly ftsDelete;
+  private readonly keywords: KeywordIndexRepo;
   private readonly paraOfNode;
   private readonly paraVisibleDelete;
   private readonly paraUpsertUser;
@@ -68,8 +68,7 @@ export class NodesRepo {
     );
     this.deleteStmt = db.prepare('DELETE FROM nodes WHERE tenant_id = ? AND id = ?');
     this.byIdStmt = db.prepare('SELECT * FROM nodes WHERE tenant_id = ? AND id = ?');
-    this.ftsInsert = db.prepare('INSERT INTO nodes_fts (rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)');
-    this.ftsDelete = db.prepare('DELETE FROM nodes_fts WHERE rowid = ?');
+    this.keywords = new KeywordIndexRepo(db);
     this.paraOfNode = db.prepare(
       'SELECT para_item_id FROM node_para WHERE tenant_id = ? AND node_id = ? AND archived = 0 ORDER BY created_at, para_item_id',
     ).pluck();
@@ -94,20 +93,20 @@ export class NodesRepo {
 
   insert(row: Omit<NodeRow, 'seq' | 'embedded_hash'>): number {
     const seq = Number(this.insertStmt.run(row).lastInsertRowid);
-    this.ftsInsert.run(seq, row.title, row.summary, row.body_markdown, tagText(row.tags));
+    this.keywords.insert(row.tenant_id, seq, ftsFields(row));
     return seq;
   }
 
   update(row: NodeRow, reindex: boolean): void {
     this.updateStmt.run(row);
     if (reindex) {
-      this.ftsDelete.run(row.seq);
-      this.ftsInsert.run(row.seq, row.title, row.summary, row.body_markdown, tagText(row.tags));
+      this.keywords.delete(row.tenant_id, row.seq);
+      this.keywords.insert(row.tenant_id, row.seq, ftsFields(row));
     }
   }
 
   delete(tenantId: string, row: NodeRow): void {
-    this.ftsDelete.run(row.seq);
+    this.keywords.delete(tenantId, row.seq);
     this.deleteStmt.run(tenantId, row.id);
   }
 
@@ -179,6 +178,6 @@ export class NodesRepo {
   }
 }
 
-function tagText(tagsJson: string): string {
-  return (JSON.parse(tagsJson) as string[]).join(' ');
+function ftsFields(row: { title: string; summary: string; body_markdown: string; tags: string }) {
+  return { title: row.title, summary: row.summary, body: row.body_markdown, tags: (JSON.parse(row.tags) as string[]).join(' ') };
 }

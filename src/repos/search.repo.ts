@@ -1,6 +1,8 @@
-// The keyword side of search: FTS5 BM25 over the four fields, weighted, under the filters.
+// The keyword side of search: FTS5 BM25 over the four fields, weighted, under the filters,
+// in the tenant's own FTS5 table (keyword-index.repo.ts).
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
+import { KeywordIndexRepo } from './keyword-index.repo.js';
 import { filterSql, type NodeFilter, type NodeRow } from './nodes.repo.js';
 
 /** bm25() column weights: title, summary, body, tags. */
@@ -9,28 +11,44 @@ export const FIELD_WEIGHTS = [4.0, 2.0, 1.0, 3.0] as const;
 export class SearchRepo {
   private readonly bySeqs: Database.Statement;
 
+  readonly keywords: KeywordIndexRepo;
+
   constructor(private readonly db: Db) {
+    this.keywords = new KeywordIndexRepo(db);
     this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
   }
 
   /** Top `limit` matches, best first; score = -bm25 (higher is better). */
   keyword(tenantId: string, match: string, f: NodeFilter, limit: number): { seq: number; score: number }[] {
+    const t = this.keywords.table(tenantId);
+    if (!t) return [];
     const { sql, params } = filterSql(tenantId, f);
     return this.db
       .prepare(
-        `SELECT n.seq, -bm25(nodes_fts, ${FIELD_WEIGHTS.join(', ')}) AS score
-         FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
-         WHERE nodes_fts MATCH ? AND ${sql}
-         ORDER BY bm25(nodes_fts, ${FIELD_WEIGHTS.join(', ')}) LIMIT ?`,
+        `SELECT n.seq, -bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) AS score
+         FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid
+         WHERE ${t} MATCH ? AND ${sql}
+         ORDER BY bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) LIMIT ?`,
       )
       .all(match, ...params, limit) as { seq: number; score: number }[];
   }
 
+  /**
+   * The tenant's BM25 statistics for these terms (each a quoted FTS5 phrase): N, the number
+   * of the tenant's nodes, and each term's document frequency among them.
+   */
+  termStats(tenantId: string, phrases: string[]): { n: number; df: number[] } {
+    const n = this.keywords.rows(tenantId);
+    return { n, df: phrases.map((p) => (n ? this.keywords.matchCount(tenantId, p) : 0)) };
+  }
+
   /** How many nodes the keyword side matches under the filters (total_matches). */
   keywordCount(tenantId: string, match: string, f: NodeFilter): number {
+    const t = this.keywords.table(tenantId);
+    if (!t) return 0;
     const { sql, params } = filterSql(tenantId, f);
     return this.db
-      .prepare(`SELECT count(*) FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? AND ${sql}`)
+      .prepare(`SELECT count(*) FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid WHERE ${t} MATCH ? AND ${sql}`)
       .pluck()
       .get(match, ...params) as number;
   }
@@ -82,10 +100,12 @@ export class SearchRepo {
    * the baseline `npm run eval` measures every mode against.
    */
   plainBm25(tenantId: string, match: string, limit: number): string[] {
+    const t = this.keywords.table(tenantId);
+    if (!t) return [];
     return this.db
       .prepare(
-        `SELECT n.id FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
-         WHERE nodes_fts MATCH ? AND n.tenant_id = ? ORDER BY bm25(nodes_fts) LIMIT ?`,
+        `SELECT n.id FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid
+         WHERE ${t} MATCH ? AND n.tenant_id = ? ORDER BY bm25(${t}) LIMIT ?`,
       )
       .pluck()
       .all(match, tenantId, limit) as string[];

@@ -109,7 +109,7 @@ export async function calibrateModel(embedder: { modelId: string; embed(texts: s
 }
 
 /** Cosine → calibrated semantic relevance in [0, 1]: floor → 0, ceiling → 1. Never NaN. */
-export function semanticScore(cos: number, cal: Pick<Calibration, 'floor' | 'ceiling'>): number {
+export function semanticScore(cos: number, cal: Pick<Scale, 'floor' | 'ceiling'>): number {
   if (!Number.isFinite(cos)) return 0;
   const span = cal.ceiling - cal.floor;
   if (!(span > 0)) return cos >= cal.floor ? 1 : 0;
@@ -117,7 +117,7 @@ export function semanticScore(cos: number, cal: Pick<Calibration, 'floor' | 'cei
 }
 
 /** Whether a cosine clears the model's floor (a hit drawn by meaning alone must). */
-export function clearsFloor(cos: number, cal: Pick<Calibration, 'floor'>): boolean {
+export function clearsFloor(cos: number, cal: Pick<Scale, 'floor'>): boolean {
   return Number.isFinite(cos) && cos > cal.floor;
 }
 

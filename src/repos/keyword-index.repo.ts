@@ -1,0 +1,80 @@
+// One FTS5 table per tenant, so BM25's document frequencies, document count and average
+// length come from the tenant's own nodes: another tenant's notes can neither move a
+// tenant's scores nor be inferred from them. The table is created with the tenant's first
+// node (or by migration 2 for existing data); rowid = nodes.seq. Contentless: no text is
+// stored twice (highlights are computed from the node row, see search/highlights.ts).
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { Db } from '../db/open.js';
+
+export const FTS_COLUMNS = 'title, summary, body, tags';
+export const FTS_OPTIONS = "content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'";
+
+/** The tenant's FTS5 table name: derived from its id, never from user text. */
+export function ftsTable(tenantId: string): string {
+  return `nodes_fts_${createHash('sha256').update(tenantId).digest('hex').slice(0, 20)}`;
+}
+
+/** Creates the tenant's table if missing (migrations and the repo share this). */
+export function createFtsTable(db: Database.Database, tenantId: string): string {
+  const t = ftsTable(tenantId);
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${t} USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS})`);
+  return t;
+}
+
+export interface FtsFields {
+  title: string;
+  summary: string;
+  body: string;
+  tags: string;
+}
+
+export class KeywordIndexRepo {
+  private readonly known = new Set<string>();
+  private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement }>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The tenant's table name when it exists (null: the tenant has never had a node). */
+  table(tenantId: string): string | null {
+    const t = ftsTable(tenantId);
+    if (this.known.has(t)) return t;
+    const found = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t);
+    if (!found) return null;
+    this.known.add(t);
+    return t;
+  }
+
+  private ensure(tenantId: string) {
+    const t = this.table(tenantId) ?? (this.known.add(createFtsTable(this.db, tenantId)), ftsTable(tenantId));
+    let s = this.stmts.get(t);
+    if (!s) {
+      s = {
+        insert: this.db.prepare(`INSERT INTO ${t} (rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)`),
+        del: this.db.prepare(`DELETE FROM ${t} WHERE rowid = ?`),
+        hits: this.db.prepare(`SELECT count(*) FROM ${t} WHERE ${t} MATCH ?`).pluck(),
+      };
+      this.stmts.set(t, s);
+    }
+    return s;
+  }
+
+  insert(tenantId: string, seq: number, f: FtsFields): void {
+    this.ensure(tenantId).insert.run(seq, f.title, f.summary, f.body, f.tags);
+  }
+
+  delete(tenantId: string, seq: number): void {
+    if (this.table(tenantId)) this.ensure(tenantId).del.run(seq);
+  }
+
+  /** How many of the tenant's nodes match an FTS5 expression (one quoted term: its document frequency). */
+  matchCount(tenantId: string, match: string): number {
+    return this.table(tenantId) ? (this.ensure(tenantId).hits.get(match) as number) : 0;
+  }
+
+  /** Rows in the tenant's table: BM25's N. */
+  rows(tenantId: string): number {
+    const t = this.table(tenantId);
+    return t ? (this.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number) : 0;
+  }
+}
