@@ -1,26 +1,40 @@
-// `npm run eval`: search quality on ../shared/eval/cisi (plus any collection folders given
-// as arguments), then PARA classification when src/eval/para.ts is present.
-import { existsSync, mkdtempSync } from 'node:fs';
+// `npm run eval`: search quality on ../shared/eval/cisi (when present) and the held-out
+// collections in lab/collections/ (or the collection folders given as arguments), each
+// with the other collections' queries asked against it for abstention; then PARA
+// classification. Prints a readable table and one JSON line per result.
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WorkerEmbedder } from '../embed/worker-embedder.js';
 import { packageRoot } from '../paths.js';
-import { loadCollection } from './collection.js';
-import { evaluateSearch, formatTable } from './search-eval.js';
+import { loadCollection, type Collection } from './collection.js';
+import { sweep } from './fusion-sweep.js';
+import { evaluateSearch, formatTable, type QueryTrace } from './search-eval.js';
 
-const dirs = process.argv.slice(2).length ? process.argv.slice(2).map((d) => resolve(d)) : [join(packageRoot(), '..', 'shared', 'eval', 'cisi')];
+function defaultDirs(): string[] {
+  const root = packageRoot();
+  const lab = join(root, 'lab', 'collections');
+  const held = existsSync(lab) ? readdirSync(lab).map((d) => join(lab, d)) : [];
+  return [join(root, '..', 'shared', 'eval', 'cisi'), ...held];
+}
+
+const args = process.argv.slice(2);
+const dirs = (args.length ? args.map((d) => resolve(d)) : defaultDirs()).filter((dir) => {
+  if (existsSync(join(dir, 'corpus.jsonl'))) return true;
+  console.error(`skipping ${dir}: no corpus.jsonl`);
+  return false;
+});
+const collections: Collection[] = dirs.map(loadCollection);
 const embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-eval-model-')) });
 try {
-  for (const dir of dirs) {
-    if (!existsSync(join(dir, 'corpus.jsonl'))) {
-      console.error(`skipping ${dir}: no corpus.jsonl`);
-      continue;
-    }
-    const result = await evaluateSearch(loadCollection(dir), embedder);
+  for (const c of collections) {
+    const traces: QueryTrace[] = [];
+    const others = collections.filter((o) => o !== c);
+    const result = await evaluateSearch(c, embedder, others, process.env.RHIZOME_EVAL_SWEEP ? (t) => traces.push(t) : undefined);
     console.log(formatTable(result));
     console.log(JSON.stringify({ kind: 'search_quality', ...result }));
+    if (traces.length) sweep(c.name, traces);
   }
-  // The PARA engineer's classifier evaluation, bundled when it exists.
   const para = (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
   if (para) {
     const r = (await para.evaluateParaClassification({ embedder })) as { precision: number; coverage: number };

@@ -1,7 +1,12 @@
 // Search quality through the service layer: a collection is loaded with s.nodes.create
-// (embedded by the real job queue), every judged query runs in each mode through
-// s.search.search, and the same run scores plain FTS5 BM25 (every term OR-ed, equal
-// column weights) and plain RRF(60) of that BM25 with the semantic list as references.
+// (embedded by the real job queue) and every judged query is ranked, in the same run, by
+//   bm25    plain FTS5 BM25 (every term OR-ed, equal column weights): the baseline
+//   keyword / semantic / hybrid   the served method (s.search.search: absolute scores,
+//           calibrated semantic side with abstention)
+//   before  the previous hybrid: per-query min-max convex fusion of the same two lists
+//   rrf60   plain RRF(60) of BM25 and the semantic list
+// Then abstention: other collections' queries are asked against this one (they are about
+// something else), counting how many get no hit drawn in by meaning alone.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +15,13 @@ import { createServices } from '../container.js';
 import { openDatabase } from '../db/open.js';
 import type { Embedder } from '../embed/embedder.js';
 import { memoryLogger } from '../logger.js';
-import { buildPlainFtsQuery } from '../search/fts-query.js';
-import { fuseReciprocalRank } from '../search/fusion.js';
+import { contentTerms, buildPlainFtsQuery } from '../search/fts-query.js';
+import { fuseConvex, fuseReciprocalRank, keywordWeight } from '../search/fusion.js';
+import { HYBRID_POOL, rankSides, type SearchSides } from '../services/nodes/search.service.js';
 import type { Collection } from './collection.js';
 import { mean, ndcgAt, recallAt } from './metrics.js';
 
-export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'hybrid', 'rrf60'] as const;
+export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
 
 export interface ModeScore {
@@ -23,6 +29,18 @@ export interface ModeScore {
   recall100: number;
   /** nDCG@10 relative to plain BM25, in percent. */
   vs_bm25_pct: number;
+}
+
+export interface Abstention {
+  /** Whose queries were asked. */
+  queries_from: string;
+  queries: number;
+  /** Share of these out-of-domain queries with no semantic-only hit in hybrid mode. */
+  hybrid_no_semantic_only: number;
+  /** Share answered with data: [] in semantic mode. */
+  semantic_empty: number;
+  /** The same share under the previous method (every k-NN neighbour was served). */
+  before_hybrid_no_semantic_only: number;
 }
 
 export interface CollectionResult {
@@ -33,9 +51,27 @@ export interface CollectionResult {
   modes: Record<EvalMode, ModeScore>;
   /** The same numbers on odd and even query positions: a split-half check of stability. */
   halves: Record<'odd' | 'even', Record<EvalMode, number>>;
+  /** In-domain queries (this collection's own) with no semantic-only hit: the cost of abstaining. */
+  in_domain_no_semantic_only: number;
+  abstention: Abstention[];
 }
 
-export async function evaluateSearch(c: Collection, embedder: Embedder & { ready?: Promise<void> }): Promise<CollectionResult> {
+/** Per query: the raw sides and the judged documents (kept for fusion experiments). */
+export interface QueryTrace {
+  text: string;
+  relevant: Set<string>;
+  sides: SearchSides;
+  idOf: Map<number, string>;
+}
+
+export const FOREIGN_QUERIES = 100;
+
+export async function evaluateSearch(
+  c: Collection,
+  embedder: Embedder & { ready?: Promise<void> },
+  foreign: Collection[] = [],
+  onTrace?: (t: QueryTrace) => void,
+): Promise<CollectionResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-search-eval-'));
   const db = openDatabase(join(dataDir, 'rhizome.db'));
   const s = createServices({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() });
@@ -47,26 +83,63 @@ export async function evaluateSearch(c: Collection, embedder: Embedder & { ready
     for (const d of c.docs) docOf.set(s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text }).id, d.id);
     await s.queue.idle(60 * 60_000);
     const ingestSeconds = (Date.now() - t0) / 1000;
+    const idOfSeq = new Map((db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ?').raw().all(tenantId) as [number, string][]).map(([seq, id]) => [seq, id]));
 
-    const perQuery: Record<EvalMode, { ndcg: number; recall: number }[]> = { bm25: [], keyword: [], semantic: [], hybrid: [], rrf60: [] };
+    const perQuery = Object.fromEntries(EVAL_MODES.map((m) => [m, [] as { ndcg: number; recall: number }[]])) as Record<EvalMode, { ndcg: number; recall: number }[]>;
     const docs = (ids: string[]) => ids.map((id) => docOf.get(id) ?? id);
+    let inDomainAbstained = 0;
     for (const q of c.queries) {
       const rel = c.relevant.get(q.id)!;
-      const run = async (mode: 'keyword' | 'semantic' | 'hybrid') =>
-        (await s.search.search(tenantId, { query: q.text, mode, page: 1, per_page: 100 })).data.map((n) => n.id);
+      const run = async (mode: 'keyword' | 'semantic') => (await s.search.search(tenantId, { query: q.text, mode, page: 1, per_page: 100 })).data.map((n) => n.id);
+      const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
+      onTrace?.({ text: q.text, relevant: new Set([...rel]), sides, idOf: new Map([...idOfSeq].map(([seq, id]) => [seq, docOf.get(id)!])) });
+      const ids = (hits: { seq: number }[]) => hits.slice(0, 100).map((h) => idOfSeq.get(h.seq)!);
+      const hybridHits = rankSides(sides, 'hybrid', q.text);
+      if (!hybridHits.some((h) => h.semantic && !h.keyword)) inDomainAbstained++;
       const plain = buildPlainFtsQuery(q.text);
       const bm25 = plain ? s.repos.search.plainBm25(tenantId, plain, 100) : [];
       const semantic = await run('semantic');
       const seqOf = new Map([...bm25, ...semantic].map((id, i) => [id, i]));
       const idOf = new Map([...seqOf].map(([id, i]) => [i, id]));
-      const asHits = (ids: string[]) => ids.map((id, r) => ({ seq: seqOf.get(id)!, score: -r }));
-      const rrf = fuseReciprocalRank(asHits(bm25), asHits(semantic)).map((h) => idOf.get(h.seq)!);
-      const rankings: Record<EvalMode, string[]> = { bm25, keyword: await run('keyword'), semantic, hybrid: await run('hybrid'), rrf60: rrf };
+      const asHits = (list: string[]) => list.map((id, r) => ({ seq: seqOf.get(id)!, score: -r }));
+      const rankings: Record<EvalMode, string[]> = {
+        bm25,
+        keyword: await run('keyword'),
+        semantic,
+        before: ids(fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length))),
+        hybrid: ids(hybridHits),
+        rrf60: fuseReciprocalRank(asHits(bm25), asHits(semantic)).map((h) => idOf.get(h.seq)!),
+      };
       for (const m of EVAL_MODES) {
         const ranked = docs(rankings[m]);
         perQuery[m].push({ ndcg: ndcgAt(ranked, rel, 10), recall: recallAt(ranked, rel, 100) });
       }
     }
+
+    const abstention: Abstention[] = [];
+    for (const f of foreign) {
+      const qs = f.queries.slice(0, FOREIGN_QUERIES);
+      let hybridNone = 0;
+      let semanticEmpty = 0;
+      let beforeNone = 0;
+      for (const q of qs) {
+        const h = await s.search.search(tenantId, { query: q.text, mode: 'hybrid', page: 1, per_page: 100 });
+        if (!h.data.some((n) => n.match_provenance?.semantic && !n.match_provenance.keyword)) hybridNone++;
+        const sem = await s.search.search(tenantId, { query: q.text, mode: 'semantic', page: 1, per_page: 20 });
+        if (sem.data.length === 0) semanticEmpty++;
+        const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
+        const before = fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length));
+        if (!before.some((x) => x.semantic && !x.keyword)) beforeNone++;
+      }
+      abstention.push({
+        queries_from: f.name,
+        queries: qs.length,
+        hybrid_no_semantic_only: r4(hybridNone / Math.max(1, qs.length)),
+        semantic_empty: r4(semanticEmpty / Math.max(1, qs.length)),
+        before_hybrid_no_semantic_only: r4(beforeNone / Math.max(1, qs.length)),
+      });
+    }
+
     const base = mean(perQuery.bm25.map((x) => x.ndcg));
     const modes = Object.fromEntries(
       EVAL_MODES.map((m) => {
@@ -76,7 +149,16 @@ export async function evaluateSearch(c: Collection, embedder: Embedder & { ready
     ) as Record<EvalMode, ModeScore>;
     const half = (odd: boolean) =>
       Object.fromEntries(EVAL_MODES.map((m) => [m, r4(mean(perQuery[m].filter((_, i) => i % 2 === (odd ? 1 : 0)).map((x) => x.ndcg)))])) as Record<EvalMode, number>;
-    return { collection: c.name, docs: c.docs.length, queries: c.queries.length, ingest_seconds: r1(ingestSeconds), modes, halves: { odd: half(true), even: half(false) } };
+    return {
+      collection: c.name,
+      docs: c.docs.length,
+      queries: c.queries.length,
+      ingest_seconds: r1(ingestSeconds),
+      modes,
+      halves: { odd: half(true), even: half(false) },
+      in_domain_no_semantic_only: r4(inDomainAbstained / Math.max(1, c.queries.length)),
+      abstention,
+    };
   } finally {
     await s.queue.stop();
     db.close();
@@ -88,14 +170,24 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 export function formatTable(r: CollectionResult): string {
+  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60' };
   const rows = EVAL_MODES.map(
     (m) =>
-      `| ${m.padEnd(8)} | ${r.modes[m].ndcg10.toFixed(4)} | ${(r.modes[m].vs_bm25_pct >= 0 ? '+' : '') + r.modes[m].vs_bm25_pct.toFixed(1)}% | ${r.modes[m].recall100.toFixed(4)} | ${r.halves.odd[m].toFixed(4)} / ${r.halves.even[m].toFixed(4)} |`,
+      `| ${label[m].padEnd(26)} | ${r.modes[m].ndcg10.toFixed(4)} | ${(r.modes[m].vs_bm25_pct >= 0 ? '+' : '') + r.modes[m].vs_bm25_pct.toFixed(1)}% | ${r.modes[m].recall100.toFixed(4)} | ${r.halves.odd[m].toFixed(4)} / ${r.halves.even[m].toFixed(4)} |`,
+  );
+  const abst = r.abstention.map(
+    (a) =>
+      `  ${a.queries} ${a.queries_from} queries against ${r.collection}: no semantic-only hit ${pct(a.hybrid_no_semantic_only)} (previous method ${pct(a.before_hybrid_no_semantic_only)}), semantic mode empty ${pct(a.semantic_empty)}`,
   );
   return [
     `${r.collection}: ${r.docs} docs, ${r.queries} judged queries, ingested through the job queue in ${r.ingest_seconds}s`,
-    '| mode     | nDCG@10 | vs BM25 | recall@100 | nDCG@10 odd / even queries |',
-    '|----------|---------|---------|------------|----------------------------|',
+    `| mode                       | nDCG@10 | vs BM25 | recall@100 | nDCG@10 odd / even queries |`,
+    `|----------------------------|---------|---------|------------|----------------------------|`,
     ...rows,
+    `abstention (out-of-domain queries):`,
+    ...abst,
+    `  own queries with no semantic-only hit: ${pct(r.in_domain_no_semantic_only)}`,
   ].join('\n');
 }
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

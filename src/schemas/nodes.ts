@@ -31,6 +31,15 @@ export const NodePatch = z
 
 export const MatchProvenance = z.object({ keyword: z.boolean(), semantic: z.boolean(), score: z.number() }).openapi('MatchProvenance');
 
+/** Where a search result matched the query's words (search/highlights.ts). */
+export const Highlight = z
+  .object({
+    field: z.enum(['title', 'summary', 'body', 'tags']),
+    snippet: z.string(),
+    matches: z.array(z.tuple([z.number().int(), z.number().int()])),
+  })
+  .openapi('Highlight');
+
 export const Node = z
   .object({
     id: z.string(),
@@ -41,6 +50,7 @@ export const Node = z
     para_item_ids: z.array(z.string()),
     status: z.enum(NODE_STATUSES),
     match_provenance: MatchProvenance.optional(),
+    highlights: z.array(Highlight).optional(),
     created_at: z.string(),
     updated_at: z.string(),
   })

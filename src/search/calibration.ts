@@ -38,6 +38,14 @@ export interface Calibration {
   set_hash: string;
 }
 
+/** Used when a model cannot be calibrated: no cosine clears the floor, so nothing is drawn in by meaning alone. */
+export const UNCALIBRATED: Calibration = {
+  model_id: 'uncalibrated',
+  query: { floor: 1, ceiling: 1, auc: 0.5, unrelated_median: 0, related_median: 0, pairs: { related: 0, unrelated: 0 } },
+  note: { floor: 1, ceiling: 1, auc: 0.5, unrelated_median: 0, related_median: 0, pairs: { related: 0, unrelated: 0 } },
+  set_hash: '',
+};
+
 export interface CalibrationText {
   topic: string;
   kind: 'query' | 'note';

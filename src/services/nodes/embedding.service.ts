@@ -8,6 +8,8 @@ import type { Job, JobQueue } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
 import type { NodesRepo } from '../../repos/nodes.repo.js';
 import type { VectorsRepo } from '../../repos/vectors.repo.js';
+import { CalibrationsRepo } from '../../repos/calibrations.repo.js';
+import { CALIBRATION_SET_HASH, calibrateModel, UNCALIBRATED, type Calibration } from '../../search/calibration.js';
 import { embeddingText, textHash } from '../../search/embedding-text.js';
 import { EMBED_JOB } from './nodes.service.js';
 
@@ -15,6 +17,8 @@ export const EMBED_BATCH = 32;
 
 export class EmbeddingService {
   private initialised: Promise<void> | undefined;
+  private cal: Calibration | null = null;
+  private readonly calibrations: CalibrationsRepo;
 
   constructor(
     private readonly db: Db,
@@ -26,6 +30,7 @@ export class EmbeddingService {
     private readonly log: Logger,
     private readonly afterEmbed: Array<(tenantId: string, nodeIds: string[]) => void>,
   ) {
+    this.calibrations = new CalibrationsRepo(db);
     queue.register({ kind: EMBED_JOB, batchSize: EMBED_BATCH, run: (jobs) => this.run(jobs) });
   }
 
@@ -35,7 +40,46 @@ export class EmbeddingService {
       await this.embedder.ready;
       const changed = this.vectors.ensureSpace(this.embedder.modelId, this.embedder.dimension, iso(this.clock.now()));
       if (changed) this.queueBacklog(true);
+      await this.calibrate();
     })());
+  }
+
+  /**
+   * How the live model's similarities read: computed from the shipped calibration set the
+   * first time a model is used (or the set changes) and recorded per model.
+   */
+  private async calibrate(): Promise<void> {
+    const modelId = this.embedder.modelId;
+    const stored = this.calibrations.get(modelId, CALIBRATION_SET_HASH);
+    if (stored) {
+      this.cal = stored;
+      return;
+    }
+    try {
+      const cal = await calibrateModel(this.embedder);
+      this.calibrations.put(cal, iso(this.clock.now()));
+      this.cal = cal;
+      this.log.info(`calibrated ${modelId}: query floor ${cal.query.floor}, ceiling ${cal.query.ceiling}; note floor ${cal.note.floor}`);
+    } catch (e) {
+      // Without a calibration nothing is drawn in by meaning alone; keywords still answer.
+      this.log.error(`calibrating ${modelId} failed; semantic-only hits are withheld`, e);
+      this.cal = { ...UNCALIBRATED, model_id: modelId };
+    }
+  }
+
+  /** The live model's calibration; null until the model has loaded. */
+  calibration(): Calibration | null {
+    return this.cal;
+  }
+
+  /** Waits for the model and returns its calibration (UNCALIBRATED if it never loads). */
+  async ready(): Promise<Calibration> {
+    try {
+      await this.init();
+    } catch {
+      /* reported by init's caller */
+    }
+    return this.cal ?? UNCALIBRATED;
   }
 
   /** Queues an embed job for every node without a vector (all of them after a model change). */

@@ -1,14 +1,22 @@
-// GET /nodes: keyword (FTS5 BM25 over the query's content terms), semantic (k-NN on the
-// in-memory quantised index) or hybrid (convex fusion of both with a query-length keyword
-// weight, see search/fusion.ts and the README's search quality section), under the
-// filters, paginated over a bounded candidate pool.
+// GET /nodes: keyword (FTS5 BM25 over the query's content terms, in the tenant's own
+// table), semantic (k-NN on the in-memory quantised index) or hybrid, under the filters,
+// paginated over a bounded candidate pool. Every score is absolute: keyword = BM25 against
+// the query's attainable maximum (search/keyword-score.ts), semantic = cosine read through
+// the model's calibration (search/calibration.ts), hybrid = their fusion
+// (search/calibrated-fusion.ts). A hit only the semantic side found must clear the
+// model's floor, so an unrelated query returns nothing; a keyword match is always kept.
 import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
 import type { SearchRepo } from '../../repos/search.repo.js';
 import type { KnnHit, VectorsRepo } from '../../repos/vectors.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
+import { clearsFloor, semanticScore, type Scale } from '../../search/calibration.js';
+import { fuseCalibrated, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
+import { highlightsFor } from '../../search/highlights.js';
+import { keywordScore, maxAttainableBm25 } from '../../search/keyword-score.js';
+import { quoteTerm } from '../../search/text.js';
 import { SemanticIndexes } from '../../vectors/semantic-index.js';
-import { fuseConvex, keywordWeight, NORMALISE_DEPTH, type FusedHit, type RankedHit } from '../../search/fusion.js';
+import { keywordWeight, NORMALISE_DEPTH, type RankedHit } from '../../search/fusion.js';
 import type { EmbeddingService } from './embedding.service.js';
 import { toNodeDto } from './nodes.service.js';
 
@@ -54,37 +62,47 @@ export class SearchService {
       const { rows, total } = this.nodes.list(tenantId, filter, p.per_page, offset);
       return { data: this.hydrate(tenantId, rows.map((r) => ({ seq: r.seq }))), total, coverage_capped: false, page: p.page, per_page: p.per_page };
     }
+    const pool = p.mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL;
+    const sides = await this.sides(tenantId, query, filter, p.mode, pool);
+    const served = rankSides(sides, p.mode, query);
+    const pageHits = served.slice(offset, offset + p.per_page);
+    const data = this.hydrate(tenantId, pageHits, contentTerms(query));
+    if (p.mode === 'hybrid') data.forEach((d, i) => (d.match_provenance = { keyword: pageHits[i].keyword, semantic: pageHits[i].semantic, score: round(pageHits[i].score) }));
+    return {
+      data,
+      total: served.length,
+      ...(sides.totalMatches !== undefined ? { total_matches: sides.totalMatches } : {}),
+      coverage_capped: sides.totalMatches !== undefined && sides.totalMatches > pool,
+      page: p.page,
+      per_page: p.per_page,
+    };
+  }
 
+  /**
+   * Both sides of a query, raw: keyword hits with their BM25 and the query's attainable
+   * maximum, semantic hits with their cosine, and the model's query scale. `npm run eval`
+   * ranks these with today's and earlier methods in the same run.
+   */
+  async sides(tenantId: string, query: string, filter: NodeFilter, mode: 'keyword' | 'semantic' | 'hybrid', pool: number): Promise<SearchSides> {
     const match = buildFtsQuery(query);
-    const wantKeyword = p.mode !== 'semantic';
-    const wantSemantic = p.mode !== 'keyword';
+    const wantKeyword = mode !== 'semantic';
+    const wantSemantic = mode !== 'keyword';
     // The query's embedding is computed in the model's worker thread: ask for it first and
     // let the request reach the worker (one event-loop turn), so the keyword side runs on
     // this thread meanwhile instead of after it. embedQuery never rejects (null = no vector).
     const vectorPromise = wantSemantic ? this.embedding.embedQuery(query) : Promise.resolve(null);
     if (wantSemantic && wantKeyword && match) await new Promise((resolve) => setImmediate(resolve));
-    const pool = p.mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL;
     const keyword: RankedHit[] = wantKeyword && match ? this.repo.keyword(tenantId, match, filter, pool) : [];
     const totalMatches = wantKeyword ? (match ? (keyword.length < pool ? keyword.length : this.repo.keywordCount(tenantId, match, filter)) : 0) : undefined;
+    let maxBm25 = 0;
+    if (keyword.length) {
+      const stats = this.repo.termStats(tenantId, contentTerms(query).map(quoteTerm));
+      maxBm25 = maxAttainableBm25(stats.n, stats.df);
+    }
     const vector = await vectorPromise;
     const semantic = vector ? this.nearest(tenantId, vector, filter, pool) : [];
-
-    let served: FusedHit[];
-    if (p.mode === 'keyword') served = keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
-    else if (p.mode === 'semantic') served = semantic.map((h) => ({ seq: h.seq, score: h.score, keyword: false, semantic: true }));
-    else served = fuseConvex(keyword, semantic, keywordWeight(contentTerms(query).length));
-
-    const pageHits = served.slice(offset, offset + p.per_page);
-    const data = this.hydrate(tenantId, pageHits);
-    if (p.mode === 'hybrid') data.forEach((d, i) => (d.match_provenance = { keyword: pageHits[i].keyword, semantic: pageHits[i].semantic, score: round(pageHits[i].score) }));
-    return {
-      data,
-      total: served.length,
-      ...(totalMatches !== undefined ? { total_matches: totalMatches } : {}),
-      coverage_capped: totalMatches !== undefined && totalMatches > pool,
-      page: p.page,
-      per_page: p.per_page,
-    };
+    const scale = vector ? (await this.embedding.ready()).query : null;
+    return { keyword, maxBm25, semantic, scale, totalMatches };
   }
 
   /** afterEmbed hook: keeps the in-memory semantic index in step with vec0. */
@@ -127,12 +145,41 @@ export class SearchService {
     return this.nearest(tenantId, vec, {}, k).map((h) => ({ id: h.id, seq: h.seq, distance: 1 - h.score }));
   }
 
-  private hydrate(tenantId: string, hits: { seq: number }[]): NodeDto[] {
+  /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */
+  private hydrate(tenantId: string, hits: { seq: number }[], terms?: string[]): NodeDto[] {
     const rows = new Map(this.repo.nodesBySeqs(tenantId, hits.map((h) => h.seq)).map((r) => [r.seq, r]));
     const present = hits.map((h) => rows.get(h.seq)).filter((r) => r !== undefined);
     const para = this.nodes.paraItemIdsMany(tenantId, present.map((r) => r.id));
-    return present.map((r) => toNodeDto(r, para.get(r.id) ?? []));
+    return present.map((r) => {
+      const dto = toNodeDto(r, para.get(r.id) ?? []);
+      if (terms) dto.highlights = highlightsFor(r, terms);
+      return dto;
+    });
   }
+}
+
+export interface SearchSides {
+  /** Keyword hits, best first; score = BM25 (higher is better). */
+  keyword: RankedHit[];
+  /** The BM25 no node can reach for this query in this tenant (0 without keyword hits). */
+  maxBm25: number;
+  /** Semantic hits, nearest first; score = approximate cosine. */
+  semantic: RankedHit[];
+  /** The model's calibration for query-to-note similarity (null: no query vector). */
+  scale: Scale | null;
+  totalMatches?: number;
+}
+
+/** Ranks a query's sides on absolute scores, with abstention on the semantic side. */
+export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hybrid', query: string): CalibratedHit[] {
+  const keyword: SideHit[] = sides.keyword.map((h) => ({ seq: h.seq, score: keywordScore(h.score, sides.maxBm25), raw: h.score }));
+  const scale = sides.scale;
+  const semantic: SideHit[] = scale
+    ? sides.semantic.filter((h) => clearsFloor(h.score, scale)).map((h) => ({ seq: h.seq, score: semanticScore(h.score, scale), raw: h.score }))
+    : [];
+  if (mode === 'keyword') return keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
+  if (mode === 'semantic') return semantic.map((h) => ({ seq: h.seq, score: h.score, keyword: false, semantic: true }));
+  return fuseCalibrated(keyword, semantic, keywordWeight(contentTerms(query).length));
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -1,0 +1,42 @@
+// Hybrid ranking on absolute scores (replaces per-query min-max fusion):
+//   score = a · keyword + (1 - a) · semantic
+// keyword  = keywordScore (keyword-score.ts), semantic = semanticScore (calibration.ts), both
+// absolute in [0, 1], so the fused score means the same across queries. A hit only the
+// semantic side found must clear the model's floor (abstention); every keyword hit is kept.
+// An empty side hands its weight to the other only when the other side is absent for the
+// whole query (no keyword match at all: a paraphrase; no vectors: keyword only), so a
+// node's score does not depend on what else matched. Pure functions.
+
+export interface SideHit {
+  seq: number;
+  /** Absolute score in [0, 1]. */
+  score: number;
+  /** The side's raw value (BM25 or cosine): breaks ties, so order within a side is kept. */
+  raw: number;
+}
+
+export interface CalibratedHit {
+  seq: number;
+  score: number;
+  keyword: boolean;
+  semantic: boolean;
+}
+
+/**
+ * Fuses keyword hits (all kept) with semantic hits (only those whose cosine cleared the
+ * floor should be passed in, see clearsFloor). `alpha` is the keyword weight.
+ */
+export function fuseCalibrated(keyword: SideHit[], semantic: SideHit[], alpha: number): CalibratedHit[] {
+  const a = keyword.length === 0 ? 0 : semantic.length === 0 ? 1 : alpha;
+  const k = new Map(keyword.map((h) => [h.seq, h]));
+  const s = new Map(semantic.map((h) => [h.seq, h]));
+  const hits: (CalibratedHit & { tie: number })[] = [];
+  for (const seq of new Set([...k.keys(), ...s.keys()])) {
+    const kh = k.get(seq);
+    const sh = s.get(seq);
+    const score = a * (kh?.score ?? 0) + (1 - a) * (sh?.score ?? 0);
+    hits.push({ seq, score: Number.isFinite(score) ? score : 0, keyword: kh !== undefined, semantic: sh !== undefined, tie: (kh ? 1 : 0) + (sh?.raw ?? 0) });
+  }
+  hits.sort((x, y) => y.score - x.score || y.tie - x.tie || x.seq - y.seq);
+  return hits.map(({ tie: _tie, ...h }) => h);
+}
