@@ -14,6 +14,7 @@ import { TokensRepo } from './repos/tokens.repo.js';
 import { UsersRepo } from './repos/users.repo.js';
 import { ParaRepo } from './repos/para.repo.js';
 import { ParaService } from './services/para/para.service.js';
+import { ParaAutoRepo } from './repos/para-auto.repo.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
 import { NodesRepo } from './repos/nodes.repo.js';
 import { SearchRepo } from './repos/search.repo.js';
@@ -85,14 +86,15 @@ export function createServices(o: ServiceOptions) {
   /** Called after vectors for these nodes were written (PARA classification listens here). */
   const afterEmbed: Array<(tenantId: string, nodeIds: string[]) => void> = [];
 
-  const nodes = new NodesService(db, repos.nodes, vectors, queue, clock);
+  const paraAuto = new ParaAutoRepo(db);
+  const nodes = new NodesService(db, repos.nodes, vectors, queue, clock, paraAuto);
   const embedding = new EmbeddingService(db, embedder, repos.nodes, vectors, queue, clock, log, afterEmbed);
   if (o.initEmbedding !== false) embedding.init().catch((e) => log.error('embedding initialisation failed', e));
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
   afterEmbed.push((tenantId, nodeIds) => search.onEmbedded(tenantId, nodeIds));
   const paraRepo = new ParaRepo(db);
-  const para = new ParaService(db, paraRepo, clock, queue);
-  const paraClassifier = new ParaClassifier({ db, repo: paraRepo, vectors, embedder, clock, log });
+  const para = new ParaService(db, paraRepo, clock, queue, paraAuto);
+  const paraClassifier = new ParaClassifier({ db, repo: paraRepo, auto: paraAuto, vectors, nodes: repos.nodes, embedder, clock, log, calibration: () => embedding.ready() });
   paraClassifier.register(queue);
   afterEmbed.push((tenantId, nodeIds) => paraClassifier.enqueueForNodes(queue, tenantId, nodeIds));
   const linksRepo = new LinksRepo(db);
@@ -120,6 +122,7 @@ export function createServices(o: ServiceOptions) {
       activeItems: (t) => para.list(t, { status: 'active' }),
       settings: () => paraClassifier.settings,
       itemVectors: (texts) => paraClassifier.embedTexts(texts),
+      calibration: () => embedding.ready(),
     },
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
   });

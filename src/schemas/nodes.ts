@@ -31,6 +31,16 @@ export const NodePatch = z
 
 export const MatchProvenance = z.object({ keyword: z.boolean(), semantic: z.boolean(), score: z.number() }).openapi('MatchProvenance');
 
+/** How a node came to be in a PARA item: filed by the user, or by the classifier with its calibrated score. */
+export const ParaAssignment = z
+  .object({
+    para_item_id: z.string(),
+    source: z.enum(['user', 'auto']),
+    score: z.number().nullable(),
+    method: z.string().nullable(),
+  })
+  .openapi('ParaAssignment');
+
 /** Where a search result matched the query's words (search/highlights.ts). */
 export const Highlight = z
   .object({
@@ -51,6 +61,7 @@ export const Node = z
     status: z.enum(NODE_STATUSES),
     match_provenance: MatchProvenance.optional(),
     highlights: z.array(Highlight).optional(),
+    para_assignments: z.array(ParaAssignment).optional(),
     created_at: z.string(),
     updated_at: z.string(),
   })

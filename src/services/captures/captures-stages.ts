@@ -13,6 +13,7 @@ import { sentences } from '../../ingest/text-stats.js';
 import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
 import type { KnnHit } from '../../repos/vectors.repo.js';
 import { embeddingText } from '../../search/embedding-text.js';
+import type { Calibration } from '../../search/calibration.js';
 import { buildProfile, decide, itemText, type ClassifierSettings } from '../para/para-scoring.js';
 import { dot } from '../../vectors/math.js';
 
@@ -37,6 +38,8 @@ export interface StageDeps {
     settings(): ClassifierSettings;
     /** Cached vectors of item texts (label + description). */
     itemVectors(texts: string[]): Promise<Float32Array[]>;
+    /** The model's calibration (scores and the floor mean the same as in the classifier). */
+    calibration(): Promise<Calibration>;
   };
   /** Link suggestions for a text, when the graph service is present. */
   suggest?(tenantId: string, text: string, limit: number): Promise<Array<{ node_id: string; title: string; score: number }>>;
@@ -176,7 +179,7 @@ export async function classifyStage(d: StageDeps, c: CaptureRow, v: Float32Array
     .map((p, i) => ({ item_id: p.itemId, label: items[i].label, score: Math.round(dot(v, p.vector) * 1e4) / 1e4 }))
     .sort((a, b) => b.score - a.score)
     .slice(0, 3);
-  const decision = decide(v, profiles, settings);
+  const decision = decide(v, profiles, settings, await d.para.calibration());
   return {
     value: null,
     model,

@@ -8,6 +8,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { NodeRow, NodesRepo } from '../../repos/nodes.repo.js';
+import type { ParaAutoRepo } from '../../repos/para-auto.repo.js';
 import type { VectorsRepo } from '../../repos/vectors.repo.js';
 import { NodeCreate, NodePatch, type NodeCreateInput, type NodeDto, type NodePatchInput } from '../../schemas/nodes.js';
 import { embeddingText } from '../../search/embedding-text.js';
@@ -42,6 +43,7 @@ export class NodesService {
     private readonly vectors: VectorsRepo,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
+    private readonly paraAuto?: ParaAutoRepo,
   ) {}
 
   create(tenantId: string, input: NodeCreateInput): NodeDto {
@@ -70,7 +72,16 @@ export class NodesService {
   get(tenantId: string, id: string): NodeDto {
     const row = this.repo.get(tenantId, id);
     if (!row) throw new NotFoundError('Node');
-    return toNodeDto(row, this.repo.paraItemIds(tenantId, id));
+    const dto = toNodeDto(row, this.repo.paraItemIds(tenantId, id));
+    if (this.paraAuto) {
+      dto.para_assignments = this.paraAuto.assignments(tenantId, id).map((a) => ({
+        para_item_id: a.para_item_id,
+        source: a.source,
+        score: a.score,
+        method: a.source === 'auto' ? a.method : null,
+      }));
+    }
+    return dto;
   }
 
   update(tenantId: string, id: string, patch: NodePatchInput): NodeDto {
@@ -94,7 +105,13 @@ export class NodesService {
       this.repo.update(next, indexChanged);
       if (p.para_item_ids) {
         this.checkParaItems(tenantId, p.para_item_ids);
-        this.repo.setUserParaItems(tenantId, id, dedupe(p.para_item_ids), now);
+        const keep = dedupe(p.para_item_ids);
+        if (this.paraAuto) {
+          // Removing an automatic filing is the user's decision: the classifier never makes it again.
+          for (const itemId of this.paraAuto.autoItems(tenantId, id)) if (!keep.includes(itemId)) this.paraAuto.reject(tenantId, id, itemId, now);
+          this.paraAuto.unreject(tenantId, id, keep);
+        }
+        this.repo.setUserParaItems(tenantId, id, keep, now);
       }
       if (textChanged) this.queue.enqueue(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: `embed:${id}` });
       return this.get(tenantId, id);

@@ -1,21 +1,39 @@
-// Background classification of orphan nodes into PARA items, run by the durable job
-// queue. A job is idempotent: it only ever adds an 'auto' association to a node that is
-// still an orphan when the row is written, so re-running it after a crash changes nothing.
+// Background classification of nodes into PARA items, run by the durable job queue. The
+// classifier files orphans, and on a rescan or a new item it reconsiders its own earlier
+// filings (never a user's): a filing that no longer wins is moved or withdrawn. It never
+// files a near-empty node (search/substance.ts) nor a node into an item the user removed it
+// from. A job is idempotent: rows are written only for nodes still without a user
+// association, so re-running it after a crash changes nothing.
 import { createHash } from 'node:crypto';
 import { iso, type Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
+import type { NodeRow } from '../../repos/nodes.repo.js';
+import type { ParaAutoRepo } from '../../repos/para-auto.repo.js';
 import type { AutoAssignment, ParaRepo } from '../../repos/para.repo.js';
+import type { Calibration } from '../../search/calibration.js';
+import { isNearEmpty } from '../../search/substance.js';
 import { buildProfile, decide, DEFAULT_CLASSIFIER, itemText, type ClassifierSettings, type ItemProfile } from './para-scoring.js';
 
 export const PARA_CLASSIFY_JOB = 'para_classify';
 
-/** node_ids: only these nodes (their embedding just landed); item_id: only assign to this item; neither: every orphan. */
+/**
+ * node_ids: only these nodes (their embedding just landed; their own automatic filings are
+ * reconsidered); item_id: only orphans, only into this item; neither: every orphan, and
+ * with reconsider also every node holding only automatic filings (rescan, a new item).
+ */
 export interface ClassifyPayload {
   node_ids?: string[];
   item_id?: string;
+  reconsider?: boolean;
+}
+
+/** What a classification pass did. */
+export interface ClassifyOutcome extends AutoAssignment {
+  /** The automatic filings it replaced (empty: the node was an orphan). */
+  replaced?: string[];
 }
 
 export interface NodeVectors {
@@ -35,7 +53,12 @@ export class ParaClassifier {
     private readonly deps: {
       db: Db;
       repo: ParaRepo;
+      auto: ParaAutoRepo;
       vectors: NodeVectors;
+      /** Node rows by id (for the near-empty rule). */
+      nodes: { getByIds(tenantId: string, ids: string[]): NodeRow[] };
+      /** The live model's calibration (waits for the model). */
+      calibration: () => Promise<Calibration>;
       embedder: Embedder;
       clock: Clock;
       log: Logger;
@@ -62,40 +85,68 @@ export class ParaClassifier {
     queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload);
   }
 
-  /** Classifies orphans now; returns the associations written. */
+  /** Classifies now; returns the automatic associations written (withdrawals are logged). */
   async classify(tenantId: string, payload: ClassifyPayload): Promise<AutoAssignment[]> {
-    const { repo, vectors, embedder } = this.deps;
+    const { repo, auto, vectors, embedder } = this.deps;
     const items = repo.activeItems(tenantId);
     if (items.length === 0) return [];
     if (payload.item_id && !items.some((i) => i.id === payload.item_id)) return [];
-    const candidates = (payload.node_ids ?? repo.orphanIds(tenantId)).filter((id) => repo.isOrphan(tenantId, id));
+    const reconsider = !payload.item_id && (payload.reconsider || payload.node_ids !== undefined);
+    let candidates: string[];
+    if (payload.node_ids) candidates = payload.node_ids.filter((id) => auto.classifierMayFile(tenantId, id));
+    else candidates = [...repo.orphanIds(tenantId), ...(reconsider ? auto.autoOnlyNodeIds(tenantId) : [])];
+    if (!reconsider) candidates = candidates.filter((id) => repo.isOrphan(tenantId, id));
     if (candidates.length === 0) return [];
 
+    const cal = await this.deps.calibration();
     const profiles = await this.profiles(tenantId, items);
+    const rows = new Map(this.deps.nodes.getByIds(tenantId, candidates).map((r) => [r.id, r]));
     const model = embedder.modelId;
-    const proposals: AutoAssignment[] = [];
+    const proposals: { nodeId: string; filing: AutoAssignment | null }[] = [];
     for (const nodeId of candidates) {
+      const row = rows.get(nodeId);
+      if (!row) continue;
+      if (isNearEmpty(row)) {
+        proposals.push({ nodeId, filing: null }); // never filed; an old filing is withdrawn
+        continue;
+      }
       const v = vectors.get(tenantId, nodeId);
       if (!v) continue; // no vector yet: classified when its embedding lands
-      const d = decide(v, profiles, this.settings);
-      if (!d || (payload.item_id && d.itemId !== payload.item_id)) continue;
-      proposals.push({ nodeId, itemId: d.itemId, score: Math.round(d.score * 1e4) / 1e4, method: d.method, model });
+      const rejected = auto.rejectedItems(tenantId, nodeId);
+      const open = rejected.size ? profiles.filter((p) => !rejected.has(p.itemId)) : profiles;
+      const d = decide(v, open, this.settings, cal);
+      if (payload.item_id) {
+        if (d && d.itemId === payload.item_id) proposals.push({ nodeId, filing: { nodeId, itemId: d.itemId, score: r4(d.score), method: d.method, model } });
+        continue;
+      }
+      proposals.push({ nodeId, filing: d ? { nodeId, itemId: d.itemId, score: r4(d.score), method: d.method, model } : null });
     }
-    const written = this.write(tenantId, proposals);
-    this.deps.log.debug(`para_classify ${tenantId}: ${candidates.length} orphan(s) looked at, ${written.length} filed`);
+    const written = this.write(tenantId, proposals, reconsider);
+    this.deps.log.debug(`para_classify ${tenantId}: ${candidates.length} node(s) looked at, ${written.length} filed`);
     return written;
   }
 
-  /** Writes proposals whose node is still an orphan and whose item is still active (both may have changed while embedding). */
-  private write(tenantId: string, proposals: AutoAssignment[]): AutoAssignment[] {
-    const { db, repo, clock } = this.deps;
+  /**
+   * Applies proposals to nodes that still hold no user association (the user may have
+   * filed one meanwhile) into items still active. When reconsidering, the node's other
+   * automatic filings are withdrawn; an unchanged filing is left as it is.
+   */
+  private write(tenantId: string, proposals: { nodeId: string; filing: AutoAssignment | null }[], reconsider: boolean): AutoAssignment[] {
+    const { db, repo, auto, clock } = this.deps;
     return db.transaction(() => {
       const now = iso(clock.now());
       const active = new Set(repo.activeItems(tenantId).map((i) => i.id));
       const written: AutoAssignment[] = [];
-      for (const p of proposals) {
-        if (!active.has(p.itemId) || !repo.isOrphan(tenantId, p.nodeId)) continue;
-        if (repo.insertAuto(tenantId, p, now)) written.push(p);
+      for (const { nodeId, filing } of proposals) {
+        if (!auto.classifierMayFile(tenantId, nodeId)) continue;
+        const current = auto.autoItems(tenantId, nodeId);
+        // A filing into a completed project stays: that item is no longer being matched against.
+        if (current.some((id) => !active.has(id))) continue;
+        if (filing && current.length === 1 && current[0] === filing.itemId) continue;
+        if (!reconsider && current.length) continue;
+        if (filing && !active.has(filing.itemId)) continue;
+        if (current.length) auto.clearAuto(tenantId, nodeId);
+        if (filing && repo.insertAuto(tenantId, filing, now)) written.push(filing);
       }
       return written;
     })();
@@ -125,3 +176,5 @@ export class ParaClassifier {
     return texts.map((t) => this.textVectors.get(keyOf(t))!);
   }
 }
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;

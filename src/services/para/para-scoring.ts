@@ -1,11 +1,17 @@
 // The decision rule of automatic PARA classification, as pure functions so the job, the
-// tests and the eval harness share one definition.
+// tests and the eval harness share one definition. Scores are calibrated (see
+// search/calibration.ts): an item profile made of the label alone is read on the model's
+// query-to-note scale, one blended with the centroid of the item's notes moves toward the
+// note-to-note scale by the centroid's weight. A node is filed only when its score clears
+// the model's floor and the threshold, whether one item is active or many, and beats the
+// runner-up (if any) by the margin.
+import { clearsFloor, semanticScore, type Calibration, type Scale } from '../../search/calibration.js';
 import { centroid, dot, normalize } from '../../vectors/math.js';
 
 export interface ClassifierSettings {
-  /** Minimum cosine similarity between a node and the item's profile. */
+  /** Minimum calibrated score (0 = the model's floor, 1 = its related-topic ceiling). */
   threshold: number;
-  /** How far the best item must beat the runner-up (a wrong folder costs more than none). */
+  /** How far (in calibrated score) the best item must beat the runner-up (a wrong folder costs more than none). */
   margin: number;
   /** Nodes at which the centroid weighs as much as the label text (w = n / (n + k)). */
   centroidHalfWeight: number;
@@ -14,8 +20,8 @@ export interface ClassifierSettings {
 }
 
 export const DEFAULT_CLASSIFIER: ClassifierSettings = {
-  threshold: 0.35,
-  margin: 0.05,
+  threshold: 0.5,
+  margin: 0.1,
   centroidHalfWeight: 4,
   maxCentroidWeight: 0.7,
 };
@@ -24,17 +30,19 @@ export interface ItemProfile {
   itemId: string;
   vector: Float32Array;
   method: string;
+  /** Weight of the notes' centroid in the vector (0 = label only). */
+  centroidWeight?: number;
 }
 
 /** The item's text vector, blended with the centroid of its nodes once it has some. */
 export function buildProfile(itemId: string, textVector: Float32Array, nodeVectors: Float32Array[], cfg: ClassifierSettings): ItemProfile {
   const usable = nodeVectors.filter((v) => v.length === textVector.length);
   const centre = centroid(usable);
-  if (!centre) return { itemId, vector: textVector, method: 'cosine:label' };
+  if (!centre) return { itemId, vector: textVector, method: 'cosine:label', centroidWeight: 0 };
   const w = Math.min(cfg.maxCentroidWeight, usable.length / (usable.length + cfg.centroidHalfWeight));
   const blended = new Float32Array(textVector.length);
   for (let i = 0; i < blended.length; i++) blended[i] = (1 - w) * textVector[i] + w * centre[i];
-  return { itemId, vector: normalize(blended), method: `cosine:label+centroid(${usable.length})` };
+  return { itemId, vector: normalize(blended), method: `cosine:label+centroid(${usable.length})`, centroidWeight: w };
 }
 
 export interface Decision {
@@ -44,21 +52,34 @@ export interface Decision {
   method: string;
 }
 
-/** The item a node belongs to, or null when no item is both close enough and clearly the best. */
-export function decide(nodeVector: Float32Array, profiles: ItemProfile[], cfg: ClassifierSettings): Decision | null {
+/** The scale a profile's cosine is read on: from query-to-note (label) toward note-to-note (centroid). */
+export function profileScale(p: ItemProfile, cal: Calibration): Scale {
+  const w = p.centroidWeight ?? 0;
+  const mix = (a: number, b: number) => (1 - w) * a + w * b;
+  return { ...cal.query, floor: mix(cal.query.floor, cal.note.floor), ceiling: mix(cal.query.ceiling, cal.note.ceiling) };
+}
+
+/**
+ * The item a node belongs to, or null when no item is both close enough (calibrated score
+ * above the floor and at least the threshold, even with a single item) and clearly the best.
+ */
+export function decide(nodeVector: Float32Array, profiles: ItemProfile[], cfg: ClassifierSettings, cal: Calibration | null): Decision | null {
+  if (!cal) return null;
   let best: ItemProfile | null = null;
   let bestScore = -Infinity;
   let second = -Infinity;
   for (const p of profiles) {
     if (p.vector.length !== nodeVector.length) continue;
-    const s = dot(nodeVector, p.vector);
+    const scale = profileScale(p, cal);
+    const cos = dot(nodeVector, p.vector);
+    const s = clearsFloor(cos, scale) ? semanticScore(cos, scale) : 0;
     if (s > bestScore) {
       second = bestScore;
       bestScore = s;
       best = p;
     } else if (s > second) second = s;
   }
-  if (!best || bestScore < cfg.threshold) return null;
+  if (!best || !(bestScore > 0) || bestScore < cfg.threshold) return null;
   if (second !== -Infinity && bestScore - second < cfg.margin) return null;
   return { itemId: best.itemId, score: bestScore, runnerUp: second === -Infinity ? null : second, method: best.method };
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/open.js';
 import { ConflictError, GoneError, NotFoundError, RateLimitedError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { ParaAutoRepo } from '../../repos/para-auto.repo.js';
 import type { ParaRepo } from '../../repos/para.repo.js';
 import type { ParaCategory, ParaCreate, ParaItem, ParaPatch, ParaStatus, ParaTreeItem } from '../../schemas/para.js';
 import { PARA_CLASSIFY_JOB, type ClassifyPayload } from './para-classify.service.js';
@@ -19,6 +20,7 @@ export class ParaService {
     private readonly repo: ParaRepo,
     private readonly clock: Clock,
     private readonly queue: JobQueue,
+    private readonly auto: ParaAutoRepo,
   ) {}
 
   create(tenantId: string, input: ParaCreate): ParaItem {
@@ -26,8 +28,9 @@ export class ParaService {
       const id = newId('par');
       const slug = this.uniqueSlug(tenantId, input.label, null);
       this.repo.insert({ id, tenant_id: tenantId, category: input.category, label: input.label, description: input.description ?? '', slug, created_at: iso(this.clock.now()) });
-      // A new folder may fit notes that had nowhere to go: look at every orphan again.
-      this.enqueueAllOrphans(tenantId);
+      // A new folder may fit notes that had nowhere to go, or fit an automatically filed
+      // note better than where it went: look at all of them again (never at the user's).
+      this.enqueueReconsider(tenantId);
       return this.get(tenantId, id);
     })();
   }
@@ -118,7 +121,10 @@ export class ParaService {
     })();
   }
 
-  /** Re-classifies every orphan against every active item; once per 5 minutes per tenant. */
+  /**
+   * Re-classifies every orphan and every node holding only automatic filings against every
+   * active item (a filing that no longer wins is moved or withdrawn); once per 5 minutes per tenant.
+   */
   rescan(tenantId: string): { queued: number } {
     return this.db.transaction(() => {
       const now = this.clock.now();
@@ -128,18 +134,19 @@ export class ParaService {
         throw new RateLimitedError(`A rescan was started less than 5 minutes ago; try again in ${Math.ceil(remaining)} s`, remaining);
       }
       this.repo.setRateLimit(tenantId, RESCAN_LIMIT, now);
-      return { queued: this.enqueueAllOrphans(tenantId) };
+      return { queued: this.enqueueReconsider(tenantId) };
     })();
   }
 
-  private enqueueAllOrphans(tenantId: string): number {
+  /** Queues a pass over orphans and automatically filed nodes; answers how many it will look at. */
+  private enqueueReconsider(tenantId: string): number {
     if (!this.repo.hasActiveItems(tenantId)) return 0;
-    const orphans = this.repo.orphanIds(tenantId).length;
-    if (orphans > 0) {
-      const payload: ClassifyPayload = {};
+    const n = this.repo.orphanIds(tenantId).length + this.auto.autoOnlyNodeIds(tenantId).length;
+    if (n > 0) {
+      const payload: ClassifyPayload = { reconsider: true };
       this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:all:${tenantId}` });
     }
-    return orphans;
+    return n;
   }
 
   /**
