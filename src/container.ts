@@ -103,8 +103,9 @@ export function createServices(o: ServiceOptions) {
   // One k-NN path for everything: the in-memory quantised index search keeps (vec0 holds
   // the exact vectors that `get` reads).
   const nearestNodes = { knn: (t: string, v: Float32Array, k: number) => search.knn(t, v, k), get: (t: string, id: string) => vectors.get(t, id) };
-  const suggestions = new SuggestionsService({ repo: contextRepo, vectors: nearestNodes, embedQuery: (t) => embedding.embedQuery(t) });
-  const context = new ContextService({ links: linksRepo, repo: contextRepo, vectors: nearestNodes, clock, embedQuery: (t) => embedding.embedQuery(t) });
+  const calibration = () => embedding.ready();
+  const suggestions = new SuggestionsService({ repo: contextRepo, vectors: nearestNodes, embedQuery: (t) => embedding.embedQuery(t), calibration });
+  const context = new ContextService({ links: linksRepo, repo: contextRepo, vectors: nearestNodes, clock, embedQuery: (t) => embedding.embedQuery(t), calibration });
   const graphHealth = new GraphHealthService(db, new GraphHealthRepo(db), clock);
 
   const captures = createCaptures({

@@ -2,7 +2,7 @@
 // collections in lab/collections/ (or the collection folders given as arguments), each
 // with the other collections' queries asked against it for abstention; then PARA
 // classification. Prints a readable table and one JSON line per result.
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WorkerEmbedder } from '../embed/worker-embedder.js';
@@ -30,7 +30,13 @@ try {
   for (const c of collections) {
     const traces: QueryTrace[] = [];
     const others = collections.filter((o) => o !== c);
-    const result = await evaluateSearch(c, embedder, others, process.env.RHIZOME_EVAL_SWEEP ? (t) => traces.push(t) : undefined);
+    const dump = process.env.RHIZOME_EVAL_TRACES; // a file: one JSON line per query trace, for fusion experiments
+    const result = await evaluateSearch(c, embedder, others, process.env.RHIZOME_EVAL_SWEEP || dump ? (t) => traces.push(t) : undefined);
+    if (dump) {
+      for (const t of traces) {
+        appendFileSync(dump, JSON.stringify({ collection: c.name, ...t, relevant: [...t.relevant], idOf: [...t.idOf].filter(([seq]) => t.sides.keyword.some((h) => h.seq === seq) || t.sides.semantic.some((h) => h.seq === seq)) }) + '\n');
+      }
+    }
     console.log(formatTable(result));
     console.log(JSON.stringify({ kind: 'search_quality', ...result }));
     if (traces.length) sweep(c.name, traces);

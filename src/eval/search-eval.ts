@@ -58,6 +58,8 @@ export interface CollectionResult {
 
 /** Per query: the raw sides and the judged documents (kept for fusion experiments). */
 export interface QueryTrace {
+  /** true: another collection's query (nothing here is relevant to it). */
+  foreign: boolean;
   text: string;
   relevant: Set<string>;
   sides: SearchSides;
@@ -92,7 +94,7 @@ export async function evaluateSearch(
       const rel = c.relevant.get(q.id)!;
       const run = async (mode: 'keyword' | 'semantic') => (await s.search.search(tenantId, { query: q.text, mode, page: 1, per_page: 100 })).data.map((n) => n.id);
       const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
-      onTrace?.({ text: q.text, relevant: new Set([...rel]), sides, idOf: new Map([...idOfSeq].map(([seq, id]) => [seq, docOf.get(id)!])) });
+      onTrace?.({ foreign: false, text: q.text, relevant: new Set([...rel]), sides, idOf: new Map([...idOfSeq].map(([seq, id]) => [seq, docOf.get(id)!])) });
       const ids = (hits: { seq: number }[]) => hits.slice(0, 100).map((h) => idOfSeq.get(h.seq)!);
       const hybridHits = rankSides(sides, 'hybrid', q.text);
       if (!hybridHits.some((h) => h.semantic && !h.keyword)) inDomainAbstained++;
@@ -128,6 +130,7 @@ export async function evaluateSearch(
         const sem = await s.search.search(tenantId, { query: q.text, mode: 'semantic', page: 1, per_page: 20 });
         if (sem.data.length === 0) semanticEmpty++;
         const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
+        onTrace?.({ foreign: true, text: q.text, relevant: new Set(), sides, idOf: new Map() });
         const before = fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length));
         if (!before.some((x) => x.semantic && !x.keyword)) beforeNone++;
       }

@@ -37,7 +37,8 @@ export class ContextRepo {
     // Lookups by id lists are driven from the list (CROSS JOIN): `tenant_id = ? AND
     // seq IN (json_each)` made SQLite walk every node of the tenant.
     this.textsStmt = db.prepare(
-      `SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text
+      `SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
+              trim(summary || char(10) || substr(body_markdown, 1, 2000)) AS bodyText
          FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`,
     );
   }
@@ -69,9 +70,9 @@ export class ContextRepo {
   }
 
   /** Searchable text of these rows (by seq), for measuring which words they contain. */
-  texts(tenantId: string, seqs: number[]): Array<{ seq: number; text: string }> {
+  texts(tenantId: string, seqs: number[]): Array<{ seq: number; text: string; bodyText?: string }> {
     if (seqs.length === 0) return [];
-    return this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string }>;
+    return this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string; bodyText?: string }>;
   }
 
   private readonly keywords: KeywordIndexRepo;

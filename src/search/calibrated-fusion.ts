@@ -24,9 +24,11 @@ export interface CalibratedHit {
 
 /**
  * Fuses keyword hits (all kept) with semantic hits (only those whose cosine cleared the
- * floor should be passed in, see clearsFloor). `alpha` is the keyword weight.
+ * floor should be passed in, see clearsFloor). `alpha` is the keyword weight. A semantic
+ * hit the keyword side did not find is kept only when its raw cosine exceeds
+ * `semanticOnlyMin` (the abstention gate, see abstentionFloor).
  */
-export function fuseCalibrated(keyword: SideHit[], semantic: SideHit[], alpha: number): CalibratedHit[] {
+export function fuseCalibrated(keyword: SideHit[], semantic: SideHit[], alpha: number, semanticOnlyMin = -Infinity): CalibratedHit[] {
   const a = keyword.length === 0 ? 0 : semantic.length === 0 ? 1 : alpha;
   const k = new Map(keyword.map((h) => [h.seq, h]));
   const s = new Map(semantic.map((h) => [h.seq, h]));
@@ -34,6 +36,7 @@ export function fuseCalibrated(keyword: SideHit[], semantic: SideHit[], alpha: n
   for (const seq of new Set([...k.keys(), ...s.keys()])) {
     const kh = k.get(seq);
     const sh = s.get(seq);
+    if (!kh && !(sh!.raw > semanticOnlyMin)) continue;
     const score = a * (kh?.score ?? 0) + (1 - a) * (sh?.score ?? 0);
     hits.push({ seq, score: Number.isFinite(score) ? score : 0, keyword: kh !== undefined, semantic: sh !== undefined, tie: (kh ? 1 : 0) + (sh?.raw ?? 0) });
   }

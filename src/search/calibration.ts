@@ -8,7 +8,12 @@
 //           only 1 time in 100; a hit drawn by meaning alone must clear it.
 // ceiling = the CEILING_QUANTILE of the related pairs: what a text on the same topic
 //           typically reaches.
-// semanticScore maps cosine linearly from floor (0) to ceiling (1), clamped. Pure functions.
+// semanticScore maps cosine linearly from floor (0) to ceiling (1), clamped.
+// Abstention: a hit drawn by meaning alone must beat not just one unrelated note but the
+// best of the tenant's N notes, were they all unrelated. The upper tail of the unrelated
+// similarities is fitted with a normal curve through its 90th and 99th percentiles, and
+// the gate is the similarity the best of N unrelated notes exceeds with probability
+// ABSTAIN_RISK (never below the floor). Pure functions.
 import { createHash } from 'node:crypto';
 import set from './calibration-set.json' with { type: 'json' };
 
@@ -16,6 +21,10 @@ export const FLOOR_QUANTILE = 0.99;
 export const CEILING_QUANTILE = 0.9;
 /** A model whose related pairs barely beat its unrelated ones still gets a usable span. */
 export const MIN_SPAN = 0.05;
+/** Chance that an unrelated query still draws a semantic-only hit from a tenant's notes. */
+export const ABSTAIN_RISK = 0.05;
+/** Changing the method recalibrates stored models too. */
+const METHOD_VERSION = 2;
 
 /** How one kind of comparison (a short query against a note, or a note against a note) behaves. */
 export interface Scale {
@@ -26,6 +35,9 @@ export interface Scale {
   unrelated_median: number;
   related_median: number;
   pairs: { related: number; unrelated: number };
+  /** Normal fit of the unrelated similarities' upper tail (through their p90 and p99). */
+  tail_mu: number;
+  tail_sigma: number;
 }
 
 export interface Calibration {
@@ -41,8 +53,8 @@ export interface Calibration {
 /** Used when a model cannot be calibrated: no cosine clears the floor, so nothing is drawn in by meaning alone. */
 export const UNCALIBRATED: Calibration = {
   model_id: 'uncalibrated',
-  query: { floor: 1, ceiling: 1, auc: 0.5, unrelated_median: 0, related_median: 0, pairs: { related: 0, unrelated: 0 } },
-  note: { floor: 1, ceiling: 1, auc: 0.5, unrelated_median: 0, related_median: 0, pairs: { related: 0, unrelated: 0 } },
+  query: { floor: 1, ceiling: 1, auc: 0.5, unrelated_median: 0, related_median: 0, pairs: { related: 0, unrelated: 0 }, tail_mu: 1, tail_sigma: 0 },
+  note: { floor: 1, ceiling: 1, auc: 0.5, unrelated_median: 0, related_median: 0, pairs: { related: 0, unrelated: 0 }, tail_mu: 1, tail_sigma: 0 },
   set_hash: '',
 };
 
@@ -61,7 +73,7 @@ export function calibrationTexts(): CalibrationText[] {
   return out;
 }
 
-export const CALIBRATION_SET_HASH = createHash('sha256').update(JSON.stringify(set.topics)).digest('hex').slice(0, 16);
+export const CALIBRATION_SET_HASH = createHash('sha256').update(`${METHOD_VERSION}:${JSON.stringify(set.topics)}`).digest('hex').slice(0, 16);
 
 /** The q-quantile of a list (linear interpolation); 0 for an empty list. */
 export function quantile(xs: number[], q: number): number {
@@ -99,6 +111,9 @@ function scale({ related, unrelated }: { related: number[]; unrelated: number[] 
   let floor = clamp(quantile(unrelated, FLOOR_QUANTILE), -1, 1 - MIN_SPAN);
   const ceiling = clamp(Math.max(quantile(related, CEILING_QUANTILE), floor + MIN_SPAN), -1, 1);
   if (ceiling - floor < MIN_SPAN) floor = ceiling - MIN_SPAN;
+  const p90 = quantile(unrelated, 0.9);
+  const p99 = quantile(unrelated, 0.99);
+  const sigma = Math.max(1e-3, (p99 - p90) / (Z99 - Z90));
   return {
     floor: r4(floor),
     ceiling: r4(ceiling),
@@ -106,7 +121,44 @@ function scale({ related, unrelated }: { related: number[]; unrelated: number[] 
     unrelated_median: r4(quantile(unrelated, 0.5)),
     related_median: r4(quantile(related, 0.5)),
     pairs: { related: related.length, unrelated: unrelated.length },
+    tail_mu: r4(p90 - Z90 * sigma),
+    tail_sigma: r4(sigma),
   };
+}
+
+const Z90 = 1.2816;
+const Z99 = 2.3263;
+
+/**
+ * The similarity a semantic-only hit must exceed in a tenant of n notes: what the best of n
+ * unrelated notes would exceed with probability `risk`, and at least the floor.
+ */
+export function abstentionFloor(scale: Scale, n: number, risk = ABSTAIN_RISK): number {
+  if (!(scale.tail_sigma > 0) || !Number.isFinite(scale.tail_mu)) return scale.floor;
+  const p = 1 - risk / Math.max(1, Number.isFinite(n) ? n : 1);
+  return Math.max(scale.floor, scale.tail_mu + normalQuantile(p) * scale.tail_sigma);
+}
+
+/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  if (!(p > 0)) return -Infinity;
+  if (!(p < 1)) return Infinity;
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const lo = 0.02425;
+  if (p < lo) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  if (p > 1 - lo) {
+    const q = Math.sqrt(-2 * Math.log(1 - p));
+    return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
 }
 
 /** Embeds the calibration set with a model and calibrates it. */

@@ -8,7 +8,7 @@ const v = (...xs: number[]) => normalize(Float32Array.from(xs));
 const cfg: ClassifierSettings = { threshold: 0.5, margin: 0.1, centroidHalfWeight: 4, maxCentroidWeight: 0.7 };
 const p = (itemId: string, vector: Float32Array) => ({ itemId, vector, method: 'cosine:label' });
 // Identity calibration (floor 0, ceiling 1): calibrated score = cosine, for readable numbers.
-const scale = { floor: 0, ceiling: 1, auc: 1, unrelated_median: 0, related_median: 1, pairs: { related: 1, unrelated: 1 } };
+const scale = { floor: 0, ceiling: 1, auc: 1, unrelated_median: 0, related_median: 1, pairs: { related: 1, unrelated: 1 }, tail_mu: 0, tail_sigma: 0 };
 const cal: Calibration = { model_id: 'test', query: scale, note: scale, set_hash: 'x' };
 const decide = (a: Float32Array, b: Parameters<typeof decideWith>[1], c: ClassifierSettings) => decideWith(a, b, c, cal);
 

@@ -3,7 +3,9 @@
 // Signals, each in [0,1]:
 //   graph    — noisy-OR over paths from the focus nodes: 0.8 per 1-hop link, 0.4 per 2-hop path
 //   semantic — strength of the cosine similarity to the focus nodes' centroid or to the query,
-//              the better of the two (cosine 0.25 → 0, 0.75 → 1; below cosine 0.3 it does not count)
+//              the better of the two, read through the model's calibration (the note-to-note
+//              scale for the centroid, the query scale for the query: floor → 0, ceiling → 1;
+//              nothing at or under the floor is drawn in, and near-empty nodes never are)
 //   keyword  — share of the query's key terms the node contains (FTS5)
 // score = (0.6·graph + 0.25·semantic + 0.15·keyword + 0.05·validated + 0.05·active project
 //          + 0.05·recency) / 1.15, with recency = 0.5^(age / 30 days).
@@ -19,10 +21,10 @@ import type { ContextMode } from '../../schemas/graph.js';
 import { keywordSignal, semanticSignal, type VectorIndex } from './graph-signals.js';
 import { round } from './suggestions.service.js';
 import { keyTerms } from '../../search/text.js';
+import type { Calibration, Scale } from '../../search/calibration.js';
 
 const HOP1 = 0.8;
 const HOP2 = 0.4;
-const SEMANTIC_MIN = 0.1; // strength, i.e. cosine 0.3
 const HALF_LIFE_MS = 30 * 86_400_000;
 const RECENT_MS = 7 * 86_400_000;
 const MAX_EDGES = 5000;
@@ -57,6 +59,8 @@ export interface ContextDeps {
   clock: Clock;
   /** Embeds a query text; null when no model is available. */
   embedQuery(text: string): Promise<Float32Array | null>;
+  /** The model's calibration (waits for the model). */
+  calibration(): Promise<Calibration>;
 }
 
 export class ContextService {
@@ -99,8 +103,8 @@ export class ContextService {
     const pool = Math.min(300, Math.max(30, req.limit * 3));
     if (req.mode !== 'keyword') {
       for (const anchor of await this.anchors(tenantId, focus, query)) {
-        for (const [id, sim] of await semanticSignal(this.d.vectors, tenantId, anchor, pool + focus.length)) {
-          if (focusSet.has(id) || sim < SEMANTIC_MIN) continue;
+        for (const [id, sim] of await semanticSignal(this.d.vectors, this.d.repo, tenantId, anchor.vector, pool + focus.length, anchor.scale)) {
+          if (focusSet.has(id)) continue;
           const c = get(id);
           c.semantic = Math.max(c.semantic, sim);
           reason(c, 'semantic_match');
@@ -132,18 +136,19 @@ export class ContextService {
    * Vectors to search around: the focus nodes' centroid and the query. One k-NN per anchor
    * kind keeps the cost flat however many focus nodes there are (each k-NN is a full scan).
    */
-  private async anchors(tenantId: string, focus: string[], query: string): Promise<Float32Array[]> {
-    const out: Float32Array[] = [];
+  private async anchors(tenantId: string, focus: string[], query: string): Promise<{ vector: Float32Array; scale: Scale }[]> {
+    const out: { vector: Float32Array; scale: Scale }[] = [];
     const focusVectors: Float32Array[] = [];
     for (const id of focus) {
       const v = await this.d.vectors.get(tenantId, id);
       if (v) focusVectors.push(v);
     }
     const centre = centroid(focusVectors);
-    if (centre) out.push(centre);
-    if (query) {
+    const cal = centre || query ? await this.d.calibration() : null;
+    if (centre && cal) out.push({ vector: centre, scale: cal.note });
+    if (query && cal) {
       const v = await this.d.embedQuery(query);
-      if (v) out.push(v);
+      if (v) out.push({ vector: v, scale: cal.query });
     }
     return out;
   }

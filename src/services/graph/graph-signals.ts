@@ -1,13 +1,17 @@
 // The two text signals that link suggestions and session context share, each in [0,1]:
-// semantic = cosine similarity of embeddings, stretched between a floor and a ceiling;
+// semantic = cosine similarity read through the embedding model's calibration (the floor
+// measured on unrelated texts → 0, the related-topic ceiling → 1; see search/calibration.ts),
+// nothing at or under the floor, and nothing for near-empty nodes (search/substance.ts);
 // keyword = how many of the text's key terms (its rarest words that occur in the tenant's
 // nodes) a node contains, saturating at KEYWORD_SATURATION terms.
 import type { ContextRepo } from '../../repos/context.repo.js';
+import { clearsFloor, semanticScore, type Scale } from '../../search/calibration.js';
+import { contentWordCount, isLogLine, NEAR_EMPTY_WORDS } from '../../search/substance.js';
 import { ftsAnyOf, quoteTerm, stem, stemSet } from '../../search/text.js';
 
 /** The slice of the node vector store that ranking needs (s.vectors provides it). */
 export interface VectorIndex {
-  knn(tenantId: string, vector: Float32Array, k: number): Array<{ id: string; distance: number }> | Promise<Array<{ id: string; distance: number }>>;
+  knn(tenantId: string, vector: Float32Array, k: number): Array<{ id: string; seq?: number; distance: number }> | Promise<Array<{ id: string; seq?: number; distance: number }>>;
   get(tenantId: string, nodeId: string): Float32Array | null | Promise<Float32Array | null>;
 }
 
@@ -19,25 +23,34 @@ export function cosine(distance: number): number {
   return 1 - distance;
 }
 
-// Sentence embedders put unrelated texts around cosine 0–0.3 and close paraphrases above
-// 0.6 (measured with use-lite), so raw cosine overstates weak matches: below the floor
-// counts as nothing, at the ceiling as a full match.
-const COSINE_FLOOR = 0.25;
-const COSINE_CEILING = 0.75;
-
-/** How strongly a cosine similarity says "same topic", in [0,1]. */
-export function semanticStrength(cos: number): number {
-  return Math.min(1, Math.max(0, (cos - COSINE_FLOOR) / (COSINE_CEILING - COSINE_FLOOR)));
+/** How strongly a cosine similarity says "same topic" on the model's scale, in [0,1]; 0 at or under the floor. */
+export function semanticStrength(cos: number, scale: Scale): number {
+  return clearsFloor(cos, scale) ? semanticScore(cos, scale) : 0;
 }
 
+/**
+ * Nodes near an anchor vector with their calibrated strength: only those above the floor,
+ * and never a near-empty node (an image placeholder or a log line sits close to anything).
+ */
 export async function semanticSignal(
   vectors: VectorIndex,
+  repo: ContextRepo,
   tenantId: string,
   anchor: Float32Array,
   k: number,
+  scale: Scale,
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const hit of await vectors.knn(tenantId, anchor, k)) out.set(hit.id, semanticStrength(cosine(hit.distance)));
+  const hits = (await vectors.knn(tenantId, anchor, k)).map((h) => ({ ...h, strength: semanticStrength(cosine(h.distance), scale) })).filter((h) => h.strength > 0);
+  const empty = nearEmptySeqs(repo, tenantId, hits.map((h) => h.seq).filter((s): s is number => s !== undefined));
+  for (const hit of hits) if (hit.seq === undefined || !empty.has(hit.seq)) out.set(hit.id, hit.strength);
+  return out;
+}
+
+/** Which of these nodes say too little to be drawn in by meaning. */
+export function nearEmptySeqs(repo: ContextRepo, tenantId: string, seqs: number[]): Set<number> {
+  const out = new Set<number>();
+  for (const r of repo.texts(tenantId, seqs)) if (contentWordCount(r.text) < NEAR_EMPTY_WORDS || isLogLine(r.bodyText || r.text)) out.add(r.seq);
   return out;
 }
 

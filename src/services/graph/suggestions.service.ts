@@ -2,9 +2,14 @@
 // embedding neighbours of the text and from its keyword matches; each is scored
 //   score = 0.55 · semantic + 0.45 · keyword
 // where keyword = max(term coverage, share of the node's title the text mentions).
+// semantic is the calibrated strength (graph-signals.ts: the model's floor → 0, nothing under
+// it, never a near-empty node); the text is read on the query scale when short and on the
+// note-to-note scale once it is as long as a note (LONG_TEXT_WORDS content words).
 // Weak candidates (score < SUGGESTION_MIN_SCORE) are left out instead of padding the list.
 import type { ContextRepo } from '../../repos/context.repo.js';
-import { keywordSignal, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
+import type { Calibration, Scale } from '../../search/calibration.js';
+import { contentWordCount } from '../../search/substance.js';
+import { keywordSignal, nearEmptySeqs, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
 import { keyTerms, stemSet, titleMention } from '../../search/text.js';
 import { dot } from '../../vectors/math.js';
 
@@ -12,6 +17,7 @@ export const SUGGESTION_MIN_SCORE = 0.3;
 const SEMANTIC_WEIGHT = 0.55;
 const KEYWORD_WEIGHT = 0.45;
 const MAX_TERMS = 16;
+const LONG_TEXT_WORDS = 25;
 
 export interface Suggestion {
   node_id: string;
@@ -24,6 +30,8 @@ export interface SuggestionsDeps {
   vectors: VectorIndex;
   /** Embeds a query text; null when no model is available (keywords still answer). */
   embedQuery(text: string): Promise<Float32Array | null>;
+  /** The model's calibration (waits for the model). */
+  calibration(): Promise<Calibration>;
 }
 
 export class SuggestionsService {
@@ -32,16 +40,20 @@ export class SuggestionsService {
   async suggest(tenantId: string, text: string, limit: number): Promise<{ suggestions: Suggestion[] }> {
     const pool = Math.min(200, Math.max(40, limit * 4));
     const vector = await this.d.embedQuery(text);
-    const semantic = vector ? await semanticSignal(this.d.vectors, tenantId, vector, pool) : new Map<string, number>();
+    const cal = vector ? await this.d.calibration() : null;
+    const scale = cal ? (contentWordCount(text) >= LONG_TEXT_WORDS ? cal.note : cal.query) : null;
+    const semantic = vector && scale ? await semanticSignal(this.d.vectors, this.d.repo, tenantId, vector, pool, scale) : new Map<string, number>();
     const keyword = keywordSignal(this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
 
     const ids = [...new Set([...semantic.keys(), ...keyword.keys()])];
     const textStems = stemSet(text);
     const scored: Suggestion[] = [];
-    for (const card of this.d.repo.cards(tenantId, ids)) {
+    const cards = this.d.repo.cards(tenantId, ids);
+    const empty = nearEmptySeqs(this.d.repo, tenantId, cards.map((c) => c.seq));
+    for (const card of cards) {
       if (card.status === 'dismissed') continue;
       let sem = semantic.get(card.id);
-      if (sem === undefined && vector) sem = await this.cosine(tenantId, card.id, vector);
+      if (sem === undefined && vector && scale && !empty.has(card.seq)) sem = await this.cosine(tenantId, card.id, vector, scale);
       const kw = Math.max(keyword.get(card.id)?.score ?? 0, titleMention(card.title, textStems));
       const score = SEMANTIC_WEIGHT * (sem ?? 0) + KEYWORD_WEIGHT * kw;
       if (score >= SUGGESTION_MIN_SCORE) scored.push({ node_id: card.id, title: card.title, score: round(score) });
@@ -50,9 +62,9 @@ export class SuggestionsService {
     return { suggestions: scored.slice(0, limit) };
   }
 
-  private async cosine(tenantId: string, nodeId: string, vector: Float32Array): Promise<number> {
+  private async cosine(tenantId: string, nodeId: string, vector: Float32Array, scale: Scale): Promise<number> {
     const v = await this.d.vectors.get(tenantId, nodeId);
-    return v && v.length === vector.length ? semanticStrength(dot(v, vector)) : 0;
+    return v && v.length === vector.length ? semanticStrength(dot(v, vector), scale) : 0;
   }
 }
 

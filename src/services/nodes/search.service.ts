@@ -9,7 +9,7 @@ import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
 import type { SearchRepo } from '../../repos/search.repo.js';
 import type { KnnHit, VectorsRepo } from '../../repos/vectors.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
-import { clearsFloor, semanticScore, type Scale } from '../../search/calibration.js';
+import { abstentionFloor, clearsFloor, semanticScore, type Scale } from '../../search/calibration.js';
 import { fuseCalibrated, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { highlightsFor } from '../../search/highlights.js';
@@ -102,7 +102,7 @@ export class SearchService {
     const vector = await vectorPromise;
     const semantic = vector ? this.nearest(tenantId, vector, filter, pool) : [];
     const scale = vector ? (await this.embedding.ready()).query : null;
-    return { keyword, maxBm25, semantic, scale, totalMatches };
+    return { keyword, maxBm25, semantic, scale, vectors: vector ? this.index.size(tenantId) : 0, totalMatches };
   }
 
   /** afterEmbed hook: keeps the in-memory semantic index in step with vec0. */
@@ -167,6 +167,8 @@ export interface SearchSides {
   semantic: RankedHit[];
   /** The model's calibration for query-to-note similarity (null: no query vector). */
   scale: Scale | null;
+  /** How many notes of the tenant have a vector (the abstention gate rises with it). */
+  vectors: number;
   totalMatches?: number;
 }
 
@@ -178,8 +180,9 @@ export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hy
     ? sides.semantic.filter((h) => clearsFloor(h.score, scale)).map((h) => ({ seq: h.seq, score: semanticScore(h.score, scale), raw: h.score }))
     : [];
   if (mode === 'keyword') return keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
-  if (mode === 'semantic') return semantic.map((h) => ({ seq: h.seq, score: h.score, keyword: false, semantic: true }));
-  return fuseCalibrated(keyword, semantic, keywordWeight(contentTerms(query).length));
+  const gate = scale ? abstentionFloor(scale, sides.vectors) : Infinity;
+  if (mode === 'semantic') return semantic.filter((h) => h.raw > gate).map((h) => ({ seq: h.seq, score: h.score, keyword: false, semantic: true }));
+  return fuseCalibrated(keyword, semantic, keywordWeight(contentTerms(query).length), gate);
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
