@@ -17,6 +17,7 @@ import { memoryLogger } from '../logger.js';
 import { packageRoot } from '../paths.js';
 import type { ParaCategory } from '../schemas/para.js';
 import type { ClassifierSettings } from '../services/para/para-scoring.js';
+import { evaluateParaScenarios, type ScenarioResult } from './para-scenarios.js';
 
 export interface ParaCorpus {
   items: { key: string; category: ParaCategory; label: string; description: string }[];
@@ -38,6 +39,7 @@ export interface ParaEvalResult extends ParaScore {
   model: string;
   settings: ClassifierSettings;
   warm: ParaScore;
+  scenarios: ScenarioResult[];
 }
 
 export interface ParaEvalOptions {
@@ -59,7 +61,8 @@ export async function evaluateParaClassification(opts: ParaEvalOptions = {}): Pr
   try {
     const cold = await runScenario(corpus, embedder, dataDir, opts, 0);
     const warm = await runScenario(corpus, embedder, dataDir, opts, opts.seedsPerItem ?? 2);
-    return { ...cold.score, model: embedder.modelId, settings: cold.settings, warm: warm.score };
+    const scenarios = await evaluateParaScenarios(corpus, embedder, dataDir, opts.settings);
+    return { ...cold.score, model: embedder.modelId, settings: cold.settings, warm: warm.score, scenarios };
   } finally {
     if (!opts.embedder) await embedder.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -43,8 +43,16 @@ try {
   }
   const para = (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
   if (para) {
-    const r = (await para.evaluateParaClassification({ embedder })) as { precision: number; coverage: number };
-    console.log(`PARA classification: precision ${r.precision.toFixed(3)}, coverage ${r.coverage.toFixed(3)}`);
+    const r = (await para.evaluateParaClassification({ embedder })) as {
+      precision: number;
+      coverage: number;
+      warm: { precision: number; coverage: number };
+      scenarios: { scenario: string; precision: number; coverage: number; assigned: number; none_assigned: number; none_total: number }[];
+    };
+    console.log(`PARA classification: precision ${r.precision.toFixed(3)}, coverage ${r.coverage.toFixed(3)} (warm: ${r.warm.precision.toFixed(3)} / ${r.warm.coverage.toFixed(3)})`);
+    console.log('| PARA scenario | precision | coverage | filed | notes belonging nowhere filed |');
+    console.log('|---|---|---|---|---|');
+    for (const x of r.scenarios) console.log(`| ${x.scenario} | ${x.precision.toFixed(3)} | ${x.coverage.toFixed(3)} | ${x.assigned} | ${x.none_assigned} / ${x.none_total} |`);
     console.log(JSON.stringify({ kind: 'para_classification', ...r }));
   }
 } finally {

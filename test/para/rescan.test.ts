@@ -33,7 +33,7 @@ describe('POST /para/rescan', () => {
     const res = await rescan();
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ queued: 3 });
-    expect(jobs(t.tenantId)).toEqual([{ kind: 'para_classify', payload: '{}' }]);
+    expect(jobs(t.tenantId)).toEqual([{ kind: 'para_classify', payload: '{"reconsider":true}' }]);
   });
 
   it('folds repeated requests into one queued job (item creation, rescan) and one per matched item', async () => {
@@ -44,7 +44,7 @@ describe('POST /para/rescan', () => {
     expect(await (await rescan()).json()).toEqual({ queued: 1 });
     for (let i = 0; i < 2; i++) expect(await (await t.req('POST', `/api/v1/para/${ids[0]}/match`)).json()).toEqual({ queued: 1 });
     expect(jobs(t.tenantId)).toEqual([
-      { kind: 'para_classify', payload: '{}' },
+      { kind: 'para_classify', payload: '{"reconsider":true}' },
       { kind: 'para_classify', payload: JSON.stringify({ item_id: ids[0] }) },
     ]);
   });

@@ -31,11 +31,11 @@ describe('decide', () => {
     expect(decide(v(0.4, 1), [p('a', v(1, 0))], cfg)).toBeNull(); // cos 0.37 < threshold, no runner-up needed
     expect(decide(v(1, 0.1), [p('a', v(1, 0, 0))], cfg)).toBeNull();
   });
-  it('reads cosine through the model calibration: under the floor is never filed, and no calibration files nothing', () => {
-    const high = { ...scale, floor: 0.95, ceiling: 1 };
+  it('reads cosine through the model calibration (unrelated median → 0, ceiling → 1), and no calibration files nothing', () => {
+    const high = { ...scale, floor: 0.99, unrelated_median: 0.95, ceiling: 1 };
     expect(decideWith(v(1, 0.2), [p('a', v(1, 0))], cfg, { ...cal, query: high })!.score).toBeCloseTo(0.61, 2); // cos 0.98: (0.98-0.95)/0.05
     expect(decideWith(v(1, 0.2), [p('a', v(1, 0))], { ...cfg, threshold: 0.7 }, { ...cal, query: high })).toBeNull();
-    expect(decideWith(v(1, 0.4), [p('a', v(1, 0))], cfg, { ...cal, query: high })).toBeNull(); // cos 0.93 < floor
+    expect(decideWith(v(1, 0.4), [p('a', v(1, 0))], cfg, { ...cal, query: high })).toBeNull(); // cos 0.93: under the unrelated median
     expect(decideWith(v(1, 0), [p('a', v(1, 0))], cfg, null)).toBeNull();
   });
 });
