@@ -29,13 +29,26 @@ export async function guard(fn: () => Promise<CallToolResult>): Promise<CallTool
   }
 }
 
+/** A highlight with its matched words in **bold**, on one line. */
+export function markSnippet(h: { snippet: string; matches: [number, number][] }): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of h.matches) {
+    out += `${h.snippet.slice(at, a)}**${h.snippet.slice(a, b)}**`;
+    at = b;
+  }
+  return (out + h.snippet.slice(at)).replace(/\s+/g, ' ');
+}
+
 export function nodeLine(n: Pick<Node, 'id' | 'title'> & Partial<Node>, i?: number): string {
   const head = `${i !== undefined ? `${i + 1}. ` : '- '}${n.title} [${n.id}]`;
   const meta = [n.status, n.tags?.length ? `tags: ${n.tags.join(', ')}` : '', n.match_provenance ? `score ${n.match_provenance.score.toFixed(3)}` : '']
     .filter(Boolean)
     .join('; ');
   const summary = n.summary ? `\n   ${n.summary.replace(/\s+/g, ' ').slice(0, 240)}` : '';
-  return `${head}${meta ? ` (${meta})` : ''}${summary}`;
+  const h = n.highlights?.[0];
+  const snippet = h ? `\n   matched in ${h.field}: ${markSnippet(h)}` : '';
+  return `${head}${meta ? ` (${meta})` : ''}${summary}${snippet}`;
 }
 
 export function nodeText(n: Node): string {

@@ -48,9 +48,10 @@ export function registerNodeCommands(program: Command): void {
         r.data.map((n) => ({
           id: n.id, title: n.title, status: n.status, tags: n.tags,
           match: n.match_provenance ? `${n.match_provenance.keyword ? 'k' : ''}${n.match_provenance.semantic ? 's' : ''} ${n.match_provenance.score.toFixed(3)}` : '',
+          snippet: n.highlights?.length ? markSnippet(n.highlights[0]) : '',
         })),
-        ['id', 'title', 'status', 'tags', ...(r.data.some((n) => n.match_provenance) ? ['match'] : [])],
-        'No nodes found.',
+        ['id', 'title', 'status', 'tags', ...(r.data.some((n) => n.match_provenance) ? ['match'] : []), ...(r.data.some((n) => n.highlights?.length) ? ['snippet'] : [])],
+        query ? 'No notes match.' : 'No nodes found.',
       );
       const pages = Math.max(1, Math.ceil(r.total / r.per_page));
       process.stderr.write(`${r.total} result(s), page ${r.page}/${pages}${r.total_matches !== undefined ? `, ${r.total_matches} keyword match(es)` : ''}${r.coverage_capped ? ' (recall capped)' : ''}\n`);
@@ -155,4 +156,15 @@ export function registerNodeCommands(program: Command): void {
       if (o.json) return printJson({ suggestions });
       table(suggestions.map((s) => ({ ...s, score: s.score.toFixed(3) })), ['node_id', 'title', 'score'], 'No suggestions.');
     });
+}
+
+/** A highlight with its matched words in [brackets], on one line. */
+export function markSnippet(h: { snippet: string; matches: [number, number][] }): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of h.matches) {
+    out += `${h.snippet.slice(at, a)}[${h.snippet.slice(a, b)}]`;
+    at = b;
+  }
+  return (out + h.snippet.slice(at)).replace(/\s+/g, ' ');
 }

@@ -23,6 +23,23 @@ export function Provenance({ p }: { p: NonNullable<KNode['match_provenance']> })
   );
 }
 
+/** Where the query's words matched, with the words marked. */
+export function Snippet({ h }: { h: NonNullable<KNode['highlights']>[number] }) {
+  const parts: preact.ComponentChildren[] = [];
+  let at = 0;
+  h.matches.forEach(([a, b], i) => {
+    if (a > at) parts.push(h.snippet.slice(at, a));
+    parts.push(<mark key={i}>{h.snippet.slice(a, b)}</mark>);
+    at = b;
+  });
+  parts.push(h.snippet.slice(at));
+  return (
+    <p class="result-summary result-snippet" title={`Matched in the ${h.field}`}>
+      {parts}
+    </p>
+  );
+}
+
 export function NodeCard({ node, para, active, id }: { node: KNode; para: Map<string, ParaItem>; active: boolean; id: string }) {
   return (
     <li class={`result ${active ? 'active' : ''}`} id={id} role="option" aria-selected={active}>
@@ -31,7 +48,7 @@ export function NodeCard({ node, para, active, id }: { node: KNode; para: Map<st
           <h3 class="result-title">{node.title}</h3>
           {node.match_provenance && <Provenance p={node.match_provenance} />}
         </div>
-        {node.summary && <p class="result-summary">{node.summary}</p>}
+        {node.highlights?.length ? <Snippet h={node.highlights[0]} /> : node.summary && <p class="result-summary">{node.summary}</p>}
         <div class="result-meta">
           <StatusBadge status={node.status} />
           {node.para_item_ids.map((pid) => (

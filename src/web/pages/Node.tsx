@@ -43,6 +43,11 @@ export function NodePage({ id }: { id: string }) {
     setData(await api.patch<KNode>(path, { status }));
     toast(`Marked ${status}`);
   });
+  // "Not this": removes one automatic filing; the classifier remembers and never files it there again.
+  const reject = useAction(async (pid: string) => {
+    setData(await api.patch<KNode>(path, { para_item_ids: node!.para_item_ids.filter((x) => x !== pid) }));
+    toast('Removed; it will not be filed there again');
+  });
   const remove = useAction(async () => {
     if (!confirm(`Delete “${node!.title}”? Its links go with it.`)) return;
     await api.del(path);
@@ -102,11 +107,26 @@ export function NodePage({ id }: { id: string }) {
           <Card title="PARA">
             {node.para_item_ids.length ? (
               <div class="chips">
-                {node.para_item_ids.map((p) => (
-                  <a key={p} href={`#/?para=${encodeURIComponent(p)}`} class="badge badge-para">
-                    {byId.get(p)?.label ?? p}
-                  </a>
-                ))}
+                {node.para_item_ids.map((p) => {
+                  const a = node.para_assignments?.find((x) => x.para_item_id === p);
+                  return (
+                    <span key={p} class="para-assignment">
+                      <a href={`#/?para=${encodeURIComponent(p)}`} class="badge badge-para">
+                        {byId.get(p)?.label ?? p}
+                      </a>
+                      {a?.source === 'auto' && (
+                        <>
+                          <span class="muted auto-score" title={`Filed automatically (${a.method ?? 'classifier'})`}>
+                            auto · {(a.score ?? 0).toFixed(2)}
+                          </span>
+                          <button class="linklike" title="Remove this automatic filing; it will not be made again" disabled={reject.busy} onClick={() => void reject.run(p)}>
+                            not this
+                          </button>
+                        </>
+                      )}
+                    </span>
+                  );
+                })}
               </div>
             ) : (
               <p class="muted">Orphan: in no project, area or resource. <button class="linklike" onClick={() => setEditing(true)}>Assign</button></p>

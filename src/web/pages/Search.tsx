@@ -160,8 +160,8 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
       <Problem error={error} onRetry={reload} />
       {!data && !error && <Spinner label="Searching" />}
       {data && results.length === 0 && (
-        <Empty title={q ? `Nothing matches “${q}”` : 'No nodes yet'}>
-          {q ? <p>Try the semantic mode, or fewer filters.</p> : <p>Create your first node, or capture a page or a note.</p>}
+        <Empty title={q ? 'No notes match' : 'No nodes yet'}>
+          {q ? <p>No note contains these words or is close enough in meaning to “{q}”. Try other words, or fewer filters.</p> : <p>Create your first node, or capture a page or a note.</p>}
           <div class="row">
             <a class="btn btn-primary btn-md" href="#/nodes/new">
               New node
