@@ -1,7 +1,7 @@
 // Fusion variants scored on the raw sides recorded during a search evaluation (set
 // RHIZOME_EVAL_SWEEP=1): how the served rule was chosen, re-checkable in one run.
 import { abstentionFloor, clearsFloor, semanticScore } from '../search/calibration.js';
-import { fuseCalibrated, type SideHit } from '../search/calibrated-fusion.js';
+import { fuseCalibrated, HYBRID_KEYWORD_WEIGHT, type SideHit } from '../search/calibrated-fusion.js';
 import { contentTerms } from '../search/fts-query.js';
 import { keywordWeight } from '../search/fusion.js';
 import { KEYWORD_TAU } from '../search/keyword-score.js';
@@ -38,13 +38,14 @@ const convex = (alpha: number | null, tau = KEYWORD_TAU, risk: number | null = 0
 export const GATES: Record<string, number | null> = { 'floor only (p99 of unrelated pairs)': null, 'risk 0.01': 0.01, 'risk 0.05': 0.05, 'risk 0.2': 0.2, 'risk 1': 1 };
 
 export const VARIANTS: Record<string, Rule> = {
-  'convex adaptive (0.8/0.7)': convex(null),
+  'served: convex 0.9': convex(HYBRID_KEYWORD_WEIGHT),
+  'convex by query length (0.8/0.7)': convex(null),
   'convex 0.6': convex(0.6),
   'convex 0.7': convex(0.7),
   'convex 0.8': convex(0.8),
   'convex 0.9': convex(0.9),
-  'convex adaptive, tau 0.15': convex(null, 0.15),
-  'convex adaptive, tau 0.5': convex(null, 0.5),
+  'convex 0.9, tau 0.15': convex(0.9, 0.15),
+  'convex 0.9, tau 1': convex(0.9, 1),
   'noisy-or beta 0.3': noisyOr(0.3),
   'noisy-or beta 0.5': noisyOr(0.5),
   'noisy-or beta 0.7': noisyOr(0.7),
@@ -61,7 +62,7 @@ export function sweep(collection: string, all: QueryTrace[]): Record<string, num
   for (const [name, rule] of Object.entries(VARIANTS)) out[name] = ndcg(rule);
   console.log(JSON.stringify({ kind: 'fusion_sweep', collection, ndcg10: out }));
   for (const [name, risk] of Object.entries(GATES)) {
-    const rule = convex(null, KEYWORD_TAU, risk);
+    const rule = convex(HYBRID_KEYWORD_WEIGHT, KEYWORD_TAU, risk);
     const abstained = foreign.filter((t) => !rule(t).some((h) => h.semantic && !h.keyword)).length;
     const ownAbstained = traces.filter((t) => !rule(t).some((h) => h.semantic && !h.keyword)).length;
     console.log(

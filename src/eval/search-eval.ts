@@ -96,7 +96,7 @@ export async function evaluateSearch(
       const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
       onTrace?.({ foreign: false, text: q.text, relevant: new Set([...rel]), sides, idOf: new Map([...idOfSeq].map(([seq, id]) => [seq, docOf.get(id)!])) });
       const ids = (hits: { seq: number }[]) => hits.slice(0, 100).map((h) => idOfSeq.get(h.seq)!);
-      const hybridHits = rankSides(sides, 'hybrid', q.text);
+      const hybridHits = rankSides(sides, 'hybrid');
       if (!hybridHits.some((h) => h.semantic && !h.keyword)) inDomainAbstained++;
       const plain = buildPlainFtsQuery(q.text);
       const bm25 = plain ? s.repos.search.plainBm25(tenantId, plain, 100) : [];

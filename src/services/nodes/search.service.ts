@@ -10,13 +10,13 @@ import type { SearchRepo } from '../../repos/search.repo.js';
 import type { KnnHit, VectorsRepo } from '../../repos/vectors.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
 import { abstentionFloor, clearsFloor, semanticScore, type Scale } from '../../search/calibration.js';
-import { fuseCalibrated, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
+import { fuseCalibrated, HYBRID_KEYWORD_WEIGHT, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { highlightsFor } from '../../search/highlights.js';
 import { keywordScore, maxAttainableBm25 } from '../../search/keyword-score.js';
 import { quoteTerm } from '../../search/text.js';
 import { SemanticIndexes } from '../../vectors/semantic-index.js';
-import { keywordWeight, NORMALISE_DEPTH, type RankedHit } from '../../search/fusion.js';
+import { NORMALISE_DEPTH, type RankedHit } from '../../search/fusion.js';
 import type { EmbeddingService } from './embedding.service.js';
 import { toNodeDto } from './nodes.service.js';
 
@@ -64,7 +64,7 @@ export class SearchService {
     }
     const pool = p.mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL;
     const sides = await this.sides(tenantId, query, filter, p.mode, pool);
-    const served = rankSides(sides, p.mode, query);
+    const served = rankSides(sides, p.mode);
     const pageHits = served.slice(offset, offset + p.per_page);
     const data = this.hydrate(tenantId, pageHits, contentTerms(query));
     if (p.mode === 'hybrid') data.forEach((d, i) => (d.match_provenance = { keyword: pageHits[i].keyword, semantic: pageHits[i].semantic, score: round(pageHits[i].score) }));
@@ -173,7 +173,7 @@ export interface SearchSides {
 }
 
 /** Ranks a query's sides on absolute scores, with abstention on the semantic side. */
-export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hybrid', query: string): CalibratedHit[] {
+export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hybrid'): CalibratedHit[] {
   const keyword: SideHit[] = sides.keyword.map((h) => ({ seq: h.seq, score: keywordScore(h.score, sides.maxBm25), raw: h.score }));
   const scale = sides.scale;
   const semantic: SideHit[] = scale
@@ -182,7 +182,7 @@ export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hy
   if (mode === 'keyword') return keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
   const gate = scale ? abstentionFloor(scale, sides.vectors) : Infinity;
   if (mode === 'semantic') return semantic.filter((h) => h.raw > gate).map((h) => ({ seq: h.seq, score: h.score, keyword: false, semantic: true }));
-  return fuseCalibrated(keyword, semantic, keywordWeight(contentTerms(query).length), gate);
+  return fuseCalibrated(keyword, semantic, HYBRID_KEYWORD_WEIGHT, gate);
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
