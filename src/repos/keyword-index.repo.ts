@@ -29,11 +29,28 @@ export interface FtsFields {
   tags: string;
 }
 
+/**
+ * Writes per tenant, per database: document frequencies cached under an older count are
+ * stale. Shared by every KeywordIndexRepo on the same database (module state, keyed weakly).
+ */
+const writeCounts = new WeakMap<object, Map<string, number>>();
+const DF_CACHE_MAX = 20_000;
+
 export class KeywordIndexRepo {
   private readonly known = new Set<string>();
+  private readonly writes: Map<string, number>;
+  private readonly dfCache = new Map<string, number>();
   private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement }>();
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    let w = writeCounts.get(db);
+    if (!w) writeCounts.set(db, (w = new Map()));
+    this.writes = w;
+  }
+
+  private wrote(tenantId: string): void {
+    this.writes.set(tenantId, (this.writes.get(tenantId) ?? 0) + 1);
+  }
 
   /** The tenant's table name when it exists (null: the tenant has never had a node). */
   table(tenantId: string): string | null {
@@ -61,10 +78,30 @@ export class KeywordIndexRepo {
 
   insert(tenantId: string, seq: number, f: FtsFields): void {
     this.ensure(tenantId).insert.run(seq, f.title, f.summary, f.body, f.tags);
+    this.wrote(tenantId);
   }
 
   delete(tenantId: string, seq: number): void {
     if (this.table(tenantId)) this.ensure(tenantId).del.run(seq);
+    this.wrote(tenantId);
+  }
+
+  /**
+   * Document frequency of each quoted term among the tenant's nodes, cached until the
+   * tenant's next write (a common word costs a few ms to count at 100k nodes).
+   */
+  docFrequencies(tenantId: string, phrases: string[]): number[] {
+    const version = this.writes.get(tenantId) ?? 0;
+    return phrases.map((p) => {
+      const key = `${tenantId}\u0000${version}\u0000${p}`;
+      let df = this.dfCache.get(key);
+      if (df === undefined) {
+        df = this.matchCount(tenantId, p);
+        if (this.dfCache.size >= DF_CACHE_MAX) this.dfCache.clear();
+        this.dfCache.set(key, df);
+      }
+      return df;
+    });
   }
 
   /** How many of the tenant's nodes match an FTS5 expression (one quoted term: its document frequency). */
@@ -72,9 +109,9 @@ export class KeywordIndexRepo {
     return this.table(tenantId) ? (this.ensure(tenantId).hits.get(match) as number) : 0;
   }
 
-  /** Rows in the tenant's table: BM25's N. */
+  /** Rows in the tenant's table, BM25's N: one per node (tenant_stats keeps the count). */
   rows(tenantId: string): number {
-    const t = this.table(tenantId);
-    return t ? (this.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number) : 0;
+    if (!this.table(tenantId)) return 0;
+    return (this.db.prepare('SELECT total_nodes FROM tenant_stats WHERE tenant_id = ?').pluck().get(tenantId) as number | undefined) ?? 0;
   }
 }

@@ -39,7 +39,7 @@ export class SearchRepo {
    */
   termStats(tenantId: string, phrases: string[]): { n: number; df: number[] } {
     const n = this.keywords.rows(tenantId);
-    return { n, df: phrases.map((p) => (n ? this.keywords.matchCount(tenantId, p) : 0)) };
+    return { n, df: n ? this.keywords.docFrequencies(tenantId, phrases) : phrases.map(() => 0) };
   }
 
   /** How many nodes the keyword side matches under the filters (total_matches). */
