@@ -125,11 +125,11 @@ export async function evaluateSearch(
       let semanticEmpty = 0;
       let beforeNone = 0;
       for (const q of qs) {
-        const h = await s.search.search(tenantId, { query: q.text, mode: 'hybrid', page: 1, per_page: 100 });
-        if (!h.data.some((n) => n.match_provenance?.semantic && !n.match_provenance.keyword)) hybridNone++;
-        const sem = await s.search.search(tenantId, { query: q.text, mode: 'semantic', page: 1, per_page: 20 });
-        if (sem.data.length === 0) semanticEmpty++;
+        // The whole ranked set, not a first page: a semantic-only hit on page 9 still counts.
         const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
+        if (!rankSides(sides, 'hybrid').some((x) => x.semantic && !x.keyword)) hybridNone++;
+        const sem = await s.search.search(tenantId, { query: q.text, mode: 'semantic', page: 1, per_page: 20 });
+        if (sem.total === 0) semanticEmpty++;
         onTrace?.({ foreign: true, text: q.text, relevant: new Set(), sides, idOf: new Map() });
         const before = fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length));
         if (!before.some((x) => x.semantic && !x.keyword)) beforeNone++;
