@@ -1,7 +1,7 @@
 // Schema version 2 (relevance): per-tenant keyword tables, model calibrations, and the
 // PARA filings a user turned down.
 import type Database from 'better-sqlite3';
-import { createFtsTable } from '../../repos/keyword-index.repo.js';
+import { createFtsTable } from '../fts-tables.js';
 
 export function migrateRelevance(db: Database.Database): void {
   // The shared nodes_fts mixed every tenant's term statistics into each tenant's BM25.
