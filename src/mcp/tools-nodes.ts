@@ -16,7 +16,9 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
       title: 'Search knowledge nodes',
       description:
         'Search the knowledge graph by keyword (BM25), semantic (embeddings) or hybrid (both fused, the default). ' +
-        'Without a query, lists nodes newest first. Filters: PARA item, status, orphans only. Returns ids to use with get_node.',
+        'Without a query, lists nodes newest first. Filters: PARA item, status, orphans only. Returns ids to use with get_node. ' +
+        'Scores are absolute (0.3 some words match, 0.5 about half the query, 0.8 all of it); each result shows where the words matched; ' +
+        'an empty answer means no note matches (nothing is padded in).',
       inputSchema: {
         query: z.string().max(500).optional().describe('search text (max 500 characters)'),
         mode: z.enum(SEARCH_MODES).optional().describe('keyword, semantic or hybrid (default)'),
@@ -31,6 +33,7 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
     (args) =>
       guard(async () => {
         const r = await client.search(args);
+        if (args.query && r.total === 0) return ok(`No notes match "${args.query}": none contains these words or is close enough in meaning.`, { ...r });
         const head = `${r.total} node(s)${args.query ? ` for "${args.query}"` : ''}, page ${r.page}${r.coverage_capped ? ' (recall capped: refine the query)' : ''}:`;
         return ok([head, ...r.data.map((n, i) => nodeLine(n, (r.page - 1) * r.per_page + i))].join('\n'), { ...r });
       }),

@@ -70,7 +70,10 @@ describe('rhizome CLI', { timeout: 180_000 }, () => {
     expect(table.code).toBe(0);
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+TITLE\s+STATUS\s+TAGS/);
     expect(table.stdout).toMatch(/Sourdough starter care\s+validated\s+baking/);
+    expect(table.stdout).toMatch(/\[Sourdough\] starter care/); // the snippet marks where the words matched
     expect(table.stderr).toMatch(/1 result\(s\), page 1\/1/);
+    const nothing = await cli(['search', 'quantum', 'chromodynamics', 'gluon']);
+    expect(nothing.stdout).toMatch(/No notes match/);
 
     const json = JSON.parse((await cli(['search', 'sourdough', '--json'])).stdout);
     expect(json.data[0]).toMatchObject({ id: n.id, match_provenance: { keyword: true } });

@@ -78,6 +78,7 @@ async function exerciseAllTools(c: Client, tag: string, key: string) {
   const found = await call(c, 'search_nodes', { query: `fermentation ${tag}`, mode: 'keyword' });
   expect(found.data.data.map((n: { id: string }) => n.id)).toContain(aId);
   expect(found.text).toMatch(/Fermentation basics/);
+  expect(found.text).toMatch(/matched in \w+: .*\*\*Fermentation\*\*/); // the snippet shows where
 
   const linked = await call(c, 'link_nodes', { source_id: bId, target_id: aId, type: 'derived_from' });
   expect(linked.isError).toBeFalsy();
