@@ -4,7 +4,8 @@ import { serve, type ServerType } from '@hono/node-server';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { createServices, type Services } from './container.js';
+import { buildContainer, type Container } from './container.js';
+import { registerJobHandlers, startBackground, wireEvents } from './wiring.js';
 import { closeDatabase, openDatabase } from './db/open.js';
 import { WorkerEmbedder } from './embed/worker-embedder.js';
 import { createApp } from './http/app.js';
@@ -16,7 +17,7 @@ export const MAX_HEADER_BYTES = 128 * 1024;
 
 export interface RunningServer {
   url: string;
-  services: Services;
+  services: Container;
   close(): Promise<void>;
 }
 
@@ -28,7 +29,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),
     (e) => log.error('embedding model failed to load; keyword search still works', e),
   );
-  const services = createServices({ config, db, embedder, log });
+  const services = buildContainer({ config, db, embedder, log });
+  registerJobHandlers(services);
+  wireEvents(services);
 
   const boot = services.tenants.bootstrap();
   if (boot) {
@@ -40,17 +43,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     );
   }
 
-  services.queue.start();
-  // Load each tenant's in-memory search index once the model's vector table is known, so
-  // the first semantic query after a restart does not pay for it (~3 s at 100k nodes).
-  services.embedding.init().then(
-    () => {
-      const t0 = Date.now();
-      const n = services.repos.tenants.list().reduce((sum, t) => sum + services.search.warm(t.id), 0);
-      log.info(`semantic index ready: ${n} vector(s) in ${Date.now() - t0} ms`);
-    },
-    () => {}, // already logged by the container; keyword search still works
-  );
+  startBackground(services);
   const app = createApp(services, [webMount]);
   const server: ServerType = await new Promise((resolve) => {
     // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default

@@ -22,12 +22,7 @@ export interface JobHandler<P = any> {
   /** Attempts before the job is marked failed; default 5. */
   maxAttempts?: number;
   run(jobs: Job<P>[]): Promise<void>;
-  /** Called once when a job has failed for good. */
-  onFailed?(job: Job<P>, error: Error): void;
 }
-
-/** Thrown by a handler for an error that retrying cannot fix. */
-export class PermanentJobError extends Error {}
 
 export interface EnqueueOptions {
   dedupeKey?: string;
@@ -78,6 +73,15 @@ export class JobQueue {
 
   depth(): number {
     return this.repo.depth();
+  }
+
+  /**
+   * Deletes a finished job. Handlers that must finish a job in the same transaction as
+   * their result (exactly-once captures) call this inside it; the queue's own delete after
+   * the handler returns then finds nothing.
+   */
+  complete(jobId: number): void {
+    this.repo.complete(jobId);
   }
 
   /** Resolves when nothing is queued that is ready to run and nothing is running (tests, CLI wait). */
@@ -137,7 +141,7 @@ export class JobQueue {
     const now = this.clock.now();
     const max = handler.maxAttempts ?? 5;
     try {
-      if (!(err instanceof PermanentJobError) && job.attempts < max) {
+      if (job.attempts < max) {
         const backoff = retryDelayMs(job.attempts);
         this.log.info(`job ${job.kind}#${job.id} failed (attempt ${job.attempts}/${max}), retrying in ${backoff} ms: ${err.message}`);
         this.repo.retry(job.id, now + backoff, err.message, now);
@@ -145,7 +149,6 @@ export class JobQueue {
       }
       this.log.error(`job ${job.kind}#${job.id} failed for good`, err);
       this.repo.fail(job.id, err.message, now);
-      handler.onFailed?.(job, err);
     } catch (inner) {
       this.log.error(`job ${job.kind}#${job.id}: recording the failure failed`, inner);
     }

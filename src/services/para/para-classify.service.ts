@@ -3,9 +3,11 @@
 // still an orphan when the row is written, so re-running it after a crash changes nothing.
 import { createHash } from 'node:crypto';
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import { roundScore } from '../../search/score.js';
+import { dot } from '../../vectors/math.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Embedder } from '../../embed/embedder.js';
-import type { Job, JobQueue } from '../../jobs/queue.js';
+import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
 import type { AutoAssignment, ParaRepo } from '../../repos/para.repo.js';
 import { buildProfile, decide, DEFAULT_CLASSIFIER, itemText, type ClassifierSettings, type ItemProfile } from './para-scoring.js';
@@ -16,6 +18,13 @@ export const PARA_CLASSIFY_JOB = 'para_classify';
 export interface ClassifyPayload {
   node_ids?: string[];
   item_id?: string;
+}
+
+export interface ClassifyPreview {
+  model: string;
+  active_items: number;
+  decision: { item_id: string; score: number } | null;
+  candidates: Array<{ item_id: string; label: string; score: number }>;
 }
 
 export interface NodeVectors {
@@ -33,8 +42,9 @@ export class ParaClassifier {
 
   constructor(
     private readonly deps: {
-      db: Db;
+      tx: UnitOfWork;
       repo: ParaRepo;
+      queue: JobQueue;
       vectors: NodeVectors;
       embedder: Embedder;
       clock: Clock;
@@ -45,21 +55,22 @@ export class ParaClassifier {
     this.settings = { ...(deps.settings ?? DEFAULT_CLASSIFIER) };
   }
 
-  register(queue: JobQueue): void {
-    queue.register({
+  /** The durable job that files orphans. */
+  jobHandler(): JobHandler<ClassifyPayload> {
+    return {
       kind: PARA_CLASSIFY_JOB,
       run: async (jobs: Job<ClassifyPayload>[]) => {
         for (const job of jobs) await this.classify(job.tenantId, job.payload);
       },
-    });
+    };
   }
 
-  /** Hook for s.afterEmbed: nodes whose vectors just landed get a chance to find their item. */
-  enqueueForNodes(queue: JobQueue, tenantId: string, nodeIds: string[]): void {
+  /** Nodes whose vectors just landed (the vector store's "embedded" event) get a chance to find their item. */
+  enqueueForNodes(tenantId: string, nodeIds: string[]): void {
     // Without an active item there is nothing to file into; a later POST /para or rescan covers these nodes.
     if (nodeIds.length === 0 || !this.deps.repo.hasActiveItems(tenantId)) return;
     const payload: ClassifyPayload = { node_ids: nodeIds };
-    queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload);
+    this.deps.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload);
   }
 
   /** Classifies orphans now; returns the associations written. */
@@ -79,7 +90,7 @@ export class ParaClassifier {
       if (!v) continue; // no vector yet: classified when its embedding lands
       const d = decide(v, profiles, this.settings);
       if (!d || (payload.item_id && d.itemId !== payload.item_id)) continue;
-      proposals.push({ nodeId, itemId: d.itemId, score: Math.round(d.score * 1e4) / 1e4, method: d.method, model });
+      proposals.push({ nodeId, itemId: d.itemId, score: roundScore(d.score ), method: d.method, model });
     }
     const written = this.write(tenantId, proposals);
     this.deps.log.debug(`para_classify ${tenantId}: ${candidates.length} orphan(s) looked at, ${written.length} filed`);
@@ -88,8 +99,8 @@ export class ParaClassifier {
 
   /** Writes proposals whose node is still an orphan and whose item is still active (both may have changed while embedding). */
   private write(tenantId: string, proposals: AutoAssignment[]): AutoAssignment[] {
-    const { db, repo, clock } = this.deps;
-    return db.transaction(() => {
+    const { tx, repo, clock } = this.deps;
+    return tx.withTx(() => {
       const now = iso(clock.now());
       const active = new Set(repo.activeItems(tenantId).map((i) => i.id));
       const written: AutoAssignment[] = [];
@@ -98,7 +109,7 @@ export class ParaClassifier {
         if (repo.insertAuto(tenantId, p, now)) written.push(p);
       }
       return written;
-    })();
+    });
   }
 
   private async profiles(tenantId: string, items: { id: string; label: string; description: string }[]): Promise<ItemProfile[]> {
@@ -108,6 +119,25 @@ export class ParaClassifier {
       const vecs = members.map((id) => this.deps.vectors.get(tenantId, id)).filter((v): v is Float32Array => v !== null);
       return buildProfile(item.id, textVecs[i], vecs, this.settings);
     });
+  }
+
+  /**
+   * What filing would decide for a vector right now, against the items' labels alone (the
+   * capture pipeline records it as provenance; the job decides for real once the node's
+   * vector is stored, weighing the items' existing nodes too).
+   */
+  async preview(tenantId: string, vector: Float32Array): Promise<ClassifyPreview> {
+    const items = this.deps.repo.activeItems(tenantId);
+    const model = `para-scoring cosine:label (threshold ${this.settings.threshold}, margin ${this.settings.margin})+${this.deps.embedder.modelId}`;
+    if (items.length === 0) return { model, active_items: 0, decision: null, candidates: [] };
+    const textVecs = await this.embedTexts(items.map(itemText));
+    const profiles = items.map((it, i) => buildProfile(it.id, textVecs[i], [], this.settings));
+    const candidates = profiles
+      .map((p, i) => ({ item_id: p.itemId, label: items[i].label, score: roundScore(dot(vector, p.vector)) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 3);
+    const d = decide(vector, profiles, this.settings);
+    return { model, active_items: items.length, decision: d ? { item_id: d.itemId, score: roundScore(d.score) } : null, candidates };
   }
 
   /** Item texts change rarely: their vectors are cached per model and text (the capture

@@ -1,7 +1,7 @@
 // PARA items: creation with generated slugs, the lifecycle state table, the tree, and the
 // entry points of background classification (create, match, rate-limited rescan).
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { ConflictError, GoneError, NotFoundError, RateLimitedError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -15,21 +15,21 @@ const RESCAN_LIMIT = 'para_rescan';
 
 export class ParaService {
   constructor(
-    private readonly db: Db,
+    private readonly tx: UnitOfWork,
     private readonly repo: ParaRepo,
     private readonly clock: Clock,
     private readonly queue: JobQueue,
   ) {}
 
   create(tenantId: string, input: ParaCreate): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const id = newId('par');
       const slug = this.uniqueSlug(tenantId, input.label, null);
       this.repo.insert({ id, tenant_id: tenantId, category: input.category, label: input.label, description: input.description ?? '', slug, created_at: iso(this.clock.now()) });
       // A new folder may fit notes that had nowhere to go: look at every orphan again.
       this.enqueueAllOrphans(tenantId);
       return this.get(tenantId, id);
-    })();
+    });
   }
 
   get(tenantId: string, id: string): ParaItem {
@@ -53,7 +53,7 @@ export class ParaService {
   }
 
   update(tenantId: string, id: string, patch: ParaPatch): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       let item = this.get(tenantId, id);
       if (patch.status !== undefined && patch.status !== item.status) item = this.moveTo(tenantId, item, patch.status);
       const next = { ...item };
@@ -64,39 +64,39 @@ export class ParaService {
       if (patch.description !== undefined) next.description = patch.description;
       if (next.label !== item.label || next.description !== item.description) this.save(tenantId, next);
       return this.get(tenantId, id);
-    })();
+    });
   }
 
   complete(tenantId: string, id: string): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       if (item.category !== 'projects') throw new ConflictError('Only projects can be completed');
       if (item.status !== 'active') throw new ConflictError(`Only an active project can be completed; this one is ${item.status}`);
       return this.moveTo(tenantId, item, 'completed');
-    })();
+    });
   }
 
   undoComplete(tenantId: string, id: string): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       if (item.category !== 'projects') throw new ConflictError('Only projects can be completed or reopened');
       if (item.status !== 'completed') throw new ConflictError(`Only a completed project can be reopened; this one is ${item.status}`);
       return this.moveTo(tenantId, item, 'active');
-    })();
+    });
   }
 
   archive(tenantId: string, id: string): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       return item.status === 'archived' ? item : this.moveTo(tenantId, item, 'archived');
-    })();
+    });
   }
 
   unarchive(tenantId: string, id: string): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       return item.status === 'archived' ? this.moveTo(tenantId, item, 'active') : item;
-    })();
+    });
   }
 
   /** Deprecated by the contract: archive replaces it. Always 410, whether or not the id exists. */
@@ -106,7 +106,7 @@ export class ParaService {
 
   /** Queues matching of the tenant's orphans to this item; answers how many orphans will be looked at. */
   match(tenantId: string, id: string): { queued: number } {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       if (item.status !== 'active') throw new ConflictError(`Only an active item takes new nodes; this one is ${item.status}`);
       const queued = this.repo.orphanIds(tenantId).length;
@@ -115,12 +115,12 @@ export class ParaService {
         this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:item:${id}` });
       }
       return { queued };
-    })();
+    });
   }
 
   /** Re-classifies every orphan against every active item; once per 5 minutes per tenant. */
   rescan(tenantId: string): { queued: number } {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const now = this.clock.now();
       const last = this.repo.rateLimitLastAt(tenantId, RESCAN_LIMIT);
       if (last !== null && now - last < RESCAN_WINDOW_MS) {
@@ -129,7 +129,7 @@ export class ParaService {
       }
       this.repo.setRateLimit(tenantId, RESCAN_LIMIT, now);
       return { queued: this.enqueueAllOrphans(tenantId) };
-    })();
+    });
   }
 
   private enqueueAllOrphans(tenantId: string): number {
