@@ -1,21 +1,12 @@
 // The real bundled model (Universal Sentence Encoder lite) in its worker thread.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
-import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { useRealModel } from '../helpers/real-model.js';
 
+const real = useRealModel();
 let t: TestApp;
-let embedder: WorkerEmbedder;
-beforeAll(async () => {
-  embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rz-model-')) });
-  t = await makeTestApp({ embedder });
-  t.s.queue.start();
-});
-afterAll(async () => {
-  await t.close();
-  await embedder.close();
+beforeAll(() => {
+  t = real.t;
 });
 
 describe('semantic search with the bundled model', () => {
@@ -28,7 +19,7 @@ describe('semantic search with the bundled model', () => {
     ];
     for (const [title, content] of docs) expect((await t.req('POST', '/api/v1/nodes', { title, content })).status).toBe(201);
     await t.s.queue.idle();
-    expect(embedder.dimension).toBe(512);
+    expect(real.embedder.dimension).toBe(512);
 
     const q = encodeURIComponent('locked out of my profile');
     const kw = await (await t.req('GET', `/api/v1/nodes?mode=keyword&query=${q}`)).json();
@@ -45,13 +36,27 @@ describe('semantic search with the bundled model', () => {
     for (let i = 0; i < 150; i++) {
       await t.req('POST', '/api/v1/nodes', { title: `Backlog note ${i}`, content: `A paragraph about migrating birds, tide pools and lighthouse number ${i}.` });
     }
+    // Hold the model's first batch until a request has been served: the request must be
+    // answered while the worker is busy embedding, not between batches.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const busy = new Promise<void>((r) => (started = r));
+    const embed = real.embedder.embed.bind(real.embedder);
+    real.embedder.embed = async (texts) => {
+      const out = embed(texts); // the worker starts on it now
+      started();
+      await held;
+      return out;
+    };
     t.s.queue.start();
-    await new Promise((r) => setTimeout(r, 50));
-    // Served while the model is busy: the queue still holds most of the backlog.
+    await busy;
     const res = await t.req('GET', '/api/v1/nodes?mode=keyword&query=lighthouse&per_page=5');
     expect(res.status).toBe(200);
     expect((await res.json()).total_matches).toBe(150);
     expect(t.s.queue.depth()).toBeGreaterThan(0);
+    release();
+    real.embedder.embed = embed;
     await t.s.queue.idle(120_000);
     expect(t.s.queue.depth()).toBe(0);
   });

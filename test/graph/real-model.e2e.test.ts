@@ -1,20 +1,15 @@
 // Link suggestions and context with the real embedding model (use-lite): paraphrases with no
 // shared keywords are found, and an unrelated text gets no suggestions at all.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
-import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { useRealModel } from '../helpers/real-model.js';
 import { createNode } from './helpers.js';
 
+const real = useRealModel();
 let t: TestApp;
-let embedder: WorkerEmbedder;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
-  embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-graph-real-')) });
-  t = await makeTestApp({ embedder });
-  t.s.queue.start();
+  t = real.t;
   const nodes: Record<string, [string, string]> = {
     compost: ['Compost heap temperature', 'A hot compost pile reaches sixty degrees within a week.'],
     tomato: ['Tomato seedlings', 'Harden off tomato seedlings before planting them out.'],
@@ -24,10 +19,6 @@ beforeAll(async () => {
   };
   for (const [k, [title, content]] of Object.entries(nodes)) ids[k] = await createNode(t, { title, content });
   await t.s.queue.idle();
-});
-afterAll(async () => {
-  await t.close();
-  await embedder.close();
 });
 
 async function suggest(text: string) {

@@ -19,7 +19,7 @@ const env = { RHIZOME_ALLOW_PRIVATE_FETCH: '1', RHIZOME_LOG: 'info' };
 describe('durability', () => {
   it('kill -9 mid-processing, restart: every acknowledged capture completes exactly once', async () => {
     const dir = tempDataDir();
-    let server: ChildServer | undefined = await startServer(dir, 7820, env);
+    let server: ChildServer | undefined = await startServer(dir, 0, env);
     try {
       const auth = { Authorization: `ApiKey ${credentials(dir).api_key}`, 'content-type': 'application/json' };
       const acked: string[] = [];
@@ -39,7 +39,7 @@ describe('durability', () => {
       const unfinished = before.data.filter((c: { status: string }) => c.status !== 'completed').length;
       expect(unfinished).toBeGreaterThan(0); // the kill really landed mid-work
 
-      server = await startServer(dir, 7821, env);
+      server = await startServer(dir, 0, env);
       const deadline = Date.now() + 240_000; // generous: the machine may be busy with other suites
       let list: { data: Array<{ id: string; status: string; node_id: string | null }>; total: number };
       for (;;) {

@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, credentials, startServer, tempDataDir } from '../helpers/server-process.js';
 
-const PORT = 7801;
 
 describe('the server process', () => {
   it('bootstraps once, keeps everything across restarts, and checkpoints on shutdown', async () => {
     const dir = tempDataDir();
-    const s1 = await startServer(dir, PORT);
+    const s1 = await startServer(dir);
     const cred = credentials(dir);
     expect(s1.stdout()).toContain(cred.api_key);
     expect(statSync(join(dir, 'credentials')).mode & 0o777).toBe(0o600);
@@ -21,7 +20,7 @@ describe('the server process', () => {
     // A clean shutdown folds the WAL back: rhizome.db alone holds everything.
     expect(statSync(join(dir, 'rhizome.db-wal'), { throwIfNoEntry: false })?.size ?? 0).toBe(0);
 
-    const s2 = await startServer(dir, PORT);
+    const s2 = await startServer(dir);
     expect(s2.stdout()).not.toContain('Created tenant');
     // The node's vector was written before the clean shutdown; the search index is warmed at start.
     for (let i = 0; i < 100 && !s2.stderr().includes('semantic index ready'); i++) await new Promise((r) => setTimeout(r, 100));
@@ -38,7 +37,7 @@ describe('the server process', () => {
 
   it('every acknowledged write survives kill -9 in the middle of a write burst', async () => {
     const dir = tempDataDir();
-    const s1 = await startServer(dir, PORT + 1);
+    const s1 = await startServer(dir);
     const auth = { Authorization: `ApiKey ${credentials(dir).api_key}`, 'Content-Type': 'application/json' };
     const acked: string[] = [];
     let killed = false;
@@ -57,14 +56,14 @@ describe('the server process', () => {
     await s1.kill();
     killed = true;
     await Promise.all(writers);
-    const s2 = await startServer(dir, PORT + 1);
+    const s2 = await startServer(dir);
     for (const id of acked) expect((await fetch(`${s2.url}/api/v1/nodes/${id}`, { headers: auth })).status, id).toBe(200);
     await s2.stop();
   });
 
   it('accepts a 10,000-character query parameter of multi-byte text over a real socket', async () => {
     const dir = tempDataDir();
-    const s = await startServer(dir, PORT + 4);
+    const s = await startServer(dir);
     const auth = { Authorization: `ApiKey ${credentials(dir).api_key}` };
     const res = await fetch(`${s.url}/api/v1/links/suggestions?text=${encodeURIComponent('é'.repeat(10_000))}`, { headers: auth });
     expect(res.status).toBe(200);
@@ -76,7 +75,7 @@ describe('the server process', () => {
   it('tenants create --json and users add act on the data folder; each tenant sees only its own data', async () => {
     const dir = tempDataDir();
     const env = { RHIZOME_DATA_DIR: dir };
-    const s = await startServer(dir, PORT + 2);
+    const s = await startServer(dir);
     const r = await cli(['tenants', 'create', 'work', '--json'], env);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -97,7 +96,7 @@ describe('the server process', () => {
 
   it('backup writes a consistent copy while the server runs and takes writes', async () => {
     const dir = tempDataDir();
-    const s = await startServer(dir, PORT + 3);
+    const s = await startServer(dir);
     const auth = { Authorization: `ApiKey ${credentials(dir).api_key}`, 'Content-Type': 'application/json' };
     for (let i = 0; i < 30; i++) await fetch(`${s.url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `before ${i}` }) });
     let writing = true;

@@ -1,19 +1,10 @@
 // The quality bar of automatic classification, measured with the real model on the
 // corpus in test/fixtures/para-corpus.json (the same function `npm run eval` reports).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { describe, expect, it } from 'vitest';
 import { evaluateParaClassification, loadParaCorpus } from '../../src/eval/para.js';
+import { useRealModel } from '../helpers/real-model.js';
 
-let embedder: WorkerEmbedder;
-beforeAll(() => {
-  embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-para-model-')) });
-});
-afterAll(async () => {
-  await embedder.close();
-});
+const real = useRealModel({ app: false });
 
 describe('PARA classification quality (real model)', () => {
   it('the corpus is big enough to mean something', () => {
@@ -27,7 +18,7 @@ describe('PARA classification quality (real model)', () => {
   });
 
   it('files notes with precision >= 0.9, cold and warm, while covering most of them', async () => {
-    const r = await evaluateParaClassification({ embedder });
+    const r = await evaluateParaClassification({ embedder: real.embedder });
     console.log(`PARA classification (${r.model}, threshold ${r.settings.threshold}, margin ${r.settings.margin}):\n` + JSON.stringify(r, null, 2));
     expect(r.precision).toBeGreaterThanOrEqual(0.9);
     expect(r.warm.precision).toBeGreaterThanOrEqual(0.9);

@@ -1,21 +1,12 @@
 // Classification end to end through the HTTP API with the real embedding model.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
-import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { useRealModel } from '../helpers/real-model.js';
 
+const real = useRealModel();
 let t: TestApp;
-let embedder: WorkerEmbedder;
-beforeAll(async () => {
-  embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-para-real-')) });
-  t = await makeTestApp({ embedder });
-  t.s.queue.start();
-});
-afterAll(async () => {
-  await t.close();
-  await embedder.close();
+beforeAll(() => {
+  t = real.t;
 });
 
 const node = async (title: string, content: string) => {
