@@ -29,10 +29,27 @@ export async function startServer(config: Config): Promise<RunningServer> {
     () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),
     (e) => log.error('embedding model failed to load; keyword search still works', e),
   );
+  // Listen first, so that with RHIZOME_PORT=0 (a free port) the links and the credentials
+  // file name the port really bound. Requests wait for the app, which is built next.
+  let app: ReturnType<typeof createApp> | undefined;
+  let appReady!: () => void;
+  const ready = new Promise<void>((r) => (appReady = r));
+  const server: ServerType = await new Promise((resolve) => {
+    // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
+    // 16 KB header limit once percent-encoded (up to 9 bytes a character).
+    const s = serve(
+      { fetch: async (req, env) => (app ?? (await ready, app!)).fetch(req, env), port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } },
+      () => resolve(s),
+    );
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  if (config.port === 0) config = Object.freeze({ ...config, port, publicUrl: config.publicUrl.endsWith(':0') ? url : config.publicUrl });
+
   const services = buildContainer({ config, db, embedder, log });
   registerJobHandlers(services);
   wireEvents(services);
-
   const boot = services.tenants.bootstrap();
   if (boot) {
     const file = join(config.dataDir, 'credentials');
@@ -42,17 +59,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
         `Use it as:  Authorization: ApiKey ${boot.api_key}\n\n`,
     );
   }
-
   startBackground(services);
-  const app = createApp(services, [webMount]);
-  const server: ServerType = await new Promise((resolve) => {
-    // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
-    // 16 KB header limit once percent-encoded (up to 9 bytes a character).
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => resolve(s));
-  });
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  app = createApp(services, [webMount]);
+  appReady();
   log.info(`Rhizome listening on ${url} (data: ${config.dataDir})`);
 
   let closing: Promise<void> | undefined;

@@ -21,6 +21,8 @@ export interface JobHandler<P = any> {
   batchSize?: number;
   /** Attempts before the job is marked failed; default 5. */
   maxAttempts?: number;
+  /** Wait before attempt n+1 after attempt n failed; default retryDelayMs (0.5 s doubling to 1 min). */
+  retryDelayMs?(attempt: number): number;
   run(jobs: Job<P>[]): Promise<void>;
 }
 
@@ -142,7 +144,7 @@ export class JobQueue {
     const max = handler.maxAttempts ?? 5;
     try {
       if (job.attempts < max) {
-        const backoff = retryDelayMs(job.attempts);
+        const backoff = (handler.retryDelayMs ?? retryDelayMs)(job.attempts);
         this.log.info(`job ${job.kind}#${job.id} failed (attempt ${job.attempts}/${max}), retrying in ${backoff} ms: ${err.message}`);
         this.repo.retry(job.id, now + backoff, err.message, now);
         return;

@@ -5,6 +5,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { detectUpload, UnsupportedFile, type Detected } from '../../ingest/sniff.js';
+import { normalizeTag } from '../../ingest/tags.js';
 import { normalizeUrl } from '../../ingest/url.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
@@ -35,6 +36,8 @@ export class CapturesIntake {
   create(tenantId: string, input: CaptureCreateInput): { id: string; status: 'pending' } {
     const metadata: Record<string, unknown> = {};
     if (input.raw_content) metadata.raw_content_bytes = Buffer.byteLength(input.raw_content);
+    const tags = [...new Set((input.tags ?? []).map(normalizeTag).filter(Boolean))];
+    if (tags.length) metadata.user_tags = tags;
     return this.commit(tenantId, {
       title: input.title,
       url: input.url ?? null,

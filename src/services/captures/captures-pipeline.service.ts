@@ -6,7 +6,8 @@
 import { iso, type Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Extracted, Source } from '../../ingest/extract/index.js';
-import { retryDelayMs } from '../../jobs/backoff.js';
+import { bookmarkNode } from './capture-bookmark.js';
+import { CAPTURE_MAX_ATTEMPTS, captureRetryDelayMs } from './capture-retries.js';
 import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
 import type { Logger } from '../../logger.js';
@@ -14,13 +15,11 @@ import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
 import type { CaptureStage } from '../../schemas/captures.js';
 import { embeddingText } from '../../search/embedding-text.js';
 import {
-  classifyStage, embedStage, extractStage, fetchStage, isTransient, linkStage, summarizeStage, tagStage,
+  classifyStage, embedStage, extractStage, fetchStage, isTransient, linkStage, summarizeStage, tagStage, userTags,
   type StageDeps, type StageResult,
 } from './captures-stages.js';
 import { CAPTURE_JOB, effectiveStatus, moveTo, type CaptureJobPayload } from './captures-view.js';
 
-/** Attempts per run before a transient failure becomes `failed`. */
-export const CAPTURE_MAX_ATTEMPTS = 4;
 /** Claims beyond this mean the process keeps dying on this capture: give up on it. */
 const CRASH_LIMIT = CAPTURE_MAX_ATTEMPTS + 4;
 const NODE_CONTENT_MAX = 500_000;
@@ -74,6 +73,7 @@ export class CapturePipeline {
     return {
       kind: CAPTURE_JOB,
       maxAttempts: CAPTURE_MAX_ATTEMPTS,
+      retryDelayMs: captureRetryDelayMs,
       run: async (jobs: Job<CaptureJobPayload>[]) => {
         for (const j of jobs) await this.process(j);
       },
@@ -134,23 +134,32 @@ export class CapturePipeline {
       this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      if (isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS) {
-        const delay = retryDelayMs(job.attempts);
-        tx.withTx(() => {
-          const cur = repo.get(t, id);
-          if (!live(cur)) return;
-          repo.setState(t, id, { ...moveTo(cur, 'pending'), attempts: cur.attempts, error: message, updated_at: now() });
-          repo.addEvent(t, id, 'retry_scheduled', now(), { stage, error: message, attempt: job.attempts, max_attempts: CAPTURE_MAX_ATTEMPTS, retry_in_ms: delay });
-        });
-        throw e; // the queue re-runs the job after its backoff
-      }
-      this.d.log.info(`capture ${id} failed at ${stage}: ${message}`);
+      const retrying = isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS;
+      if (!retrying) this.d.log.info(`capture ${id} failed at ${stage}: ${message}`);
       tx.withTx(() => {
         const cur = repo.get(t, id);
-        if (live(cur)) this.fail(cur, message, stage, job.id);
-        else jobs.complete(job.id);
+        if (!live(cur)) {
+          if (!retrying) jobs.complete(job.id);
+          return;
+        }
+        if (stage === 'fetch' && cur.url) this.bookmark(cur, message, retrying);
+        if (!retrying) return this.fail(repo.get(t, id)!, message, stage, job.id);
+        const delay = captureRetryDelayMs(job.attempts);
+        repo.setState(t, id, { ...moveTo(cur, 'pending'), attempts: cur.attempts, error: message, updated_at: now() });
+        repo.addEvent(t, id, 'retry_scheduled', now(), { stage, error: message, attempt: job.attempts, max_attempts: CAPTURE_MAX_ATTEMPTS, retry_in_ms: delay });
       });
+      if (retrying) throw e; // the queue re-runs the job after captureRetryDelayMs
     }
+  }
+
+  /** A URL that could not be fetched still leaves a node at once: its bookmark (unless the capture has a node already). */
+  private bookmark(c: CaptureRow, reason: string, willRetry: boolean): void {
+    const { repo, nodes } = this.d;
+    if (c.node_id && nodes.exists(c.tenant_id, c.node_id)) return;
+    const node = nodes.create(c.tenant_id, bookmarkNode(c, reason, willRetry, userTags(c)));
+    const at = iso(this.d.clock.now());
+    repo.setNode(c.tenant_id, c.id, node.id, at);
+    repo.addEvent(c.tenant_id, c.id, 'bookmarked', at, { node_id: node.id, reason });
   }
 
   /** The final write: node, capture, event and job deletion commit together or not at all. */

@@ -133,13 +133,21 @@ export async function summarizeStage(d: StageDeps, c: CaptureRow, text: string, 
   }
 }
 
+/** The tags the user gave the capture (normalised at intake). */
+export function userTags(c: CaptureRow): string[] {
+  const t = (JSON.parse(c.metadata) as { user_tags?: unknown }).user_tags;
+  return Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
+}
+
 export function tagStage(c: CaptureRow, text: string, existing: string[], s: Summarized): StageResult<string[]> {
+  const mine = userTags(c);
+  const withMine = (generated: string[]) => [...new Set([...mine, ...generated])];
   if (s.llm) {
     const tags = [...new Set(s.llm.tags.map(normalizeTag).filter(Boolean))].slice(0, 5);
-    return { value: tags, model: `llm:${s.llm.model}`, output: { tags, reused: tags.filter((t) => existing.includes(t)) } };
+    return { value: withMine(tags), model: `llm:${s.llm.model}`, output: { tags: withMine(tags), user_tags: mine, reused: tags.filter((t) => existing.includes(t)) } };
   }
   const r = keyphraseTags({ title: c.title, text, existing });
-  return { value: r.tags, model: TAG_ALGORITHM, output: { tags: r.tags, reused: r.reused, vocabulary_size: existing.length } };
+  return { value: withMine(r.tags), model: TAG_ALGORITHM, output: { tags: withMine(r.tags), user_tags: mine, reused: r.reused, vocabulary_size: existing.length } };
 }
 
 export async function embedStage(d: StageDeps, c: CaptureRow, node: { title: string; summary: string; body_markdown: string }): Promise<StageResult<Float32Array | null>> {
