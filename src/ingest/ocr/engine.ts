@@ -103,6 +103,12 @@ export class TesseractEngine {
       await tw.setParameters({ thresholding_method: '2' } as Partial<Tesseract.WorkerParams>);
       const thread = threadOf(tw);
       thread.unref();
+      // Leptonica and Tesseract print to the thread's stdio ("libpng error: Read Error",
+      // "Invalid resolution 25 dpi"); a failed image is reported through its outcome instead.
+      for (const [from, to] of [[thread.stdout, process.stdout], [thread.stderr, process.stderr]] as const) {
+        from.unpipe(to);
+        from.resume();
+      }
       const dead = new Promise<never>((_, reject) => {
         thread.once('error', (e) => reject(new Error(`the OCR worker failed: ${e.message}`)));
         thread.once('exit', (code) => reject(new Error(`the OCR worker stopped (exit code ${code})`)));
