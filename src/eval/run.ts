@@ -34,7 +34,7 @@ try {
     const r = await ocr.evaluateOcr();
     console.log(ocr.formatOcrTable(r));
     for (const s of r.samples) console.log(JSON.stringify({ kind: 'ocr_sample', model: r.model, ...s }));
-    console.log(JSON.stringify({ kind: 'ocr_accuracy', model: r.model, cer_clean: r.cer_clean, cer_all: r.cer_all, ms_mean: r.ms_mean, images: r.samples.length }));
+    console.log(JSON.stringify({ kind: 'ocr_accuracy', model: r.model, cer_clean: r.cer_clean, cer_all: r.cer_all, ms_mean: r.ms_mean, cold_start_ms: r.cold_start_ms, rss_mb: r.rss_mb, images: r.samples.length }));
     await (await import('../ingest/ocr/index.js')).closeOcr();
   }
 } finally {
