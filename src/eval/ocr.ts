@@ -127,7 +127,7 @@ export interface OcrEvaluation {
   /** Mean time an image with the model loaded; the first image also pays cold_start_ms. */
   ms_mean: number;
   cold_start_ms: number;
-  /** The process's resident memory after the run (the OCR worker thread included). */
+  /** The process's resident memory after the run: the OCR worker thread, and whatever else the process loaded (npm run eval has the embedding model too). */
   rss_mb: number;
 }
 
