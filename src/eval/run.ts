@@ -1,5 +1,6 @@
 // `npm run eval`: search quality on ../shared/eval/cisi (plus any collection folders given
-// as arguments), then PARA classification when src/eval/para.ts is present.
+// as arguments), then PARA classification when src/eval/para.ts is present, then OCR
+// accuracy when src/eval/ocr.ts is present.
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +27,15 @@ try {
     const r = (await para.evaluateParaClassification({ embedder })) as { precision: number; coverage: number };
     console.log(`PARA classification: precision ${r.precision.toFixed(3)}, coverage ${r.coverage.toFixed(3)}`);
     console.log(JSON.stringify({ kind: 'para_classification', ...r }));
+  }
+  // OCR character error rate on rendered screenshots and a photo (needs Chromium).
+  const ocr = (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
+  if (ocr) {
+    const r = await ocr.evaluateOcr();
+    console.log(ocr.formatOcrTable(r));
+    for (const s of r.samples) console.log(JSON.stringify({ kind: 'ocr_sample', model: r.model, ...s }));
+    console.log(JSON.stringify({ kind: 'ocr_accuracy', model: r.model, cer_clean: r.cer_clean, cer_all: r.cer_all, ms_mean: r.ms_mean, cold_start_ms: r.cold_start_ms, rss_mb: r.rss_mb, images: r.samples.length }));
+    await (await import('../ingest/ocr/index.js')).closeOcr();
   }
 } finally {
   await embedder.close();
