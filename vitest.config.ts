@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Two tiers. unit: in-process (real SQLite and sqlite-vec, a deterministic embedder),
 // seconds per file. e2e: child processes, the real model in its worker, the browser.
 // `npm test` runs both; `npm run test:unit` / `npm run test:e2e` one each.
-const E2E = ['test/**/*.e2e.test.ts', 'test/web/**/*.test.ts'];
+const E2E = ['test/**/*.e2e.test.ts', 'test/e2e/**/*.test.ts', 'test/web/**/*.test.ts'];
 const shared = { pool: 'forks' as const, globalSetup: ['test/helpers/global-setup.ts'] };
 
 export default defineConfig({
