@@ -50,7 +50,8 @@ async function badge(text: string, color: string, title: string, tabId?: number)
   await ext.action.setTitle({ title, tabId });
 }
 
-export async function saveFromMenu(info: MenuClick, tab?: Tab): Promise<{ id: string; status: string; node_id: string | null }> {
+/** Sends the capture and returns once the API accepted it; the badge then follows it. */
+export async function saveFromMenu(info: MenuClick, tab?: Tab): Promise<{ id: string }> {
   const settings = await loadSettings();
   const tabId = tab?.id;
   if (!settings.apiKey) {
@@ -62,10 +63,15 @@ export async function saveFromMenu(info: MenuClick, tab?: Tab): Promise<{ id: st
   try {
     await badge('…', '#59615d', 'Saving to Rhizome…', tabId);
     const created = await send(api, await draftFor(info, tab));
-    const done = await follow(api, created.id, () => undefined);
-    const ok = done.status !== 'failed';
-    await badge(ok ? '✓' : '!', ok ? '#0f766e' : '#b42318', ok ? `Saved to Rhizome: ${dashboardLink(settings, 'captures', done.id)}` : `Rhizome could not process it: ${done.error ?? ''}`, tabId);
-    return { id: done.id, status: done.status, node_id: done.node_id };
+    void follow(api, created.id, () => undefined).then(
+      (done) => {
+        const ok = done.status !== 'failed';
+        const title = ok ? `Saved to Rhizome: ${dashboardLink(settings, 'captures', done.id)}` : `Rhizome could not process it: ${done.error ?? ''}`;
+        return badge(ok ? '✓' : '!', ok ? '#0f766e' : '#b42318', title, tabId);
+      },
+      () => undefined,
+    );
+    return { id: created.id };
   } catch (e) {
     await badge('!', '#b42318', `Rhizome: ${(e as Error).message}`, tabId);
     throw e;

@@ -18,10 +18,12 @@ function link(href: string, text: string): HTMLAnchorElement {
   return a;
 }
 
+const LABELS: Record<string, string> = { pending: 'Queued', processing: 'Processing…', completed: 'Saved ✓', failed: 'Failed' };
+
 function badge(status: string): HTMLElement {
   const b = document.createElement('span');
   b.className = `badge ${status}`;
-  b.textContent = status;
+  b.textContent = LABELS[status] ?? status;
   return b;
 }
 
@@ -52,7 +54,7 @@ function showResult(s: Settings, c: Capture, note: string) {
   if (c.status === 'completed' && c.node_id) parts.push(link(dashboardLink(s, 'nodes', c.node_id), 'Open node'), ' · ');
   if (c.status === 'failed') parts.push(Object.assign(document.createElement('span'), { className: 'err', textContent: (c.error ?? 'Processing failed') + ' ' }));
   parts.push(link(dashboardLink(s, 'captures', c.id), c.status === 'pending' || c.status === 'processing' ? 'Follow in Rhizome' : 'Capture'));
-  if (note) parts.push(` ${note}`);
+  if (note) parts.push(Object.assign(document.createElement('span'), { className: 'note', textContent: note }));
   say(...parts);
   document.body.dataset.status = c.status;
 }
@@ -82,7 +84,10 @@ async function main() {
   for (const t of CONTENT_TYPES) type.add(new Option(t, t, t === guessed, t === guessed));
   if (snap?.selection.trim()) {
     const q = $('selection');
-    q.replaceChildren(Object.assign(document.createElement('span'), { className: 'label', textContent: 'Selected text' }), snap.selection.trim().slice(0, 400));
+    q.replaceChildren(
+      Object.assign(document.createElement('span'), { className: 'label', textContent: 'Selected text' }),
+      Object.assign(document.createElement('span'), { className: 'text', textContent: snap.selection.trim().slice(0, 600) }),
+    );
     q.hidden = false;
   }
   $('page-info').textContent = snap
@@ -92,6 +97,7 @@ async function main() {
   if (/^https?:/i.test(url)) {
     api.check(url).then((c) => c && showAlready(settings, c), () => undefined);
   }
+  document.body.dataset.ready = 'true';
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -109,12 +115,14 @@ async function main() {
         raw_content: snap?.html,
       });
       document.body.dataset.captureId = created.id;
-      const note = created.truncated ? '(page content shortened to fit 1 MB)' : '';
+      const note = created.truncated ? 'Page content shortened to fit the 1 MB limit.' : '';
       const done = await follow(api, created.id, (c) => showResult(settings, c, note));
       if (done.status === 'completed' && done.node_id && tags.length) {
         await api.addTags(done.node_id, tags);
         showResult(settings, done, `Tagged ${tags.join(', ')}.`);
       }
+      save.textContent = done.status === 'failed' ? 'Save' : 'Saved';
+      save.disabled = done.status !== 'failed';
       document.body.dataset.done = 'true';
     } catch (err) {
       say(Object.assign(document.createElement('span'), { className: 'err', textContent: err instanceof ApiError ? err.message : String(err) }));
