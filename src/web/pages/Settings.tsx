@@ -107,9 +107,9 @@ function BookmarkletCard() {
         For browsers without the Rhizome extension: drag this button to your bookmarks bar. On any page, click the bookmark to save the page and the
         text you selected in a small Rhizome window. The window signs in with this browser's session; the page you save never sees your key.
       </p>
-      <p>
+      <p class="bookmarklet-drag">
         <a
-          class="btn btn-primary bookmarklet-link"
+          class="btn btn-primary btn-md bookmarklet-link"
           href={href}
           draggable
           aria-label="Save to Rhizome bookmarklet (drag it to your bookmarks bar)"
