@@ -4,10 +4,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eSuite, screenshot } from '../web/harness.js';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../web/harness.js';
+import { e2eSuite, ROOT, screenshot } from '../web/harness.js';
 
 const s = e2eSuite(7858);
 
@@ -87,7 +86,7 @@ describe('bookmarklet', () => {
     await popup.locator('.bm-done .badge-status-completed').waitFor({ timeout: 90_000 });
     await popup.getByRole('button', { name: 'Close window' }).waitFor();
     const file = await screenshot(popup, 'bookmarklet');
-    copyFileSync(file, join(ROOT, 'docs/bookmarklet-popup.png'));
+    if (process.env.RHIZOME_DOCS_SCREENSHOTS) copyFileSync(file, join(ROOT, 'docs/bookmarklet-popup.png'));
 
     const list = await s.api<{ data: { id: string; url: string; source: string; selected_text: string; why: string; node_id: string }[] }>('GET', '/captures?per_page=10');
     const cap = list.body.data.find((c) => c.url === pageOrigin + '/article.html')!;

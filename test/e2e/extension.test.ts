@@ -1,7 +1,7 @@
 // The browser extension end to end: built by the real build script, loaded unpacked into
 // real Chromium, configured through its options page, saving a localhost page through its
 // popup and its context-menu handler into a real `rhizome serve` child process.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM build script without types
 import { buildExtension } from '../../extension/build.mjs';
 import { fitBody, utf8Bytes } from '../../extension/src/page.js';
-import { chromiumPath, distinctColours, ROOT } from '../web/harness.js';
+import { ARTIFACTS, chromiumPath, distinctColours, ROOT } from '../web/harness.js';
 import { credentials, startServer, tempDataDir, type ChildServer } from '../helpers/server-process.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Mycorrhizal networks in old forests</title>
@@ -73,6 +73,7 @@ async function openPopup(tabId: number): Promise<Page> {
 }
 
 beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
   const built = await buildExtension();
   // The toolbar click grants the popup access to the tab it was opened on (activeTab).
   // A test cannot click the browser's toolbar, so this copy of the build is granted the
@@ -196,8 +197,10 @@ describe('extension in Chromium', () => {
 
     const open = popup.getByRole('link', { name: 'Open node' });
     expect(await open.getAttribute('href')).toBe(`${server.url}/#/nodes/${cap.body.node_id}`);
-    await popup.locator('body').screenshot({ path: join(ROOT, 'docs/extension-popup.png') });
-    expect(distinctColours(readFileSync(join(ROOT, 'docs/extension-popup.png')))).toBeGreaterThan(20);
+    const shot = join(ARTIFACTS, 'extension-popup.png');
+    await popup.locator('body').screenshot({ path: shot });
+    expect(distinctColours(readFileSync(shot))).toBeGreaterThan(20);
+    if (process.env.RHIZOME_DOCS_SCREENSHOTS) copyFileSync(shot, join(ROOT, 'docs/extension-popup.png'));
 
     // Opened again on the same page, the popup says it is already saved and links to it.
     const again = await openPopup(await tabIdOf(page.url()));
