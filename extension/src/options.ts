@@ -36,19 +36,21 @@ async function check() {
   }
 }
 
-document.getElementById('form')!.addEventListener('submit', async (e) => {
+document.getElementById('form')!.addEventListener('submit', (e) => {
   e.preventDefault();
   const s = read();
   if (!s) return;
   server.value = s.serverUrl;
-  await saveSettings(s);
-  say('Saved.', 'ok');
-  // Must run inside the click's user gesture; the browser shows its own prompt.
+  // Asked first, synchronously inside the click: browsers (Firefox strictly) only show the
+  // prompt during the user's gesture, which an earlier await would end.
   const origins = [originPattern(s.serverUrl)];
-  ext.permissions
-    .request({ origins })
-    .then((granted) => say(granted ? `Saved. Access to ${origins[0]} granted.` : 'Saved. Host access was not granted; the extension still works through CORS.', 'ok'))
-    .catch(() => undefined);
+  const asked = ext.permissions.request({ origins }).catch(() => false);
+  void saveSettings(s)
+    .then(() => {
+      say('Saved.', 'ok');
+      return asked;
+    })
+    .then((granted) => say(granted ? `Saved. Access to ${origins[0]} granted.` : 'Saved. Host access was not granted; the extension still works through CORS.', 'ok'));
 });
 document.getElementById('check')!.addEventListener('click', () => void check());
 
