@@ -1,11 +1,13 @@
 // Building and sending one capture, shared by the popup and the context menu.
 import { guessUrlContentType } from '../../src/client/capture-kind.js';
+import { CAPTURE_CONTENT_TYPES } from '../../src/schemas/enums.js';
 import { RhizomeApi, type CaptureBody } from './api.js';
 import { fitBody, SELECTION_MAX_CHARS, snapshotPage, type PageSnapshot } from './page.js';
 import { ext } from './browser.js';
 
 export { guessUrlContentType };
-export const CONTENT_TYPES = ['article', 'tweet', 'video', 'repo', 'pdf', 'image', 'audio', 'note'] as const;
+/** The API's own list (one definition, bundled in). */
+export const CONTENT_TYPES = CAPTURE_CONTENT_TYPES;
 
 /** Reads the tab's DOM and selection; null when the browser does not let us (e.g. chrome:// pages). */
 export async function readTab(tabId: number): Promise<PageSnapshot | null> {
