@@ -1,6 +1,7 @@
 // Builds the browser extension into dist/extension/ (load it unpacked) and
 // dist/rhizome-extension.zip (the same files, for Firefox's about:debugging or a store).
-// Run from the repository root: `npm run build:extension`.
+// Run from the repository root: `npm run build:extension`. The PNG icons are the
+// dashboard's logo (icons/icon.svg) rendered once at 16, 32, 48 and 128 px and committed.
 import { build } from 'esbuild';
 import { zipSync } from 'fflate';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -160,6 +160,9 @@ describe('extension in Chromium', () => {
     await page.getByText('the API key works').waitFor();
     const stored = await sw.evaluate(() => (globalThis as any).chrome.storage.local.get(['serverUrl', 'apiKey']));
     expect(stored).toEqual({ serverUrl: server.url, apiKey });
+    // Nobody answered the browser's host-permission prompt: every call below goes through
+    // the server's CORS answer for the extension's origin.
+    expect(await sw.evaluate((o) => (globalThis as any).chrome.permissions.contains({ origins: [o] }), server.url + '/*')).toBe(false);
     await page.close();
   }, 60_000);
 
@@ -246,6 +249,21 @@ describe('extension in Chromium', () => {
     const whole = await get((await menu({ menuItemId: 'save-page', pageUrl: page.url() })).id);
     expect(whole).toMatchObject({ source: 'browser-extension', url: page.url(), content_type: 'article' });
     expect(whole.metadata.raw_content_bytes).toBeGreaterThan(300);
+    await page.close();
+  }, 60_000);
+
+  it('gives an ordinary web page no access to the API, even with a valid key', async () => {
+    const page = await ctx.newPage();
+    await page.goto(pageOrigin + '/article.html');
+    const outcome = await page.evaluate(
+      ([url, key]) =>
+        fetch(url + '/api/v1/captures', { headers: { Authorization: `ApiKey ${key}` } }).then(
+          (r) => `read ${r.status}`,
+          (e: Error) => `blocked: ${e.name}`,
+        ),
+      [server.url, apiKey] as const,
+    );
+    expect(outcome).toBe('blocked: TypeError');
     await page.close();
   }, 60_000);
 });
