@@ -42,7 +42,7 @@ export function SettingsPage() {
 
   return (
     <div class="page page-narrow">
-      <PageHead title="Settings" sub="API keys let the CLI, scripts and the MCP server act on your graph." />
+      <PageHead title="Settings" sub="API keys let the CLI, scripts, the MCP server and the browser extension act on your graph; the bookmarklet saves pages from any browser." />
       <Card title="Create an API key">
         <form class="form-inline" onSubmit={(e) => (e.preventDefault(), void create.run())}>
           <Field label="Name" id="key-name" hint="Where it will be used, e.g. “laptop CLI”.">
