@@ -12,9 +12,11 @@ const MENUS = [
   { id: 'save-image', title: 'Save image to Rhizome', contexts: ['image'] },
 ];
 
-ext.runtime.onInstalled.addListener(async () => {
+ext.runtime.onInstalled.addListener(async (details) => {
   await ext.contextMenus.removeAll();
   for (const m of MENUS) ext.contextMenus.create(m);
+  // First install: nothing works until the server and key are set, so ask for them.
+  if (details.reason === 'install' && !(await loadSettings()).apiKey) await ext.runtime.openOptionsPage();
 });
 
 function lastSegment(url: string): string {

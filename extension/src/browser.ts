@@ -22,7 +22,7 @@ export interface ExtApi {
     id: string;
     getURL(path: string): string;
     openOptionsPage(): Promise<void>;
-    onInstalled: Event<() => void>;
+    onInstalled: Event<(details: { reason: string }) => void>;
   };
   storage: { local: { get(keys: string[]): Promise<Record<string, unknown>>; set(items: Record<string, unknown>): Promise<void> } };
   tabs: {
