@@ -51,7 +51,8 @@ function showAlready(s: Settings, c: Capture) {
 
 function showResult(s: Settings, c: Capture, note: string) {
   const parts: (string | Node)[] = [badge(c.status), ' '];
-  if (c.status === 'completed' && c.node_id) parts.push(link(dashboardLink(s, 'nodes', c.node_id), 'Open node'), ' · ');
+  // A capture still being retried may already have its bookmark node.
+  if (c.node_id) parts.push(link(dashboardLink(s, 'nodes', c.node_id), 'Open node'), ' · ');
   if (c.status === 'failed') parts.push(Object.assign(document.createElement('span'), { className: 'err', textContent: (c.error ?? 'Processing failed') + ' ' }));
   parts.push(link(dashboardLink(s, 'captures', c.id), c.status === 'pending' || c.status === 'processing' ? 'Follow in Rhizome' : 'Capture'));
   if (note) parts.push(Object.assign(document.createElement('span'), { className: 'note', textContent: note }));
