@@ -9,6 +9,7 @@ export interface CaptureBody {
   why?: string;
   selected_text?: string;
   raw_content?: string;
+  tags?: string[];
   source: 'browser-extension';
 }
 
@@ -74,12 +75,6 @@ export class RhizomeApi {
     return this.call('GET', `/api/v1/captures/${encodeURIComponent(id)}`);
   }
 
-  /** Adds tags to a node, keeping the ones the pipeline gave it. */
-  async addTags(nodeId: string, tags: string[]): Promise<void> {
-    const node = await this.call<{ tags: string[] }>('GET', `/api/v1/nodes/${encodeURIComponent(nodeId)}`);
-    const merged = [...new Set([...node.tags, ...tags])].slice(0, 100);
-    await this.call('PATCH', `/api/v1/nodes/${encodeURIComponent(nodeId)}`, { tags: merged });
-  }
 
   /** Any authenticated read proves the key works. */
   async whoami(): Promise<void> {

@@ -26,6 +26,7 @@ export interface Draft {
   why?: string;
   selected_text?: string;
   raw_content?: string;
+  tags?: string[];
 }
 
 /** The capture body as the API wants it: trimmed, within the schema's caps and the 1 MB limit. */
@@ -38,6 +39,7 @@ export function toBody(d: Draft): CaptureBody & { truncated: boolean } {
   if (d.url && /^https?:/i.test(d.url)) body.url = d.url;
   if (d.why?.trim()) body.why = d.why.trim().slice(0, 10_000);
   if (d.selected_text?.trim()) body.selected_text = d.selected_text.trim().slice(0, SELECTION_MAX_CHARS);
+  if (d.tags?.length) body.tags = d.tags;
   if (d.raw_content) body.raw_content = d.raw_content;
   return fitBody(body);
 }
@@ -48,8 +50,8 @@ export async function send(api: RhizomeApi, d: Draft) {
   return { ...created, truncated };
 }
 
-/** `a, b ,c` → ['a', 'b', 'c'] (at most 100 tags of 100 characters, as the API allows). */
+/** `a, b ,c` → ['a', 'b', 'c'] (at most 50 tags of 100 characters, as the API allows). */
 export function parseTags(input: string): string[] {
   const tags = input.split(',').map((t) => t.trim().replace(/^#/, '').slice(0, 100)).filter(Boolean);
-  return [...new Set(tags)].slice(0, 100);
+  return [...new Set(tags)].slice(0, 50);
 }

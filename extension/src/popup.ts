@@ -114,14 +114,11 @@ async function main() {
         why: $<HTMLTextAreaElement>('why').value,
         selected_text: snap?.selection,
         raw_content: snap?.html,
+        tags,
       });
       document.body.dataset.captureId = created.id;
       const note = created.truncated ? 'Page content shortened to fit the 1 MB limit.' : '';
       const done = await follow(api, created.id, (c) => showResult(settings, c, note));
-      if (done.status === 'completed' && done.node_id && tags.length) {
-        await api.addTags(done.node_id, tags);
-        showResult(settings, done, `Tagged ${tags.join(', ')}.`);
-      }
       save.textContent = done.status === 'failed' ? 'Save' : 'Saved';
       save.disabled = done.status !== 'failed';
       document.body.dataset.done = 'true';

@@ -27,7 +27,7 @@ function httpUrl(raw: string | null): string | null {
   }
 }
 
-const parseTags = (s: string) => [...new Set(s.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean))].slice(0, 100);
+const parseTags = (s: string) => [...new Set(s.split(",").map((t) => t.trim().replace(/^#/, "").slice(0, 100)).filter(Boolean))].slice(0, 50);
 
 async function followCapture(id: string, onChange: (c: CaptureView) => void): Promise<CaptureView> {
   for (let wait = 400; ; wait = Math.min(wait * 1.5, 3000)) {
@@ -60,14 +60,10 @@ export function BookmarkletPage({ query }: { query: URLSearchParams }) {
       content_type: type,
       why: why.trim() || undefined,
       selected_text: selection || undefined,
+      tags: parseTags(tags),
       source: 'browser-extension',
     });
-    const done = await followCapture(created.id, setCapture);
-    const wanted = parseTags(tags);
-    if (done.status === 'completed' && done.node_id && wanted.length) {
-      const node = await api.get<{ tags: string[] }>(`/nodes/${encodeURIComponent(done.node_id)}`);
-      await api.patch(`/nodes/${encodeURIComponent(done.node_id)}`, { tags: [...new Set([...node.tags, ...wanted])].slice(0, 100) });
-    }
+    await followCapture(created.id, setCapture);
   });
 
   if (!url) {
