@@ -1,7 +1,7 @@
 -- Rhizome schema, version 1. Applied by src/db/migrate.ts when PRAGMA user_version = 0;
--- later changes go in src/db/migrations.ts as numbered steps.
+-- later changes are numbered steps in src/db/migrate.ts.
 -- Every table holding tenant data carries tenant_id, and every query filters on it.
--- Vector tables (vec0) are created at run time by src/repos/vectors.repo.ts because their
+-- Vector tables (vec0) are created at run time by src/repos/vectors.repo.ts (for src/vectors/) because their
 -- dimension depends on the embedding model; embedding_spaces records which one is live.
 
 -- Install-wide key/value settings (server secret, schema notes). Not tenant data.

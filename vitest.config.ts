@@ -1,11 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+// Two tiers. unit: in-process (real SQLite and sqlite-vec, a deterministic embedder),
+// seconds per file. e2e: child processes, the real model in its worker, the browser.
+// `npm test` runs both; `npm run test:unit` / `npm run test:e2e` one each.
+const E2E = ['test/**/*.e2e.test.ts', 'test/e2e/**/*.test.ts', 'test/web/**/*.test.ts'];
+const shared = { pool: 'forks' as const, globalSetup: ['test/helpers/global-setup.ts'] };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    pool: 'forks',
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    globalSetup: ['test/helpers/global-setup.ts'],
+    projects: [
+      { test: { ...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: E2E, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { ...shared, name: 'e2e', include: E2E, testTimeout: 60_000, hookTimeout: 120_000 } },
+    ],
   },
 });

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { createServices } from '../src/container.js';
+import { buildContainer } from '../src/container.js';
+import { wire } from '../src/wiring.js';
 import { closeDatabase, openDatabase } from '../src/db/open.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
@@ -60,7 +61,7 @@ export async function benchCaptures(opts: CapturesBenchOptions = {}): Promise<ob
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
   const addr = site.address();
   const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-  const s = createServices({ config, db, embedder });
+  const s = wire(buildContainer({ config, db, embedder }));
   try {
     await embedder.ready;
     await s.embedding.init();

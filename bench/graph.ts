@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { createServices } from '../src/container.js';
+import { buildContainer } from '../src/container.js';
+import { wire } from '../src/wiring.js';
 import { closeDatabase, openDatabase } from '../src/db/open.js';
 import { normalize } from '../src/vectors/math.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
@@ -38,7 +39,7 @@ export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
   const db = openDatabase(dbPath, { synchronous: 'NORMAL' });
   const config = loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' });
   const embedder = new HashEmbedder(dimension);
-  const s = createServices({ config, db, embedder });
+  const s = wire(buildContainer({ config, db, embedder }));
   try {
     await s.embedding.init();
     const { tenant_id: tenantId, api_key: key } = s.tenants.create('bench');
@@ -63,7 +64,7 @@ export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
             id, tenant_id: tenantId, title: words(4), summary: words(12), body_markdown: words(60), tags: JSON.stringify([word()]),
             status: r < 0.3 ? 'validated' : r < 0.35 ? 'dismissed' : 'raw', created_at: at, updated_at: at,
           });
-          s.vectors.upsert(tenantId, seq, randomUnit(dimension, rand));
+          s.repos.vectors.upsert(tenantId, seq, randomUnit(dimension, rand));
           if (rand() < 0.05) s.repos.nodes.setUserParaItems(tenantId, id, [projects[Math.floor(rand() * projects.length)]], at);
           ids.push(id);
         }

@@ -8,7 +8,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { createServices, type Services } from '../src/container.js';
+import { buildContainer, type Container } from '../src/container.js';
+import { wire } from '../src/wiring.js';
 import { closeDatabase, openDatabase } from '../src/db/open.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
@@ -49,7 +50,7 @@ class BenchEmbedder implements Embedder {
 }
 
 interface Ctx {
-  s: Services;
+  s: Container;
   tenantId: string;
   apiKey: string;
   corpus: SyntheticCorpus;
@@ -62,7 +63,7 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const db = openDatabase(join(dir, 'rhizome.db'));
   const corpus = new SyntheticCorpus();
   const embedder = new BenchEmbedder(real, corpus);
-  const s = createServices({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() });
+  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
   await s.embedding.init();
   const { tenant_id: tenantId, api_key: apiKey } = s.tenants.create('bench');
   const t0 = process.hrtime.bigint();
@@ -74,14 +75,14 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
         const note = corpus.note();
         const id = newId('nod');
         const seq = s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
-        s.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
+        s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
         s.repos.nodes.markEmbedded(tenantId, id, 'synthetic');
       }
     })();
   }
   const insertS = ms(t0) / 1000;
   const t1 = process.hrtime.bigint();
-  const indexed = s.search.warm(tenantId);
+  const indexed = s.vectors.warm(tenantId);
   out({ kind: 'search_build', nodes: n, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: Math.round(ms(t1)), indexed });
   return { s, tenantId, apiKey, corpus, embedder, dir };
 }
@@ -124,7 +125,7 @@ function naive(c: Ctx, n: number, hybridP50: number, out: (l: Line) => void): vo
     const t0 = process.hrtime.bigint();
     const match = buildPlainFtsQuery(q.text);
     const kw = match ? (fts.all(match, c.tenantId) as { seq: number; r: number }[]).sort((a, b) => a.r - b.r).map((x) => ({ seq: x.seq, score: -x.r })) : [];
-    const sem = c.s.vectors.knn(c.tenantId, vec, 100).map((h) => ({ seq: h.seq, score: 1 - h.distance }));
+    const sem = c.s.vectors.knnExact(c.tenantId, vec, 100).map((h) => ({ seq: h.seq, score: 1 - h.distance }));
     const fused = fuseReciprocalRank(kw, sem).slice(0, 20);
     c.s.repos.nodes.getBySeqs(c.tenantId, fused.map((f) => f.seq));
     if (i >= 3) times.push(ms(t0));
@@ -139,8 +140,8 @@ function recall(c: Ctx, n: number, out: (l: Line) => void): void {
   const runs = 100;
   for (let i = 0; i < runs; i++) {
     const v = c.corpus.vector(c.corpus.query().subtopic);
-    const exact = new Set(c.s.vectors.knn(c.tenantId, v, 10).map((h) => h.seq));
-    found += c.s.search.nearest(c.tenantId, v, {}, 10).filter((h) => exact.has(h.seq)).length;
+    const exact = new Set(c.s.vectors.knnExact(c.tenantId, v, 10).map((h) => h.seq));
+    found += c.s.vectors.nearest(c.tenantId, v, 10).filter((h) => exact.has(h.seq)).length;
   }
   out({ kind: 'semantic_recall', nodes: n, recall_at_10_vs_exact_float: Math.round((found / (runs * 10)) * 1000) / 1000 });
 }
@@ -178,7 +179,7 @@ async function ingestion(real: Embedder, out: (l: Line) => void): Promise<void> 
   await real.embed(['warm-up']);
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-ingest-'));
   const db = openDatabase(join(dir, 'rhizome.db'));
-  const s = createServices({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder: real, log: memoryLogger() });
+  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder: real, log: memoryLogger() }));
   await s.embedding.init();
   const { tenant_id: tenantId } = s.tenants.create('bench');
   s.queue.start();

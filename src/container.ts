@@ -1,38 +1,30 @@
-// Builds every repository and service over one database. HTTP, MCP (over HTTP) and the
-// admin CLI commands all receive this one object; nothing below it knows about them.
-import { loadKeys } from './services/auth/secrets.js';
+// The composition root's build step: every repository and service over one database,
+// constructed and connected, nothing started (see wiring.ts for job handlers, events and
+// start-up). HTTP, MCP and the CLI see only the narrow `Services`; the wider `Container`
+// (database, repositories, queue, vector store) stays with the server, the wiring and tests.
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { Db } from './db/open.js';
+import { backupDatabase, type Db } from './db/open.js';
+import { sqliteUnitOfWork } from './db/unit-of-work.js';
 import type { Embedder, ModelState } from './embed/embedder.js';
 import { JobQueue } from './jobs/queue.js';
 import { createLogger, type Logger } from './logger.js';
-import { ApiKeysRepo } from './repos/api-keys.repo.js';
-import { JobsRepo } from './repos/jobs.repo.js';
-import { TenantsRepo } from './repos/tenants.repo.js';
-import { TokensRepo } from './repos/tokens.repo.js';
-import { UsersRepo } from './repos/users.repo.js';
-import { ParaRepo } from './repos/para.repo.js';
-import { ParaService } from './services/para/para.service.js';
-import { ParaAutoRepo } from './repos/para-auto.repo.js';
-import { ParaClassifier } from './services/para/para-classify.service.js';
-import { NodesRepo } from './repos/nodes.repo.js';
-import { SearchRepo } from './repos/search.repo.js';
-import { VectorsRepo } from './repos/vectors.repo.js';
+import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.js';
+import { createRepos } from './repos/index.js';
+import { AuthService } from './services/auth/auth.service.js';
+import { loadKeys } from './services/auth/secrets.js';
+import { TenantsService } from './services/auth/tenants.service.js';
+import { createCaptures } from './services/captures/captures.service.js';
+import { ContextService } from './services/graph/context.service.js';
+import { GraphHealthService } from './services/graph/graph-health.service.js';
+import { LinksService } from './services/graph/links.service.js';
+import { SuggestionsService } from './services/graph/suggestions.service.js';
 import { EmbeddingService } from './services/nodes/embedding.service.js';
 import { NodesService } from './services/nodes/nodes.service.js';
 import { SearchService } from './services/nodes/search.service.js';
-import { AuthService } from './services/auth/auth.service.js';
-import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.js';
-import { TenantsService } from './services/auth/tenants.service.js';
-import { LinksRepo } from './repos/links.repo.js';
-import { ContextRepo } from './repos/context.repo.js';
-import { GraphHealthRepo } from './repos/graph-health.repo.js';
-import { LinksService } from './services/graph/links.service.js';
-import { SuggestionsService } from './services/graph/suggestions.service.js';
-import { ContextService } from './services/graph/context.service.js';
-import { GraphHealthService } from './services/graph/graph-health.service.js';
-import { createCaptures, vectorAdopter } from './services/captures/captures.service.js';
+import { ParaClassifier } from './services/para/para-classify.service.js';
+import { ParaService } from './services/para/para.service.js';
+import { VectorStore } from './vectors/vector-store.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -49,110 +41,72 @@ export interface ServiceOptions {
   log?: Logger;
   mailer?: Mailer;
   startedAt?: number;
-  /** false for admin commands: they never embed, so the model's vector table is left alone. */
-  initEmbedding?: boolean;
 }
 
-export function createServices(o: ServiceOptions) {
+export function buildContainer(o: ServiceOptions) {
   const clock = o.clock ?? systemClock;
   const log = o.log ?? createLogger(o.config.logLevel);
-  const db = o.db;
-  const mailer = o.mailer ?? (o.config.smtpUrl ? new SmtpMailer(o.config.smtpUrl, o.config.mailFrom) : new LogMailer(log));
-
-  const repos = {
-    tenants: new TenantsRepo(db),
-    apiKeys: new ApiKeysRepo(db),
-    users: new UsersRepo(db),
-    tokens: new TokensRepo(db),
-    jobs: new JobsRepo(db),
-    nodes: new NodesRepo(db),
-    search: new SearchRepo(db),
-  };
-  const vectors = new VectorsRepo(db);
-  const keys = loadKeys(repos.tenants);
+  const { db, embedder, config } = o;
+  const mailer = o.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer(log));
+  const tx = sqliteUnitOfWork(db, (e) => log.error('an after-commit hook failed', e));
+  const repos = createRepos(db);
   const queue = new JobQueue(repos.jobs, clock, log);
-  const embedder = o.embedder;
+  const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx });
 
-  const auth = new AuthService({ db, keys, clock, mailer, publicUrl: o.config.publicUrl, ...repos });
-  const tenants = new TenantsService(db, repos.tenants, auth, clock);
+  const auth = new AuthService({ keys: loadKeys(repos.tenants), clock, mailer, publicUrl: config.publicUrl, ...repos });
+  const tenants = new TenantsService(tx, repos.tenants, auth, clock);
 
-  const embedderStatus = (): EmbedderStatus => ({
-    state: embedder.state ?? 'ready',
-    model: embedder.modelId || o.config.embedModel,
-    dimension: embedder.dimension,
-    ...(embedder.error ? { error: embedder.error } : {}),
-  });
-
-  /** Called after vectors for these nodes were written (PARA classification listens here). */
-  const afterEmbed: Array<(tenantId: string, nodeIds: string[]) => void> = [];
-
-  const paraAuto = new ParaAutoRepo(db);
-  const nodes = new NodesService(db, repos.nodes, vectors, queue, clock, paraAuto);
-  const embedding = new EmbeddingService(db, embedder, repos.nodes, vectors, queue, clock, log, afterEmbed);
-  if (o.initEmbedding !== false) embedding.init().catch((e) => log.error('embedding initialisation failed', e));
-  const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
-  afterEmbed.push((tenantId, nodeIds) => search.onEmbedded(tenantId, nodeIds));
-  const paraRepo = new ParaRepo(db);
-  const para = new ParaService(db, paraRepo, clock, queue, paraAuto);
-  const paraClassifier = new ParaClassifier({ db, repo: paraRepo, auto: paraAuto, vectors, nodes: repos.nodes, embedder, clock, log, calibration: () => embedding.ready() });
-  paraClassifier.register(queue);
-  afterEmbed.push((tenantId, nodeIds) => paraClassifier.enqueueForNodes(queue, tenantId, nodeIds));
-  const linksRepo = new LinksRepo(db);
-  const contextRepo = new ContextRepo(db);
-  const links = new LinksService(db, linksRepo, clock);
-  // One k-NN path for everything: the in-memory quantised index search keeps (vec0 holds
-  // the exact vectors that `get` reads).
-  const nearestNodes = { knn: (t: string, v: Float32Array, k: number) => search.knn(t, v, k), get: (t: string, id: string) => vectors.get(t, id) };
+  const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations });
   const calibration = () => embedding.ready();
-  const suggestions = new SuggestionsService({ repo: contextRepo, vectors: nearestNodes, embedQuery: (t) => embedding.embedQuery(t), calibration });
-  const context = new ContextService({ links: linksRepo, repo: contextRepo, vectors: nearestNodes, clock, embedQuery: (t) => embedding.embedQuery(t), calibration });
-  const graphHealth = new GraphHealthService(db, new GraphHealthRepo(db), clock);
-
+  const embedQuery = (text: string) => embedding.embedQuery(text);
+  const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);
+  const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
+  const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
+  const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
+  const links = new LinksService(tx, repos.links, clock);
+  const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration });
+  const context = new ContextService({ links: repos.links, repo: repos.context, vectors, clock, embedQuery, calibration });
+  const graphHealth = new GraphHealthService(tx, repos.graphHealth, clock);
   const captures = createCaptures({
-    config: o.config, db, clock, log, queue, jobs: repos.jobs, embedder,
-    embedQuery: (t) => embedding.embedQuery(t),
-    knn: nearestNodes.knn,
+    config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {
       create: (t, n) => nodes.create(t, n),
       update: (t, id, n) => nodes.update(t, id, n),
       exists: (t, id) => repos.nodes.get(t, id) !== undefined,
-      adoptVector: vectorAdopter({ nodesRepo: repos.nodes, vectors, modelId: () => embedder.modelId }),
-      afterEmbed,
     },
-    para: {
-      activeItems: (t) => para.list(t, { status: 'active' }),
-      settings: () => paraClassifier.settings,
-      itemVectors: (texts) => paraClassifier.embedTexts(texts),
-      calibration: () => embedding.ready(),
-    },
+    para: paraClassifier,
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
   });
 
-  return {
-    config: o.config,
-    afterEmbed,
-    vectors,
-    nodes,
-    embedding,
-    search,
-    para,
-    paraClassifier,
-    links,
-    suggestions,
-    context,
-    graphHealth,
-    captures,
-    db,
-    clock,
-    log,
-    queue,
-    embedder,
-    embedderStatus,
-    repos,
-    auth,
-    tenants,
+  const status = {
     startedAt: o.startedAt ?? Date.now(),
+    embedder: (): EmbedderStatus => ({
+      state: embedder.state ?? 'ready',
+      model: embedder.modelId || config.embedModel,
+      dimension: embedder.dimension,
+      ...(embedder.error ? { error: embedder.error } : {}),
+    }),
+    queueDepth: () => queue.depth(),
+  };
+
+  return {
+    // What the faces (HTTP, MCP, CLI) use:
+    config, log, clock, status,
+    auth, tenants,
+    nodes, search,
+    para,
+    links, suggestions, context, graphHealth,
+    captures: { intake: captures.intake, lifecycle: captures.lifecycle },
+    backup: (file: string) => backupDatabase(db, file),
+    // The server's insides (wiring, start-up, tests):
+    db, tx, repos, queue, vectors, embedder, embedding, paraClassifier, pipeline: captures.pipeline,
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Container = ReturnType<typeof buildContainer>;
+
+/** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
+export type Services = Pick<
+  Container,
+  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'nodes' | 'search' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'backup'
+>;

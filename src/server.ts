@@ -4,7 +4,8 @@ import { serve, type ServerType } from '@hono/node-server';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { createServices, type Services } from './container.js';
+import { buildContainer, type Container } from './container.js';
+import { registerJobHandlers, startBackground, wireEvents } from './wiring.js';
 import { closeDatabase, openDatabase } from './db/open.js';
 import { WorkerEmbedder } from './embed/worker-embedder.js';
 import { createApp } from './http/app.js';
@@ -16,7 +17,7 @@ export const MAX_HEADER_BYTES = 128 * 1024;
 
 export interface RunningServer {
   url: string;
-  services: Services;
+  services: Container;
   close(): Promise<void>;
 }
 
@@ -28,8 +29,27 @@ export async function startServer(config: Config): Promise<RunningServer> {
     () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),
     (e) => log.error('embedding model failed to load; keyword search still works', e),
   );
-  const services = createServices({ config, db, embedder, log });
+  // Listen first, so that with RHIZOME_PORT=0 (a free port) the links and the credentials
+  // file name the port really bound. Requests wait for the app, which is built next.
+  let app: ReturnType<typeof createApp> | undefined;
+  let appReady!: () => void;
+  const ready = new Promise<void>((r) => (appReady = r));
+  const server: ServerType = await new Promise((resolve) => {
+    // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
+    // 16 KB header limit once percent-encoded (up to 9 bytes a character).
+    const s = serve(
+      { fetch: async (req, env) => (app ?? (await ready, app!)).fetch(req, env), port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } },
+      () => resolve(s),
+    );
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  if (config.port === 0) config = Object.freeze({ ...config, port, publicUrl: config.publicUrl.endsWith(':0') ? url : config.publicUrl });
 
+  const services = buildContainer({ config, db, embedder, log });
+  registerJobHandlers(services);
+  wireEvents(services);
   const boot = services.tenants.bootstrap();
   if (boot) {
     const file = join(config.dataDir, 'credentials');
@@ -39,27 +59,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
         `Use it as:  Authorization: ApiKey ${boot.api_key}\n\n`,
     );
   }
-
-  services.queue.start();
-  // Load each tenant's in-memory search index once the model's vector table is known, so
-  // the first semantic query after a restart does not pay for it (~3 s at 100k nodes).
-  services.embedding.init().then(
-    () => {
-      const t0 = Date.now();
-      const n = services.repos.tenants.list().reduce((sum, t) => sum + services.search.warm(t.id), 0);
-      log.info(`semantic index ready: ${n} vector(s) in ${Date.now() - t0} ms`);
-    },
-    () => {}, // already logged by the container; keyword search still works
-  );
-  const app = createApp(services, [webMount]);
-  const server: ServerType = await new Promise((resolve) => {
-    // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
-    // 16 KB header limit once percent-encoded (up to 9 bytes a character).
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => resolve(s));
-  });
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  startBackground(services);
+  app = createApp(services, [webMount]);
+  appReady();
   log.info(`Rhizome listening on ${url} (data: ${config.dataDir})`);
 
   let closing: Promise<void> | undefined;

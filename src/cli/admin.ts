@@ -1,7 +1,7 @@
 // Admin commands act on the data folder directly, server running or not
 // (WAL lets them share the file with a running server).
 import type { Config } from '../config.js';
-import { createServices, type Services } from '../container.js';
+import { buildContainer, type Services } from '../container.js';
 import { closeDatabase, openDatabase } from '../db/open.js';
 import { LazyEmbedder } from '../embed/lazy-embedder.js';
 import { createLogger } from '../logger.js';
@@ -10,7 +10,8 @@ export async function withServices<T>(config: Config, fn: (s: Services) => T | P
   const db = openDatabase(config.dbPath, { synchronous: config.synchronous });
   const embedder = new LazyEmbedder({ model: config.embedModel, cacheDir: config.dataDir });
   try {
-    return await fn(createServices({ config, db, embedder, log: createLogger('error'), initEmbedding: false }));
+    // Admin commands never embed: the container is built but nothing is wired or started.
+    return await fn(buildContainer({ config, db, embedder, log: createLogger('error') }));
   } finally {
     await embedder.close();
     closeDatabase(db);

@@ -153,10 +153,14 @@ export class RhizomeClient {
     return this.http.json('POST', '/api/v1/captures/upload', { form });
   }
   /** Whether this URL was captured before (the API answers 200 or 404). */
-  async isCaptured(url: string): Promise<boolean> {
+  /** The latest capture of this URL (compared in normal form), or null when it was never captured. */
+  async checkCapture(url: string): Promise<T.Capture | null> {
     const res = await this.http.send('GET', '/api/v1/captures/check', { query: { url }, accept: [404] });
-    await res.body?.cancel().catch(() => undefined);
-    return res.status === 200;
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => undefined);
+      return null;
+    }
+    return (await res.json()) as T.Capture;
   }
   captures(q: { page?: number; per_page?: number; status?: string } = {}): Promise<T.CaptureList> {
     return this.http.json('GET', '/api/v1/captures', { query: q });

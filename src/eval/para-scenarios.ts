@@ -7,10 +7,11 @@
 // precision = correct / filed, coverage = correct / notes that belong to an existing item.
 import { createHash } from 'node:crypto';
 import { loadConfig } from '../config.js';
-import { createServices } from '../container.js';
+import { buildContainer } from '../container.js';
 import { openDatabase } from '../db/open.js';
 import type { Embedder } from '../embed/embedder.js';
 import { memoryLogger } from '../logger.js';
+import { wire } from '../wiring.js';
 import type { ClassifierSettings } from '../services/para/para-scoring.js';
 import type { ParaCorpus, ParaScore } from './para.js';
 
@@ -24,7 +25,7 @@ const order = (s: string) => createHash('sha256').update(s).digest('hex');
 
 async function play(corpus: ParaCorpus, embedder: Embedder, dataDir: string, steps: Step[], liveItems: Set<string>, settings?: Partial<ClassifierSettings>): Promise<{ expected: Map<string, string | null>; got: Map<string, string[]> }> {
   const db = openDatabase(':memory:');
-  const s = createServices({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() });
+  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
   s.paraClassifier.settings = { ...s.paraClassifier.settings, ...settings };
   s.queue.start();
   try {

@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
-import { createServices } from '../container.js';
+import { buildContainer } from '../container.js';
+import { wire } from '../wiring.js';
 import { openDatabase } from '../db/open.js';
 import type { Embedder } from '../embed/embedder.js';
 import { WorkerEmbedder } from '../embed/worker-embedder.js';
@@ -72,8 +73,9 @@ export async function evaluateParaClassification(opts: ParaEvalOptions = {}): Pr
 async function runScenario(corpus: ParaCorpus, embedder: Embedder, dataDir: string, opts: ParaEvalOptions, seeds: number) {
   const config = loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' });
   const db = openDatabase(':memory:');
-  const s = createServices({ config, db, embedder, log: memoryLogger() });
+  const s = wire(buildContainer({ config, db, embedder, log: memoryLogger() }));
   s.paraClassifier.settings = { ...s.paraClassifier.settings, ...opts.settings };
+  await s.embedding.init();
   s.queue.start();
   try {
     const { tenant_id: tenantId } = s.tenants.create('eval');

@@ -1,7 +1,8 @@
 // `npm run eval`: search quality on ../shared/eval/cisi (when present) and the held-out
 // collections in lab/collections/ (or the collection folders given as arguments), each
 // with the other collections' queries asked against it for abstention; then PARA
-// classification. Prints a readable table and one JSON line per result.
+// classification, then OCR accuracy when src/eval/ocr.ts is present. Prints a readable
+// table and one JSON line per result.
 import { appendFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,6 +55,15 @@ try {
     console.log('|---|---|---|---|---|');
     for (const x of r.scenarios) console.log(`| ${x.scenario} | ${x.precision.toFixed(3)} | ${x.coverage.toFixed(3)} | ${x.assigned} | ${x.none_assigned} / ${x.none_total} |`);
     console.log(JSON.stringify({ kind: 'para_classification', ...r }));
+  }
+  // OCR character error rate on rendered screenshots and a photo (needs Chromium).
+  const ocr = (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
+  if (ocr) {
+    const r = await ocr.evaluateOcr();
+    console.log(ocr.formatOcrTable(r));
+    for (const s of r.samples) console.log(JSON.stringify({ kind: 'ocr_sample', model: r.model, ...s }));
+    console.log(JSON.stringify({ kind: 'ocr_accuracy', model: r.model, cer_clean: r.cer_clean, cer_all: r.cer_all, ms_mean: r.ms_mean, cold_start_ms: r.cold_start_ms, rss_mb: r.rss_mb, images: r.samples.length }));
+    await (await import('../ingest/ocr/index.js')).closeOcr();
   }
 } finally {
   await embedder.close();

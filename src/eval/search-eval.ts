@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
-import { createServices } from '../container.js';
+import { buildContainer } from '../container.js';
+import { wire } from '../wiring.js';
 import { openDatabase } from '../db/open.js';
 import type { Embedder } from '../embed/embedder.js';
 import { memoryLogger } from '../logger.js';
@@ -76,7 +77,8 @@ export async function evaluateSearch(
 ): Promise<CollectionResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-search-eval-'));
   const db = openDatabase(join(dataDir, 'rhizome.db'));
-  const s = createServices({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() });
+  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+  await s.embedding.init();
   s.queue.start();
   try {
     const { tenant_id: tenantId } = s.tenants.create('eval');

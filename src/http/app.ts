@@ -7,6 +7,7 @@ import { AppError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, V
 import { isClientAbort } from './client-abort.js';
 import { packageVersion } from '../paths.js';
 import { requireAuth } from './auth.middleware.js';
+import { extensionCors } from './cors.js';
 import { problem, toAppError } from './problem.js';
 import type { AppEnv } from './router.js';
 import { docsRoutes } from './routes/docs.js';
@@ -34,6 +35,8 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     return problem(c, new AppError(500, 'internal_error', 'Internal error', 'An unexpected error occurred; it has been logged'));
   });
 
+  // Before auth, so an extension's preflight (which carries no key) is answered.
+  for (const path of ['/api/v1/*', '/health']) app.use(path, extensionCors());
   app.use('/api/v1/*', async (c, next) => {
     if (OWN_LIMIT.has(c.req.path)) return next();
     return bodyLimit({

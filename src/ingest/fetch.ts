@@ -107,7 +107,8 @@ function fetchOnce(target: string, o: typeof DEFAULTS & FetchOptions, deadline: 
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EPRIVATE') return fail(new FetchError(e.message, false));
-      if (e.code === 'ENOTFOUND') return fail(new FetchError(`host not found: ${u.hostname}`, false));
+      // Offline, or DNS down: the name may resolve later, so it is retried like any network error.
+      if (e.code === 'ENOTFOUND') return fail(new FetchError(`host not found: ${u.hostname}`, true));
       fail(new FetchError(`could not fetch ${u.host}: ${e.message}`, TRANSIENT_CODES.has(e.code ?? '') || !e.code));
     });
     req.on('response', (res) => {

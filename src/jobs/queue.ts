@@ -21,13 +21,10 @@ export interface JobHandler<P = any> {
   batchSize?: number;
   /** Attempts before the job is marked failed; default 5. */
   maxAttempts?: number;
+  /** Wait before attempt n+1 after attempt n failed; default retryDelayMs (0.5 s doubling to 1 min). */
+  retryDelayMs?(attempt: number): number;
   run(jobs: Job<P>[]): Promise<void>;
-  /** Called once when a job has failed for good. */
-  onFailed?(job: Job<P>, error: Error): void;
 }
-
-/** Thrown by a handler for an error that retrying cannot fix. */
-export class PermanentJobError extends Error {}
 
 export interface EnqueueOptions {
   dedupeKey?: string;
@@ -78,6 +75,15 @@ export class JobQueue {
 
   depth(): number {
     return this.repo.depth();
+  }
+
+  /**
+   * Deletes a finished job. Handlers that must finish a job in the same transaction as
+   * their result (exactly-once captures) call this inside it; the queue's own delete after
+   * the handler returns then finds nothing.
+   */
+  complete(jobId: number): void {
+    this.repo.complete(jobId);
   }
 
   /** Resolves when nothing is queued that is ready to run and nothing is running (tests, CLI wait). */
@@ -137,15 +143,14 @@ export class JobQueue {
     const now = this.clock.now();
     const max = handler.maxAttempts ?? 5;
     try {
-      if (!(err instanceof PermanentJobError) && job.attempts < max) {
-        const backoff = retryDelayMs(job.attempts);
+      if (job.attempts < max) {
+        const backoff = (handler.retryDelayMs ?? retryDelayMs)(job.attempts);
         this.log.info(`job ${job.kind}#${job.id} failed (attempt ${job.attempts}/${max}), retrying in ${backoff} ms: ${err.message}`);
         this.repo.retry(job.id, now + backoff, err.message, now);
         return;
       }
       this.log.error(`job ${job.kind}#${job.id} failed for good`, err);
       this.repo.fail(job.id, err.message, now);
-      handler.onFailed?.(job, err);
     } catch (inner) {
       this.log.error(`job ${job.kind}#${job.id}: recording the failure failed`, inner);
     }

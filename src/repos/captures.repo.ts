@@ -74,6 +74,7 @@ export class CapturesRepo {
       setState: db.prepare(`UPDATE captures SET status = @status, status_before_archive = @status_before_archive, attempts = @attempts,
           error = @error, updated_at = @updated_at WHERE tenant_id = @tenant_id AND id = @id`),
       setMetadata: db.prepare('UPDATE captures SET metadata = ?, updated_at = ? WHERE tenant_id = ? AND id = ?'),
+      setNode: db.prepare('UPDATE captures SET node_id = ?, updated_at = ? WHERE tenant_id = ? AND id = ?'),
       complete: db.prepare(`UPDATE captures SET status = @status, status_before_archive = @status_before_archive, node_id = @node_id,
           markdown = @markdown, metadata = @metadata, error = NULL, processed_at = @processed_at, updated_at = @processed_at
         WHERE tenant_id = @tenant_id AND id = @id`),
@@ -113,6 +114,10 @@ export class CapturesRepo {
   }
   setMetadata(tenantId: string, id: string, metadata: string, at: string): void {
     this.s.setMetadata.run(metadata, at, tenantId, id);
+  }
+  /** The node a capture stands for before it completes (a bookmark for a page not fetched yet). */
+  setNode(tenantId: string, id: string, nodeId: string, at: string): void {
+    this.s.setNode.run(nodeId, at, tenantId, id);
   }
   complete(tenantId: string, id: string, r: Pick<CaptureRow, 'status' | 'status_before_archive' | 'node_id' | 'markdown' | 'metadata' | 'processed_at'>): void {
     this.s.complete.run({ ...r, tenant_id: tenantId, id });

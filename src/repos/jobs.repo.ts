@@ -23,6 +23,7 @@ export class JobsRepo {
   private readonly claimStmt;
   private readonly doneStmt;
   private readonly retryStmt;
+  private readonly dropDuplicateRunningStmt;
   private readonly failStmt;
   private readonly requeueRunningStmt;
   private readonly depthStmt;
@@ -40,7 +41,15 @@ export class JobsRepo {
     this.readyOfKindStmt = db.prepare("SELECT * FROM jobs WHERE status = 'queued' AND kind = ? AND run_after <= ? ORDER BY id LIMIT ?");
     this.claimStmt = db.prepare("UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'queued'");
     this.doneStmt = db.prepare('DELETE FROM jobs WHERE id = ?');
-    this.retryStmt = db.prepare("UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?");
+    // A running job goes back to the queue unless an identical one (same dedupe key) was
+    // queued meanwhile: that one does the same work, and the unique index allows one.
+    this.retryStmt = db.prepare(
+      `UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?
+         AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
+    );
+    this.dropDuplicateRunningStmt = db.prepare(
+      `DELETE FROM jobs WHERE status = 'running' AND dedupe_key IN (SELECT dedupe_key FROM jobs WHERE status = 'queued' AND dedupe_key IS NOT NULL)`,
+    );
     this.failStmt = db.prepare("UPDATE jobs SET status = 'failed', last_error = ?, updated_at = ? WHERE id = ?");
     this.requeueRunningStmt = db.prepare("UPDATE jobs SET status = 'queued', updated_at = ? WHERE status = 'running'");
     this.depthStmt = db.prepare("SELECT count(*) FROM jobs WHERE status IN ('queued','running')").pluck();
@@ -68,14 +77,17 @@ export class JobsRepo {
     this.doneStmt.run(id);
   }
   retry(id: number, runAfter: number, error: string, now: number): void {
-    this.retryStmt.run(runAfter, error, now, id);
+    if (this.retryStmt.run(runAfter, error, now, id).changes === 0) this.doneStmt.run(id);
   }
   fail(id: number, error: string, now: number): void {
     this.failStmt.run(error, now, id);
   }
   /** A job still 'running' at start-up belonged to a process that died: run it again. */
   requeueRunning(now: number): number {
-    return this.requeueRunningStmt.run(now).changes;
+    return this.db.transaction(() => {
+      this.dropDuplicateRunningStmt.run();
+      return this.requeueRunningStmt.run(now).changes;
+    })();
   }
   depth(): number {
     return this.depthStmt.get() as number;

@@ -2,6 +2,7 @@
 // PARA associations as seen on the node.
 import type { Db } from '../db/open.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
+import { statementCache, type Prepare } from './statement-cache.js';
 
 export interface NodeRow {
   seq: number;
@@ -56,7 +57,10 @@ export class NodesRepo {
   private readonly bySeqsStmt;
   private readonly byIdsStmt;
 
+  private readonly prepare: Prepare;
+
   constructor(private readonly db: Db) {
+    this.prepare = statementCache(db);
     this.insertStmt = db.prepare(
       `INSERT INTO nodes (id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
        VALUES (@id, @tenant_id, @title, @summary, @body_markdown, @tags, @status, @created_at, @updated_at)`,
@@ -131,8 +135,7 @@ export class NodesRepo {
   paraItemIdsMany(tenantId: string, nodeIds: string[]): Map<string, string[]> {
     const out = new Map<string, string[]>();
     if (nodeIds.length === 0) return out;
-    const rows = this.db
-      .prepare(
+    const rows = this.prepare(
         `SELECT node_id, para_item_id FROM node_para WHERE tenant_id = ? AND archived = 0
          AND node_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, para_item_id`,
       )
@@ -154,11 +157,23 @@ export class NodesRepo {
 
   list(tenantId: string, f: NodeFilter, limit: number, offset: number): { rows: NodeRow[]; total: number } {
     const { sql, params } = filterSql(tenantId, f);
-    const total = this.db.prepare(`SELECT count(*) FROM nodes n WHERE ${sql}`).pluck().get(...params) as number;
-    const rows = this.db
-      .prepare(`SELECT n.* FROM nodes n WHERE ${sql} ORDER BY n.updated_at DESC, n.seq DESC LIMIT ? OFFSET ?`)
+    const total = this.prepare(`SELECT count(*) FROM nodes n WHERE ${sql}`).pluck().get(...params) as number;
+    const rows = this.prepare(`SELECT n.* FROM nodes n WHERE ${sql} ORDER BY n.updated_at DESC, n.seq DESC LIMIT ? OFFSET ?`)
       .all(...params, limit, offset) as NodeRow[];
     return { rows, total };
+  }
+
+  /** Of these seqs, the ones that pass the filters (semantic hits are filtered after k-NN), with their node ids. */
+  passing(tenantId: string, seqs: number[], f: NodeFilter): Map<number, string> {
+    if (seqs.length === 0) return new Map();
+    const { sql, params } = filterSql(tenantId, f);
+    const rows = this
+      // CROSS JOIN keeps the plan "for each seq, look up its row": left to itself SQLite
+      // walks every node of the tenant through an index and probes a bloom filter.
+      .prepare(`SELECT n.seq, n.id FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE ${sql}`)
+      .raw()
+      .all(JSON.stringify(seqs), ...params) as [number, string][];
+    return new Map(rows);
   }
 
   markEmbedded(tenantId: string, id: string, hash: string): void {
@@ -172,8 +187,7 @@ export class NodesRepo {
 
   /** Nodes with no vector for the current text, oldest first (re-embedding backlog). */
   unembedded(limit: number): { tenant_id: string; id: string }[] {
-    return this.db
-      .prepare('SELECT tenant_id, id FROM nodes WHERE embedded_hash IS NULL ORDER BY seq LIMIT ?')
+    return this.prepare('SELECT tenant_id, id FROM nodes WHERE embedded_hash IS NULL ORDER BY seq LIMIT ?')
       .all(limit) as { tenant_id: string; id: string }[];
   }
 }

@@ -1,13 +1,23 @@
 // Node vectors in a sqlite-vec vec0 table partitioned by tenant: the exact float vectors,
-// the source of truth. Fast approximate k-NN runs on the in-memory quantised index that
-// search keeps (src/search/semantic-index.ts, read from this table); `knn` here is the
-// exact brute-force search, used as the baseline that index is measured against.
-// The dimension follows the embedding model, so the table is created here rather than in
-// schema.sql, and embedding_spaces records which model filled it.
+// the source of truth for the in-memory index (src/vectors/). The dimension follows the
+// embedding model, so the table is created here rather than in schema.sql, and
+// embedding_spaces records which model filled it. Every statement is prepared once, when
+// the table is known to exist.
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 
 type Stmt = Database.Statement<unknown[], unknown>;
+
+export interface EmbeddingSpace {
+  model_id: string;
+  dimension: number;
+}
+
+export interface StoredVector {
+  seq: number;
+  id: string; // node id: a seq reused by a newer node must not inherit the old vector
+  embedding: Buffer;
+}
 
 export interface KnnHit {
   id: string;
@@ -22,46 +32,52 @@ interface Stmts {
   ins: Stmt;
   knn: Stmt;
   get: Stmt;
+  all: Stmt;
+  some: Stmt;
 }
 
 export class VectorsRepo {
   private dim = 0;
   private stmts: Stmts | undefined;
+  private readonly spaceStmt: Stmt;
+  private readonly tableStmt: Stmt;
+  private readonly setSpaceStmt: Stmt;
 
   constructor(private readonly db: Db) {
+    this.spaceStmt = db.prepare('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1');
+    this.tableStmt = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'node_vectors'");
+    this.setSpaceStmt = db.prepare(
+      `INSERT INTO embedding_spaces (id, model_id, dimension, created_at) VALUES (1, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET model_id = excluded.model_id, dimension = excluded.dimension, created_at = excluded.created_at`,
+    );
     const space = this.space();
-    if (space && this.tablesExist()) this.prepare(space.dimension);
+    if (space && this.tableStmt.get()) this.prepare(space.dimension);
   }
 
-  space(): { model_id: string; dimension: number } | undefined {
-    return this.db.prepare('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1').get() as never;
+  space(): EmbeddingSpace | undefined {
+    return this.spaceStmt.get() as EmbeddingSpace | undefined;
   }
 
-  /** Makes the vec0 tables match the model. Returns true when they had to be (re)created. */
-  ensureSpace(modelId: string, dimension: number, at: string): boolean {
-    // Never drop a live vector table for a model that has not told us what it is.
-    if (!modelId || !(dimension > 0)) throw new Error(`refusing an embedding space without a model (id "${modelId}", dimension ${dimension})`);
+  /** True when the vector table exists for exactly this model and dimension. */
+  matches(modelId: string, dimension: number): boolean {
     const cur = this.space();
-    if (cur && cur.model_id === modelId && cur.dimension === dimension && this.tablesExist()) {
-      if (!this.stmts) this.prepare(dimension);
-      return false;
-    }
-    this.db.transaction(() => {
-      this.db.exec('DROP TABLE IF EXISTS node_vectors');
-      this.db.exec(`CREATE VIRTUAL TABLE node_vectors USING vec0(tenant_id text partition key, embedding float[${dimension}] distance_metric=cosine)`);
-      this.db
-        .prepare(
-          `INSERT INTO embedding_spaces (id, model_id, dimension, created_at) VALUES (1, ?, ?, ?)
-           ON CONFLICT(id) DO UPDATE SET model_id = excluded.model_id, dimension = excluded.dimension, created_at = excluded.created_at`,
-        )
-        .run(modelId, dimension, at);
-    })();
+    return !!cur && cur.model_id === modelId && cur.dimension === dimension && !!this.tableStmt.get();
+  }
+
+  /** Drops every vector and creates the table for a new model (the caller holds the transaction). */
+  recreate(modelId: string, dimension: number, at: string): void {
+    this.db.exec('DROP TABLE IF EXISTS node_vectors');
+    this.db.exec(`CREATE VIRTUAL TABLE node_vectors USING vec0(tenant_id text partition key, embedding float[${dimension}] distance_metric=cosine)`);
+    this.setSpaceStmt.run(modelId, dimension, at);
     this.prepare(dimension);
-    return true;
   }
 
   get dimension(): number {
     return this.dim;
+  }
+
+  get ready(): boolean {
+    return this.stmts !== undefined;
   }
 
   upsert(tenantId: string, seq: number, vector: Float32Array): void {
@@ -70,12 +86,12 @@ export class VectorsRepo {
     s.ins.run(BigInt(seq), tenantId, vector);
   }
 
-  delete(tenantId: string, seq: number): void {
+  delete(seq: number): void {
     this.stmts?.del.run(BigInt(seq));
   }
 
-  /** Exact k nearest nodes of the tenant, nearest first (brute force over the partition). */
-  knn(tenantId: string, vector: Float32Array, k: number): KnnHit[] {
+  /** Exact k nearest nodes of the tenant, nearest first (brute force over the partition): the baseline. */
+  knnExact(tenantId: string, vector: Float32Array, k: number): KnnHit[] {
     if (!this.stmts || vector.length !== this.dim || k <= 0) return [];
     return this.stmts.knn.all(vector, BigInt(Math.min(k, VEC0_MAX_K)), tenantId) as KnnHit[];
   }
@@ -86,8 +102,15 @@ export class VectorsRepo {
     return row ? new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength / 4) : null;
   }
 
-  private tablesExist(): boolean {
-    return !!this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'node_vectors'").get();
+  /** Every stored vector of the tenant with its node (read in bulk to build the in-memory index). */
+  all(tenantId: string): Iterable<StoredVector> {
+    return this.stmts ? (this.stmts.all.iterate(tenantId) as Iterable<StoredVector>) : [];
+  }
+
+  /** The stored vectors of these nodes. */
+  some(tenantId: string, nodeIds: string[]): StoredVector[] {
+    if (!this.stmts || nodeIds.length === 0) return [];
+    return this.stmts.some.all(tenantId, JSON.stringify(nodeIds), tenantId) as StoredVector[];
   }
 
   private require(): Stmts {
@@ -106,6 +129,14 @@ export class VectorsRepo {
       ),
       get: this.db.prepare(
         'SELECT embedding FROM node_vectors WHERE rowid = (SELECT seq FROM nodes WHERE tenant_id = ? AND id = ?) AND tenant_id = ?',
+      ),
+      all: this.db.prepare(
+        `SELECT v.rowid AS seq, n.id, v.embedding FROM node_vectors v JOIN nodes n ON n.seq = v.rowid AND n.tenant_id = v.tenant_id
+         WHERE v.tenant_id = ?`,
+      ),
+      some: this.db.prepare(
+        `SELECT n.seq, n.id, v.embedding FROM nodes n JOIN node_vectors v ON v.rowid = n.seq
+         WHERE n.tenant_id = ? AND n.id IN (SELECT value FROM json_each(?)) AND v.tenant_id = ?`,
       ),
     };
   }

@@ -6,7 +6,7 @@ import { parseHttpUrl } from '../ingest/url.js';
 import { pageQuery } from './common.js';
 
 export const CAPTURE_EVENT_KINDS = [
-  'created', 'queued', 'processing_started', 'stage_completed', 'retry_scheduled', 'completed', 'failed',
+  'created', 'queued', 'processing_started', 'stage_completed', 'retry_scheduled', 'bookmarked', 'completed', 'failed',
   'retried', 'reingested', 'archived', 'unarchived', 'dismissed',
 ] as const;
 export const CAPTURE_STAGES = ['fetch', 'extract', 'summarize', 'tag', 'embed', 'classify', 'link'] as const;
@@ -26,6 +26,11 @@ export const CaptureCreate = z
     selected_text: z.string().max(200_000).optional(),
     raw_content: z.string().max(1_000_000).optional().openapi({ description: 'raw HTML of the page, as the browser saw it' }),
     source: z.enum(CAPTURE_SOURCES),
+    tags: z
+      .array(z.string().trim().min(1).max(100))
+      .max(50)
+      .optional()
+      .openapi({ description: "the user's own tags; the node gets them ahead of generated ones (kept in metadata.user_tags)" }),
   })
   .openapi('CaptureCreate');
 export type CaptureCreateInput = z.infer<typeof CaptureCreate>;

@@ -8,14 +8,14 @@
 /**
  * Candidates the Hamming pass keeps for int8 reranking: at least this many, at least
  * 1/RERANK_FRACTION of the index, at least k. Measured on real USE-lite vectors, keeping
- * 1.3% of them gives recall@10 0.97 against exact search (bench/experiments/quant-recall.mjs).
+ * 1.3% of them gave recall@10 0.97 against exact search (`npm run bench` reports it: semantic_recall).
  */
 export const RERANK_CANDIDATES = 400;
 export const RERANK_FRACTION = 64;
 /**
  * Two-pass Hamming from this many vectors on: a 256-bit prefix pass keeps 1/PREFIX_KEEP.
  * On real USE-lite vectors a 256-bit prefix loses no recall, a 128-bit one does
- * (bench/experiments/quant-recall.mjs).
+ * (measured when the index was chosen; `npm run bench` checks recall at every size).
  */
 export const PREFIX_MIN_SIZE = 20_000;
 export const PREFIX_WORDS = 8;

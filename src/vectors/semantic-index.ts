@@ -1,7 +1,7 @@
 // One QuantizedIndex per tenant, built from the vec0 table on the tenant's first semantic
-// query and kept current by the afterEmbed hook. vec0 stays the source of truth: a change
-// of embedding space (model or dimension) drops every index, and hits are checked against
-// the nodes table by the caller (a deleted node's code lingers until it is pruned).
+// query and kept current by VectorStore as vectors commit. vec0 stays the source of truth: a
+// change of embedding space (model or dimension) drops every index, and hits are checked
+// against the nodes table by VectorStore.nearest (a deleted node's code lingers until pruned).
 import { QuantizedIndex, type ScoredSeq } from './quantized-index.js';
 
 export interface StoredVector {
@@ -65,7 +65,7 @@ export class SemanticIndexes {
     return t.index.search(query, k).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
   }
 
-  /** afterEmbed hook: these nodes have new vectors. Tenants not loaded yet will read them on first use. */
+  /** These nodes have new vectors. Tenants not loaded yet will read them on first use. */
   onEmbedded(tenantId: string, nodeIds: string[]): void {
     const t = this.tenants.get(tenantId);
     if (!t || nodeIds.length === 0) return;

@@ -6,6 +6,7 @@ import { Layout } from './components/Layout.js';
 import { Toasts } from './components/ui.js';
 import { match, navigate, useRoute } from './lib/router.js';
 import { loadSession, onSessionChange, startSession, type Session } from './lib/session.js';
+import { BookmarkletPage } from './pages/Bookmarklet.js';
 import { CapturePage } from './pages/Capture.js';
 import { CapturesPage } from './pages/Captures.js';
 import { LoginPage } from './pages/Login.js';
@@ -67,8 +68,11 @@ function App() {
   useSlashToSearch(path);
 
   // A magic link (`/#/login?token=...`) is honoured even when already signed in.
-  if (!session || (path === '/login' && query.get('token'))) return <LoginPage token={path === '/login' ? query.get('token') : null} />;
+  if (!session || (path === '/login' && query.get('token'))) {
+    return <LoginPage token={path === '/login' ? query.get('token') : null} returnTo={path === '/bookmarklet' ? location.hash : undefined} />;
+  }
   if (path === '/login') return <Redirect to="/" />;
+  if (path === '/bookmarklet') return <BookmarkletPage query={query} />;
   return (
     <Layout path={path} session={session}>
       <Page path={path} query={query} />

@@ -49,19 +49,28 @@ describe('list', () => {
 });
 
 describe('failures and retry', () => {
-  it('a permanent fetch error fails with a readable error; retry re-queues and completes', async () => {
+  it('a permanent fetch error fails with a readable error but leaves a bookmark; retry fills the same node', async () => {
     const id = await postCapture(t, { title: 'Gone', content_type: 'article', url: site.url('/missing') });
     const failed = await settled(t, id);
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(/HTTP 404/);
-    expect(failed.node_id).toBeNull();
+    expect(failed.node_id).toMatch(/^nod_/);
+    const bookmark = await (await t.req('GET', `/api/v1/nodes/${failed.node_id}`)).json();
+    expect(bookmark).toMatchObject({ title: 'Gone', tags: ['not-fetched'] });
+    expect(bookmark.body_markdown).toContain(site.url('/missing'));
+    expect(bookmark.body_markdown).toMatch(/Could not be fetched \(.*HTTP 404/);
     site.routes.set('/missing', serve('text/html', articleHtml()));
     const retried = await (await post(id, 'retry')).json();
     expect(retried).toMatchObject({ status: 'pending', error: null, attempts: 2 });
     const done = await settled(t, id);
     expect(done.status).toBe('completed');
+    expect(done.node_id).toBe(failed.node_id);
+    const filled = await (await t.req('GET', `/api/v1/nodes/${done.node_id}`)).json();
+    expect(filled.tags).not.toContain('not-fetched');
+    expect(filled.body_markdown).not.toContain('Could not be fetched');
+    expect((await (await t.req('GET', '/api/v1/nodes')).json()).total).toBe(1);
     expect(await kinds(id)).toEqual([
-      'created', 'queued', 'processing_started', 'failed', 'retried', 'queued', 'processing_started',
+      'created', 'queued', 'processing_started', 'bookmarked', 'failed', 'retried', 'queued', 'processing_started',
       ...Array(7).fill('stage_completed'), 'completed',
     ]);
   });
@@ -69,29 +78,63 @@ describe('failures and retry', () => {
   it('transient errors retry with backoff, then complete', async () => {
     let calls = 0;
     site.routes.set('/flaky', (req, res) => (++calls === 1 ? res.writeHead(503).end('busy') : serve('text/html', articleHtml())(req, res)));
-    const id = await postCapture(t, { title: 'Flaky', content_type: 'article', url: site.url('/flaky') });
+    const id = await postCapture(t, { title: 'Flaky', content_type: 'article', url: site.url('/flaky'), tags: ['Reading List'] });
     const waiting = await settled(t, id);
     expect(waiting.status).toBe('pending');
     expect(waiting.error).toMatch(/HTTP 503/);
-    t.clock.advance(1000);
+    // Searchable at once as a bookmark, while the page waits for its next try.
+    const found = await (await t.req('GET', '/api/v1/nodes?mode=keyword&query=flaky')).json();
+    expect(found.data.map((n: { id: string }) => n.id)).toEqual([waiting.node_id]);
+    expect(found.data[0].tags).toEqual(['reading-list', 'not-fetched']);
+    expect(found.data[0].body_markdown).toContain('Not fetched yet');
+    t.clock.advance(15_000);
     const done = await settled(t, id);
     expect(done.status).toBe('completed');
+    expect(done.node_id).toBe(waiting.node_id);
+    const filled = await (await t.req('GET', `/api/v1/nodes/${done.node_id}`)).json();
+    expect(filled.tags[0]).toBe('reading-list');
+    expect(filled.tags).not.toContain('not-fetched');
     const events = (await (await t.req('GET', `/api/v1/captures/${id}/activity`)).json()).data;
     const retry = events.find((e: { kind: string }) => e.kind === 'retry_scheduled');
-    expect(retry.detail).toMatchObject({ stage: 'fetch', attempt: 1, retry_in_ms: 500 });
+    expect(retry.detail).toMatchObject({ stage: 'fetch', attempt: 1, retry_in_ms: 15_000 });
   });
 
-  it('transient errors give up after bounded attempts', async () => {
+  it('network errors are retried with a growing wait for about a day, then fail; the bookmark stays', async () => {
     site.routes.set('/down', (_q, res) => res.writeHead(502).end());
     const id = await postCapture(t, { title: 'Down', content_type: 'article', url: site.url('/down') });
     let c = await settled(t, id);
-    for (let i = 0; i < 6 && c.status !== 'failed'; i++) {
-      t.clock.advance(60_000);
+    const nodeId = c.node_id;
+    expect(nodeId).toMatch(/^nod_/);
+    let waited = 0;
+    for (let i = 0; i < 20 && c.status !== 'failed'; i++) {
+      const events = (await (await t.req('GET', `/api/v1/captures/${id}/activity`)).json()).data;
+      const wait = events.filter((e: { kind: string }) => e.kind === 'retry_scheduled').at(-1).detail.retry_in_ms;
+      waited += wait;
+      t.clock.advance(wait);
       c = await settled(t, id);
     }
     expect(c.status).toBe('failed');
     expect(c.error).toMatch(/HTTP 502/);
-    expect((await kinds(id)).filter((k) => k === 'retry_scheduled')).toHaveLength(3);
+    expect(c.node_id).toBe(nodeId);
+    const delays = (await (await t.req('GET', `/api/v1/captures/${id}/activity`)).json()).data
+      .filter((e: { kind: string }) => e.kind === 'retry_scheduled')
+      .map((e: { detail: { retry_in_ms: number } }) => e.detail.retry_in_ms);
+    expect(delays).toHaveLength(10);
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]);
+    expect(waited).toBeGreaterThan(20 * 3600_000);
+    expect(waited).toBeLessThanOrEqual(24 * 3600_000);
+    expect((await kinds(id)).filter((k) => k === 'bookmarked')).toHaveLength(1);
+    expect((await (await t.req('GET', `/api/v1/nodes/${nodeId}`)).json()).tags).toContain('not-fetched');
+  });
+
+  it('an unreachable host (DNS failure) is transient and leaves a searchable bookmark', async () => {
+    const id = await postCapture(t, { title: 'Offline reading', content_type: 'article', url: 'http://rhizome-test-host.invalid/post', why: 'for the train' });
+    const c = await settled(t, id);
+    expect(c.status).toBe('pending');
+    expect(c.error).toMatch(/host not found/);
+    const node = await (await t.req('GET', `/api/v1/nodes/${c.node_id}`)).json();
+    expect(node).toMatchObject({ title: 'Offline reading', summary: 'for the train' });
+    expect(node.body_markdown).toContain('http://rhizome-test-host.invalid/post');
   });
 
   it('refuses private addresses unless allowed', async () => {

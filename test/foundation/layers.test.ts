@@ -27,6 +27,8 @@ const RULES: Record<string, { never: string[]; packages?: RegExp }> = {
   search: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web'] },
   ingest: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web'] },
   embed: { never: ['repos', 'services', 'http', 'cli', 'mcp', 'client', 'web'] },
+  vectors: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web', 'jobs'] },
+  mail: { never: ['repos', 'services', 'http', 'cli', 'mcp', 'client', 'web', 'db'] },
   jobs: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web'] },
   client: { never: ['repos', 'services', 'http', 'db', 'jobs', 'embed', 'search', 'ingest', 'container.js', 'server.js'] },
   web: { never: ['repos', 'services', 'http', 'db', 'jobs', 'embed', 'search', 'ingest', 'cli', 'mcp', 'container.js', 'server.js'] },
@@ -41,6 +43,24 @@ describe('layering', () => {
       if (!rule) continue;
       for (const target of imports(file)) {
         if (rule.never.includes(target) || (rule.packages && rule.packages.test(target))) violations.push(`${relative(SRC, file)} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('a feature folder uses another feature only through its services', () => {
+    // src/services/<feature>/: another feature's *.service.ts is its public interface;
+    // its other files (scoring, views, DTOs, job payloads) are its own business.
+    const violations: string[] = [];
+    const services = join(SRC, 'services');
+    for (const file of files(services)) {
+      const feature = relative(services, file).split('/')[0];
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/from\s+['"](\.[^'"]+)['"]/g)) {
+        const target = relative(services, resolve(dirname(file), m[1]));
+        const [other, ...rest] = target.split('/');
+        if (target.startsWith('..') || other === feature || rest.length === 0) continue;
+        if (!/\.service\.js$/.test(rest.join('/'))) violations.push(`${relative(SRC, file)} → services/${target}`);
       }
     }
     expect(violations).toEqual([]);

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createServices, type Services } from '../../src/container.js';
+import { buildContainer, type Container } from '../../src/container.js';
+import { wire } from '../../src/wiring.js';
 import { openDatabase } from '../../src/db/open.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
@@ -14,7 +15,7 @@ import { memoryLogger } from '../../src/logger.js';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
-  s: Services;
+  s: Container;
   clock: ManualClock;
   log: ReturnType<typeof memoryLogger>;
   tenantId: string;
@@ -32,7 +33,9 @@ export async function makeTestApp(opts: { embedder?: Embedder; config?: Partial<
   const db = openDatabase(opts.dbPath ?? ':memory:');
   const clock = new ManualClock(Date.now());
   const log = memoryLogger();
-  const s = createServices({ config, db, embedder: opts.embedder ?? new HashEmbedder(), clock, log });
+  const s = wire(buildContainer({ config, db, embedder: opts.embedder ?? new HashEmbedder(), clock, log }));
+  // As at server start-up: the model's vector table is set up before the first write.
+  s.embedding.init().catch((e) => log.error('embedding initialisation failed', e));
   const app = createApp(s);
   // Reopening a database file (restart tests) reuses its tenant with a fresh key.
   const existing = s.tenants.findByName('alpha');

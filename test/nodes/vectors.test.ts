@@ -13,7 +13,7 @@ function setup(n: number) {
   const db = openDatabase(':memory:');
   db.prepare("INSERT INTO tenants (id, name, created_at) VALUES ('ten_a', 'a', 'x'), ('ten_b', 'b', 'x')").run();
   const repo = new VectorsRepo(db);
-  repo.ensureSpace('test', D, 'x');
+  repo.recreate('test', D, 'x');
   const ins = db.prepare("INSERT INTO nodes (id, tenant_id, title, created_at, updated_at, embedded_hash) VALUES (?, ?, 't', 'x', 'x', 'h')");
   const vecs: Float32Array[] = [];
   const seqs: number[] = [];
@@ -28,11 +28,11 @@ function setup(n: number) {
 describe('the exact vector store', () => {
   it('finds a vector itself first, in distance order, within its tenant only', () => {
     const { repo, vecs } = setup(200);
-    const hits = repo.knn('ten_a', vecs[42], 10);
+    const hits = repo.knnExact('ten_a', vecs[42], 10);
     expect(hits[0]).toMatchObject({ id: 'nod_42' });
     expect(hits[0].distance).toBeCloseTo(0, 5);
     for (let i = 1; i < hits.length; i++) expect(hits[i].distance).toBeGreaterThanOrEqual(hits[i - 1].distance);
-    expect(repo.knn('ten_b', vecs[42], 10)).toEqual([]);
+    expect(repo.knnExact('ten_b', vecs[42], 10)).toEqual([]);
     expect(Array.from(repo.get('ten_a', 'nod_42')!)).toEqual(Array.from(vecs[42]));
     expect(repo.get('ten_b', 'nod_42')).toBeNull();
   });
@@ -41,20 +41,22 @@ describe('the exact vector store', () => {
     const { db, repo, vecs, seqs } = setup(20);
     repo.upsert('ten_a', seqs[0], vecs[1]);
     expect(db.prepare('SELECT count(*) FROM node_vectors').pluck().get()).toBe(20);
-    repo.delete('ten_a', seqs[0]);
-    expect(repo.knn('ten_a', vecs[1], 20).map((h) => h.id)).not.toContain('nod_0');
+    repo.delete(seqs[0]);
+    expect(repo.knnExact('ten_a', vecs[1], 20).map((h) => h.id)).not.toContain('nod_0');
   });
 
-  it('refuses to replace the table for a model with no id or dimension', () => {
-    const { repo, vecs } = setup(5);
-    expect(() => repo.ensureSpace('', 0, 'x')).toThrow(/refusing/);
-    expect(() => repo.ensureSpace('lazy', 0, 'x')).toThrow(/refusing/);
-    expect(repo.space()).toEqual({ model_id: 'test', dimension: D });
-    expect(repo.knn('ten_a', vecs[0], 1)[0].id).toBe('nod_0');
+  it('refuses to replace the table for a model with no id or dimension', async () => {
+    const t = await makeTestApp();
+    await t.s.embedding.init();
+    const before = t.s.vectors.space();
+    expect(() => t.s.vectors.ensureSpace('', 0, 'x')).toThrow(/refusing/);
+    expect(() => t.s.vectors.ensureSpace('lazy', 0, 'x')).toThrow(/refusing/);
+    expect(t.s.vectors.space()).toEqual(before);
+    await t.close();
   });
 });
 
-describe('s.search.knn: the one approximate k-NN path (suggestions, context, captures)', () => {
+describe('s.vectors.knn: the one approximate k-NN path (suggestions, context, captures)', () => {
   it('agrees with exact search and never returns deleted or foreign nodes', async () => {
     const t = await makeTestApp();
     t.s.queue.start();
@@ -62,17 +64,17 @@ describe('s.search.knn: the one approximate k-NN path (suggestions, context, cap
     for (let i = 0; i < 60; i++) ids.push((await (await t.req('POST', '/api/v1/nodes', { title: `note ${i} about ${['herons', 'walnuts', 'tides'][i % 3]} ${i}` })).json()).id);
     await t.s.queue.idle();
     const q = t.s.vectors.get(t.tenantId, ids[7])!;
-    const exact = t.s.vectors.knn(t.tenantId, q, 10);
-    const fast = t.s.search.knn(t.tenantId, q, 10);
+    const exact = t.s.vectors.knnExact(t.tenantId, q, 10);
+    const fast = t.s.vectors.knn(t.tenantId, q, 10);
     expect(fast[0].id).toBe(ids[7]);
     expect(fast).toHaveLength(10);
     // Near-ties may swap under int8 rerank; every hit must still be as close as the exact 10th.
     const cos = (id: string) => t.s.vectors.get(t.tenantId, id)!.reduce((acc, x, i) => acc + x * q[i], 0);
     for (const h of fast) expect(cos(h.id)).toBeGreaterThanOrEqual(1 - exact[9].distance - 0.02);
     await t.req('DELETE', `/api/v1/nodes/${ids[7]}`);
-    expect(t.s.search.knn(t.tenantId, q, 10).map((h) => h.id)).not.toContain(ids[7]);
+    expect(t.s.vectors.knn(t.tenantId, q, 10).map((h) => h.id)).not.toContain(ids[7]);
     const b = t.tenant('beta');
-    expect(t.s.search.knn(b.tenantId, q, 10)).toEqual([]);
+    expect(t.s.vectors.knn(b.tenantId, q, 10)).toEqual([]);
     await t.close();
   });
 });

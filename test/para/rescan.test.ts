@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { createServices } from '../../src/container.js';
+import { buildContainer } from '../../src/container.js';
+import { wire } from '../../src/wiring.js';
 import { openDatabase } from '../../src/db/open.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createApp } from '../../src/http/app.js';
@@ -97,7 +98,7 @@ describe('POST /para/rescan', () => {
     const config = loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' });
     const db = openDatabase(dbPath);
     const clock = new ManualClock(startedAt + 60_000);
-    const s = createServices({ config, db, embedder: new HashEmbedder(), clock, log: memoryLogger() });
+    const s = wire(buildContainer({ config, db, embedder: new HashEmbedder(), clock, log: memoryLogger() }));
     const app = createApp(s);
     const call = () => app.request('/api/v1/para/rescan', { method: 'POST', headers: { Authorization: `ApiKey ${key}` } });
     try {

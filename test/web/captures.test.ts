@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, screenshot } from './harness.js';
 
-const s = e2eSuite(7853);
+const s = e2eSuite();
 
 describe('captures', () => {
   it('checks file type and size before uploading, then uploads a dropped-in Markdown file', async () => {

@@ -35,7 +35,8 @@ export interface Server {
   stop: () => Promise<void>;
 }
 
-export async function startServer(port: number): Promise<Server> {
+/** A dashboard server on a free port (0: the system picks; its "listening" line names it). */
+export async function startServer(port = 0): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-web-'));
   const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', RHIZOME_SYNCHRONOUS: 'NORMAL' };
   delete env.RHIZOME_TOKEN;
@@ -44,12 +45,16 @@ export async function startServer(port: number): Promise<Server> {
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}`;
+  let url = '';
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}; is port ${port} in use?):\n${out}`);
     // Our own child's log line, not just any answer on the port (another process may hold it).
-    if (out.includes(`listening on ${url}`)) break;
+    const heard = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
+    if (heard && (port === 0 || Number(heard[2]) === port)) {
+      url = heard[1];
+      break;
+    }
     if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -130,7 +135,7 @@ export interface Suite {
 }
 
 /** One server and one browser for a test file (each file gets its own port in 7851-7859). */
-export function e2eSuite(port: number): Suite {
+export function e2eSuite(port = 0): Suite {
   let server: Server | undefined;
   let browser: Browsing | undefined;
   beforeAll(async () => {

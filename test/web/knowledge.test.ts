@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, screenshot } from './harness.js';
 
-const s = e2eSuite(7852);
+const s = e2eSuite();
 
 describe('nodes and search', () => {
   it('creates a node, renders its markdown safely, and changes its status', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, screenshot } from './harness.js';
 
-const s = e2eSuite(7854);
+const s = e2eSuite();
 
 describe('layout', () => {
   it('fits a phone screen without sideways scrolling', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { e2eSuite, screenshot } from './harness.js';
 
-const s = e2eSuite(7851);
+const s = e2eSuite();
 
 /** Requests a magic link for `email` in the page and follows the link from the server log. */
 async function signInByLink(page: Page, email: string): Promise<void> {

@@ -60,9 +60,14 @@ async function collectItems(targets: string[], o: Opts): Promise<Item[]> {
   return items;
 }
 
+function capturedWell(c: Capture | null): boolean {
+  return c !== null && (c.status === 'completed' || c.status === 'archived');
+}
+
 async function captureOne(c: RhizomeClient, item: Item, o: Opts, single: boolean): Promise<Capture | 'skipped'> {
   if (item.kind === 'url') {
-    if (o.skipExisting && (await c.isCaptured(item.url))) return 'skipped';
+    // Only a page that was really captured counts: a failed or still-retrying fetch is tried again.
+    if (o.skipExisting && capturedWell(await c.checkCapture(item.url))) return 'skipped';
     const input: CaptureInput = { title: (single && o.title) || item.url, url: item.url, content_type: o.type ?? guessUrlContentType(item.url), source: 'cli' };
     if (o.why) input.why = o.why;
     return c.capture(input);
@@ -109,7 +114,7 @@ export function registerCaptureCommand(program: Command): void {
     .option('--note <text>', 'capture this text as a note')
     .option('--urls <file>', 'capture every URL in this file, one per line ("-" for stdin; # comments)')
     .option('-r, --recursive', 'include sub-folders of folders')
-    .option('--skip-existing', 'skip URLs that were captured before')
+    .option('--skip-existing', 'skip URLs that were captured successfully before')
     .option('-w, --wait', 'wait until processing finishes (completed or failed)')
     .option('--timeout <seconds>', 'how long --wait waits (default 300)', intOption('--timeout', 1, 86_400), 300)
     .option('--json', 'print the capture (or, for several, an array of {target, id, status, node_id, error}) as JSON')

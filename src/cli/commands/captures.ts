@@ -101,9 +101,13 @@ export function registerCapturesCommands(program: Command): void {
 
   captures
     .command('check <url>')
-    .description('exit 0 if this URL was captured before, 4 if not')
-    .action(async (url: string) => {
-      if (!(await client().isCaptured(url))) throw new CliError(`${url} has not been captured`, EXIT.notFound);
-      print(`${url} was captured before.`);
+    .description('was this URL captured, and how did it go? (exit 0 if captured, 4 if not)')
+    .option('--json', 'print the capture as JSON')
+    .action(async (url: string, o: { json?: boolean }) => {
+      const c = await client().checkCapture(url);
+      if (!c) throw new CliError(`${url} has not been captured`, EXIT.notFound);
+      if (o.json) return print(JSON.stringify(c));
+      const how = c.status === 'completed' ? 'captured' : c.status === 'failed' ? `captured, but the fetch failed: ${c.error}` : c.status === 'pending' && c.error ? `captured, waiting to fetch again (${c.error})` : c.status;
+      print(`${url}: ${how} (${c.id}${c.node_id ? `, node ${c.node_id}` : ''}).`);
     });
 }

@@ -68,8 +68,7 @@ export function registerServerCommands(program: Command): void {
     .action(async (file: string) => {
       const { existsSync } = await import('node:fs');
       if (existsSync(file)) throw new CliError(`${file} already exists; choose a new file name`, EXIT.usage);
-      const { backupDatabase } = await import('../../db/open.js');
-      await withServices(loadConfig(), (s) => backupDatabase(s.db, file));
+      await withServices(loadConfig(), (s) => s.backup(file));
       process.stdout.write(`Backup written to ${file}\n`);
     });
 }

@@ -11,14 +11,14 @@ export function healthRoutes(s: Services) {
   r.openapi(
     createRoute({ method: 'get', path: '/health', tags: ['meta'], summary: 'Liveness, version, model state, queue depth (no auth)', security: [], responses: { 200: json(Health) } }),
     (c) => {
-      const embedding = s.embedderStatus();
+      const embedding = s.status.embedder();
       return c.json(
         {
           status: embedding.state === 'error' ? ('degraded' as const) : ('ok' as const),
           version,
-          uptime_s: Math.round((Date.now() - s.startedAt) / 1000),
+          uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000),
           embedding,
-          jobs: { queued: s.queue.depth() },
+          jobs: { queued: s.status.queueDepth() },
         },
         200,
       );

@@ -1,6 +1,8 @@
-// Images, audio and video carry no text of their own: what they yield is their metadata
-// and whatever the user said about them (alt text, selection, why).
+// Images yield the text OCR finds in them (a screenshot becomes searchable), their metadata
+// and whatever the user said about them (alt text, selection, why). Audio and video carry
+// no text of their own here.
 import { imageSize } from 'image-size';
+import { recognizeImage, type OcrOutcome } from '../ocr/index.js';
 import { lib } from '../versions.js';
 import { wordCount } from '../text-stats.js';
 import type { Extracted } from './types.js';
@@ -18,7 +20,7 @@ function userLines(u: UserText): string[] {
   return lines;
 }
 
-export function extractImage(bytes: Uint8Array, user: UserText = {}): Extracted {
+export async function extractImage(bytes: Uint8Array, user: UserText = {}): Promise<Extracted> {
   let dims: { width?: number; height?: number; type?: string } = {};
   try {
     dims = imageSize(bytes);
@@ -27,12 +29,29 @@ export function extractImage(bytes: Uint8Array, user: UserText = {}): Extracted 
   }
   const format = dims.type?.toUpperCase() ?? 'unknown format';
   const size = dims.width && dims.height ? `, ${dims.width}×${dims.height} px` : '';
-  const markdown = [`Image (${format}${size}).`, ...userLines(user)].join('\n\n');
+  const ocr = await recognizeImage(bytes, dims);
+  const found = ocr.status === 'ok' && ocr.text ? ocr.text : '';
+  // The recognised text is the body; when OCR found nothing, or could not run (too large,
+  // timed out), the description stands in and provenance says why.
+  const head = found ? `Image (${format}${size}), text recognised by OCR:` : `Image (${format}${size}).`;
+  const markdown = [head, found, ...userLines(user)].filter(Boolean).join('\n\n');
   return {
     markdown,
-    metadata: { width: dims.width ?? null, height: dims.height ?? null, format: dims.type ?? null, word_count: wordCount(userLines(user).join(' ')) },
-    extractor: lib('image-size'),
+    metadata: {
+      width: dims.width ?? null,
+      height: dims.height ?? null,
+      format: dims.type ?? null,
+      word_count: wordCount([found, ...userLines(user)].join(' ')),
+      ocr: ocrProvenance(ocr),
+    },
+    // Provenance names the OCR model when it read the image, else the header reader alone.
+    extractor: ocr.status === 'ok' ? `image-ocr:${ocr.model}` : lib('image-size'),
   };
+}
+
+function ocrProvenance(o: OcrOutcome): Record<string, unknown> {
+  if (o.status === 'ok') return { model: o.model, status: o.status, confidence: o.confidence, lines: o.lines, words: o.words, dropped_words: o.dropped_words, ms: o.ms };
+  return { model: o.model, status: o.status, detail: o.detail, confidence: null, lines: 0, ms: o.ms };
 }
 
 export function extractMediaInfo(kind: 'audio' | 'video', info: { mime?: string; bytes?: number | null }, user: UserText = {}): Extracted {

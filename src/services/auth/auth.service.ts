@@ -3,7 +3,6 @@
 import { sign, verify } from 'hono/jwt';
 import { hmac, digestsEqual, randomSecret, type Keys } from './secrets.js';
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysRepo } from '../../repos/api-keys.repo.js';
@@ -31,7 +30,6 @@ export interface TokenPair {
 }
 
 export interface AuthDeps {
-  db: Db;
   keys: Keys;
   clock: Clock;
   apiKeys: ApiKeysRepo;

@@ -1,6 +1,6 @@
 // Tenants and the first-run bootstrap (tenant `default` with one API key).
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { TenantsRepo } from '../../repos/tenants.repo.js';
@@ -8,7 +8,7 @@ import type { AuthService } from './auth.service.js';
 
 export class TenantsService {
   constructor(
-    private readonly db: Db,
+    private readonly tx: UnitOfWork,
     private readonly repo: TenantsRepo,
     private readonly auth: AuthService,
     private readonly clock: Clock,
@@ -18,18 +18,18 @@ export class TenantsService {
     if (!/^[a-z0-9][a-z0-9_-]{0,62}$/i.test(name)) {
       throw new ValidationError('Tenant name must be 1–63 letters, digits, "-" or "_"', [{ path: 'name', message: 'invalid tenant name' }]);
     }
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       if (this.repo.findByName(name)) throw new ValidationError(`Tenant "${name}" already exists`);
       const id = newId('ten');
       this.repo.insert({ id, name, created_at: iso(this.clock.now()) });
       const key = this.auth.createApiKey(id, 'default');
       return { tenant_id: id, api_key: key.key };
-    })();
+    });
   }
 
   /** On an empty database: create `default` and its key. Returns null when anything exists. */
   bootstrap(): { tenant_id: string; api_key: string } | null {
-    return this.db.transaction(() => (this.repo.count() === 0 ? this.create('default') : null))();
+    return this.tx.withTx(() => (this.repo.count() === 0 ? this.create('default') : null));
   }
 
   findByName(name: string) {

@@ -1,10 +1,11 @@
 // Intake: a capture and the job that processes it are committed in one transaction before
 // the client hears 201, so an acknowledged capture is never lost.
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { detectUpload, UnsupportedFile, type Detected } from '../../ingest/sniff.js';
+import { normalizeTag } from '../../ingest/tags.js';
 import { normalizeUrl } from '../../ingest/url.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
@@ -26,7 +27,7 @@ const UPLOAD_CONTENT_TYPE: Record<Detected['kind'], CaptureDto['content_type']> 
 
 export class CapturesIntake {
   constructor(
-    private readonly db: Db,
+    private readonly tx: UnitOfWork,
     private readonly repo: CapturesRepo,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
@@ -35,6 +36,8 @@ export class CapturesIntake {
   create(tenantId: string, input: CaptureCreateInput): { id: string; status: 'pending' } {
     const metadata: Record<string, unknown> = {};
     if (input.raw_content) metadata.raw_content_bytes = Buffer.byteLength(input.raw_content);
+    const tags = [...new Set((input.tags ?? []).map(normalizeTag).filter(Boolean))];
+    if (tags.length) metadata.user_tags = tags;
     return this.commit(tenantId, {
       title: input.title,
       url: input.url ?? null,
@@ -91,14 +94,14 @@ export class CapturesIntake {
   ): { id: string; status: 'pending' } {
     const id = newId('cap');
     const now = iso(this.clock.now());
-    this.db.transaction(() => {
+    this.tx.withTx(() => {
       this.repo.insert({ ...c, id, tenant_id: tenantId, status: 'pending', metadata: JSON.stringify(c.metadata), attempts: 1, created_at: now, updated_at: now });
       if (file) this.repo.putFile(tenantId, id, file.filename, file.mime, file.bytes);
       this.repo.addEvent(tenantId, id, 'created', now, { source: c.source, content_type: c.content_type, ...(c.url ? { url: c.url } : {}), ...(file ? { filename: file.filename, byte_size: file.bytes.length } : {}) });
       const payload: CaptureJobPayload = { capture_id: id, run: 1 };
       this.queue.enqueue(tenantId, CAPTURE_JOB, payload, { dedupeKey: `capture:${id}:1` });
       this.repo.addEvent(tenantId, id, 'queued', now, { run: 1 });
-    })();
+    });
     return { id, status: 'pending' };
   }
 }

@@ -7,7 +7,7 @@
 //   dismiss   any → dismissed (idempotent); a queued or running job then drops its result
 //   delete    removes the capture, its file, activity and provenance; its node stays
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { CaptureRow, CaptureStatus, CapturesRepo } from '../../repos/captures.repo.js';
@@ -22,7 +22,7 @@ export interface CaptureContent {
 
 export class CapturesLifecycle {
   constructor(
-    private readonly db: Db,
+    private readonly tx: UnitOfWork,
     private readonly repo: CapturesRepo,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
@@ -51,7 +51,7 @@ export class CapturesLifecycle {
   }
 
   retry(tenantId: string, id: string): CaptureDto {
-    return this.tx(tenantId, id, (c, now) => {
+    return this.change(tenantId, id, (c, now) => {
       if (c.status === 'processing') throw new ConflictError('the capture is being processed right now');
       if (c.status === 'pending') throw new ConflictError('the capture is already queued');
       if (c.status !== 'failed') throw new ConflictError(`only failed captures can be retried; this one is ${c.status} (use reingest to reprocess it)`);
@@ -60,7 +60,7 @@ export class CapturesLifecycle {
   }
 
   reingest(tenantId: string, id: string): CaptureDto {
-    return this.tx(tenantId, id, (c, now) => {
+    return this.change(tenantId, id, (c, now) => {
       if (c.status === 'processing' || c.status === 'pending') throw new ConflictError(`the capture is already ${c.status}`);
       if (c.status === 'archived') throw new ConflictError('the capture is archived; unarchive it first');
       this.requeue(tenantId, c, now, 'reingested', { previous_status: c.status });
@@ -68,7 +68,7 @@ export class CapturesLifecycle {
   }
 
   archive(tenantId: string, id: string): CaptureDto {
-    return this.tx(tenantId, id, (c, now) => {
+    return this.change(tenantId, id, (c, now) => {
       if (c.status === 'archived') return;
       this.repo.setState(tenantId, id, { status: 'archived', status_before_archive: c.status, attempts: c.attempts, error: c.error, updated_at: now });
       this.repo.addEvent(tenantId, id, 'archived', now, { previous_status: c.status });
@@ -76,7 +76,7 @@ export class CapturesLifecycle {
   }
 
   unarchive(tenantId: string, id: string): CaptureDto {
-    return this.tx(tenantId, id, (c, now) => {
+    return this.change(tenantId, id, (c, now) => {
       if (c.status !== 'archived') return;
       const restored = c.status_before_archive ?? 'completed';
       this.repo.setState(tenantId, id, { status: restored, status_before_archive: null, attempts: c.attempts, error: c.error, updated_at: now });
@@ -85,7 +85,7 @@ export class CapturesLifecycle {
   }
 
   dismiss(tenantId: string, id: string): CaptureDto {
-    return this.tx(tenantId, id, (c, now) => {
+    return this.change(tenantId, id, (c, now) => {
       if (c.status === 'dismissed') return;
       this.repo.setState(tenantId, id, { status: 'dismissed', status_before_archive: null, attempts: c.attempts, error: c.error, updated_at: now });
       this.repo.addEvent(tenantId, id, 'dismissed', now, { previous_status: c.status });
@@ -121,11 +121,11 @@ export class CapturesLifecycle {
     this.repo.addEvent(tenantId, c.id, 'queued', now, { run });
   }
 
-  private tx(tenantId: string, id: string, fn: (c: CaptureRow, now: string) => void): CaptureDto {
-    return this.db.transaction(() => {
+  private change(tenantId: string, id: string, fn: (c: CaptureRow, now: string) => void): CaptureDto {
+    return this.tx.withTx(() => {
       fn(this.row(tenantId, id), iso(this.clock.now()));
       return toCaptureDto(this.row(tenantId, id));
-    })();
+    });
   }
 
   private row(tenantId: string, id: string): CaptureRow {

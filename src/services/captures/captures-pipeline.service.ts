@@ -4,23 +4,22 @@
 // job to be re-run from the start; a crash after it leaves nothing to do. Either way a
 // capture completes exactly once, with one node.
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Extracted, Source } from '../../ingest/extract/index.js';
-import { retryDelayMs } from '../../jobs/backoff.js';
-import type { Job, JobQueue } from '../../jobs/queue.js';
+import { bookmarkNode } from './capture-bookmark.js';
+import { CAPTURE_MAX_ATTEMPTS, captureRetryDelayMs } from './capture-retries.js';
+import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
+import type { VectorStore } from '../../vectors/vector-store.js';
 import type { Logger } from '../../logger.js';
 import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
-import type { JobsRepo } from '../../repos/jobs.repo.js';
 import type { CaptureStage } from '../../schemas/captures.js';
 import { embeddingText } from '../../search/embedding-text.js';
 import {
-  classifyStage, embedStage, extractStage, fetchStage, isTransient, linkStage, summarizeStage, tagStage,
+  classifyStage, embedStage, extractStage, fetchStage, isTransient, linkStage, summarizeStage, tagStage, userTags,
   type StageDeps, type StageResult,
 } from './captures-stages.js';
 import { CAPTURE_JOB, effectiveStatus, moveTo, type CaptureJobPayload } from './captures-view.js';
 
-/** Attempts per run before a transient failure becomes `failed`. */
-export const CAPTURE_MAX_ATTEMPTS = 4;
 /** Claims beyond this mean the process keeps dying on this capture: give up on it. */
 const CRASH_LIMIT = CAPTURE_MAX_ATTEMPTS + 4;
 const NODE_CONTENT_MAX = 500_000;
@@ -29,19 +28,12 @@ export interface NodeWriter {
   create(tenantId: string, input: { title: string; content: string; summary: string; tags: string[] }): { id: string };
   update(tenantId: string, id: string, patch: { title: string; content: string; summary: string; tags: string[] }): { id: string };
   exists(tenantId: string, id: string): boolean;
-  /**
-   * Stores the vector the embed stage computed as the node's own, when it was computed
-   * from exactly the node's embedding text with the live model; false otherwise (the
-   * node's embedding job then computes it as usual).
-   */
-  adoptVector?(tenantId: string, nodeId: string, text: string, vector: Float32Array): boolean;
-  /** Hooks run after a node's vector is stored (PARA classification). */
-  afterEmbed?: Array<(tenantId: string, nodeIds: string[]) => void>;
 }
 
 export interface PipelineDeps extends StageDeps {
-  db: Db;
-  jobs: JobsRepo;
+  tx: UnitOfWork;
+  vectors: Pick<VectorStore, 'storeNodeVectors'>;
+  jobs: Pick<JobQueue, 'complete'>;
   clock: Clock;
   log: Logger;
   nodes: NodeWriter;
@@ -76,24 +68,26 @@ export class CapturePipeline {
 
   constructor(private readonly d: PipelineDeps) {}
 
-  register(queue: JobQueue): void {
-    queue.register({
+  /** The durable job that turns one capture into a node. */
+  jobHandler(): JobHandler<CaptureJobPayload> {
+    return {
       kind: CAPTURE_JOB,
       maxAttempts: CAPTURE_MAX_ATTEMPTS,
+      retryDelayMs: captureRetryDelayMs,
       run: async (jobs: Job<CaptureJobPayload>[]) => {
         for (const j of jobs) await this.process(j);
       },
-    });
+    };
   }
 
   async process(job: Job<CaptureJobPayload>): Promise<void> {
-    const { repo, db, jobs } = this.d;
+    const { repo, tx, jobs } = this.d;
     const { capture_id: id, run } = job.payload;
     const t = job.tenantId;
     const now = () => iso(this.d.clock.now());
     const live = (c: CaptureRow | undefined): c is CaptureRow => !!c && c.attempts === run && ['pending', 'processing'].includes(effectiveStatus(c));
 
-    const start = db.transaction(() => {
+    const start = tx.withTx(() => {
       const c = repo.get(t, id);
       if (!live(c)) return null; // deleted, dismissed, or superseded by a newer run
       if (job.attempts > CRASH_LIMIT) {
@@ -104,7 +98,7 @@ export class CapturePipeline {
       repo.setState(t, id, { ...moveTo(c, 'processing'), attempts: c.attempts, error: null, updated_at: now() });
       repo.addEvent(t, id, 'processing_started', now(), { run, attempt: job.attempts });
       return repo.get(t, id)!;
-    })();
+    });
     if (!start) {
       jobs.complete(job.id);
       return;
@@ -116,10 +110,10 @@ export class CapturePipeline {
         stage = name;
         const startedAt = now();
         const r = await fn();
-        db.transaction(() => {
+        tx.withTx(() => {
           repo.addStage(t, id, { run, stage: name, started_at: startedAt, finished_at: now(), model: r.model, output: JSON.stringify(truncateOutput(r.output)) });
           repo.addEvent(t, id, 'stage_completed', now(), { stage: name, model: r.model, run });
-        })();
+        });
         return r.value;
       };
       const source: Source = await step('fetch', () => fetchStage(this.d, c));
@@ -140,23 +134,32 @@ export class CapturePipeline {
       this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      if (isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS) {
-        const delay = retryDelayMs(job.attempts);
-        db.transaction(() => {
-          const cur = repo.get(t, id);
-          if (!live(cur)) return;
-          repo.setState(t, id, { ...moveTo(cur, 'pending'), attempts: cur.attempts, error: message, updated_at: now() });
-          repo.addEvent(t, id, 'retry_scheduled', now(), { stage, error: message, attempt: job.attempts, max_attempts: CAPTURE_MAX_ATTEMPTS, retry_in_ms: delay });
-        })();
-        throw e; // the queue re-runs the job after its backoff
-      }
-      this.d.log.info(`capture ${id} failed at ${stage}: ${message}`);
-      db.transaction(() => {
+      const retrying = isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS;
+      if (!retrying) this.d.log.info(`capture ${id} failed at ${stage}: ${message}`);
+      tx.withTx(() => {
         const cur = repo.get(t, id);
-        if (live(cur)) this.fail(cur, message, stage, job.id);
-        else jobs.complete(job.id);
-      })();
+        if (!live(cur)) {
+          if (!retrying) jobs.complete(job.id);
+          return;
+        }
+        if (stage === 'fetch' && cur.url) this.bookmark(cur, message, retrying);
+        if (!retrying) return this.fail(repo.get(t, id)!, message, stage, job.id);
+        const delay = captureRetryDelayMs(job.attempts);
+        repo.setState(t, id, { ...moveTo(cur, 'pending'), attempts: cur.attempts, error: message, updated_at: now() });
+        repo.addEvent(t, id, 'retry_scheduled', now(), { stage, error: message, attempt: job.attempts, max_attempts: CAPTURE_MAX_ATTEMPTS, retry_in_ms: delay });
+      });
+      if (retrying) throw e; // the queue re-runs the job after captureRetryDelayMs
     }
+  }
+
+  /** A URL that could not be fetched still leaves a node at once: its bookmark (unless the capture has a node already). */
+  private bookmark(c: CaptureRow, reason: string, willRetry: boolean): void {
+    const { repo, nodes } = this.d;
+    if (c.node_id && nodes.exists(c.tenant_id, c.node_id)) return;
+    const node = nodes.create(c.tenant_id, bookmarkNode(c, reason, willRetry, userTags(c)));
+    const at = iso(this.d.clock.now());
+    repo.setNode(c.tenant_id, c.id, node.id, at);
+    repo.addEvent(c.tenant_id, c.id, 'bookmarked', at, { node_id: node.id, reason });
   }
 
   /** The final write: node, capture, event and job deletion commit together or not at all. */
@@ -164,15 +167,15 @@ export class CapturePipeline {
     job: Job<CaptureJobPayload>, id: string, run: number, node: { title: string; content: string; summary: string; tags: string[] },
     markdown: string, meta: Record<string, unknown>, embedded: { text: string; vector: Float32Array } | null, source: Source,
   ): void {
-    const { repo, db, jobs, nodes } = this.d;
+    const { repo, tx, jobs, nodes } = this.d;
     const t = job.tenantId;
     // The node's vector commits with the node when the embed stage already computed it:
     // one model call fewer per capture, and the node is semantically searchable at once.
-    const adopted = db.transaction((): string | null => {
+    tx.withTx(() => {
       const cur = repo.get(t, id);
       if (!cur || cur.attempts !== run || !['pending', 'processing'].includes(effectiveStatus(cur))) {
         jobs.complete(job.id); // dismissed, deleted or superseded while we worked: drop the result
-        return null;
+        return;
       }
       // The fetched page is kept as the capture's raw content (replaced on reingest).
       if (source.origin === 'url' && source.bytes.length) repo.putFile(t, id, fetchedName(source.finalUrl), fetchedMime(source), source.bytes);
@@ -182,17 +185,8 @@ export class CapturePipeline {
       repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
       repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
       jobs.complete(job.id);
-      return embedded && nodes.adoptVector?.(t, nodeId, embedded.text, embedded.vector) ? nodeId : null;
-    })();
-    if (adopted) {
-      for (const hook of nodes.afterEmbed ?? []) {
-        try {
-          hook(t, [adopted]);
-        } catch (e) {
-          this.d.log.error('afterEmbed hook failed', e);
-        }
-      }
-    }
+      if (embedded) this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector }], this.d.embedder.modelId);
+    });
   }
 
   private fail(c: CaptureRow, message: string, stage: string | null, jobId: number): void {

@@ -11,11 +11,10 @@ import { extractiveSummary, SUMMARY_ALGORITHM } from '../../ingest/summarize.js'
 import { keyphraseTags, normalizeTag, TAG_ALGORITHM } from '../../ingest/tags.js';
 import { sentences } from '../../ingest/text-stats.js';
 import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
-import type { KnnHit } from '../../repos/vectors.repo.js';
+import type { KnnHit } from '../../vectors/vector-store.js';
 import { embeddingText } from '../../search/embedding-text.js';
-import type { Calibration } from '../../search/calibration.js';
-import { buildProfile, decide, itemText, type ClassifierSettings } from '../para/para-scoring.js';
-import { dot } from '../../vectors/math.js';
+import type { ParaClassifier } from '../para/para-classify.service.js';
+import { roundScore } from '../../search/score.js';
 
 export interface StageResult<T> {
   value: T;
@@ -32,15 +31,8 @@ export interface StageDeps {
   embedder: Embedder;
   embedQuery(text: string): Promise<Float32Array | null>;
   knn(tenantId: string, v: Float32Array, k: number): KnnHit[];
-  /** PARA items and the classifier's decision rule, when PARA is present. */
-  para?: {
-    activeItems(tenantId: string): Array<{ id: string; label: string; description: string }>;
-    settings(): ClassifierSettings;
-    /** Cached vectors of item texts (label + description). */
-    itemVectors(texts: string[]): Promise<Float32Array[]>;
-    /** The model's calibration (scores and the floor mean the same as in the classifier). */
-    calibration(): Promise<Calibration>;
-  };
+  /** What PARA filing would decide for the capture's vector, when PARA is present. */
+  para?: Pick<ParaClassifier, 'preview'>;
   /** Link suggestions for a text, when the graph service is present. */
   suggest?(tenantId: string, text: string, limit: number): Promise<Array<{ node_id: string; title: string; score: number }>>;
 }
@@ -141,13 +133,21 @@ export async function summarizeStage(d: StageDeps, c: CaptureRow, text: string, 
   }
 }
 
+/** The tags the user gave the capture (normalised at intake). */
+export function userTags(c: CaptureRow): string[] {
+  const t = (JSON.parse(c.metadata) as { user_tags?: unknown }).user_tags;
+  return Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
+}
+
 export function tagStage(c: CaptureRow, text: string, existing: string[], s: Summarized): StageResult<string[]> {
+  const mine = userTags(c);
+  const withMine = (generated: string[]) => [...new Set([...mine, ...generated])];
   if (s.llm) {
     const tags = [...new Set(s.llm.tags.map(normalizeTag).filter(Boolean))].slice(0, 5);
-    return { value: tags, model: `llm:${s.llm.model}`, output: { tags, reused: tags.filter((t) => existing.includes(t)) } };
+    return { value: withMine(tags), model: `llm:${s.llm.model}`, output: { tags: withMine(tags), user_tags: mine, reused: tags.filter((t) => existing.includes(t)) } };
   }
   const r = keyphraseTags({ title: c.title, text, existing });
-  return { value: r.tags, model: TAG_ALGORITHM, output: { tags: r.tags, reused: r.reused, vocabulary_size: existing.length } };
+  return { value: withMine(r.tags), model: TAG_ALGORITHM, output: { tags: withMine(r.tags), user_tags: mine, reused: r.reused, vocabulary_size: existing.length } };
 }
 
 export async function embedStage(d: StageDeps, c: CaptureRow, node: { title: string; summary: string; body_markdown: string }): Promise<StageResult<Float32Array | null>> {
@@ -158,7 +158,7 @@ export async function embedStage(d: StageDeps, c: CaptureRow, node: { title: str
     .knn(c.tenant_id, v, 6)
     .filter((h) => h.id !== c.node_id)
     .slice(0, 5)
-    .map((h) => ({ node_id: h.id, similarity: Math.round((1 - h.distance) * 1e4) / 1e4 }));
+    .map((h) => ({ node_id: h.id, similarity: roundScore(1 - h.distance) }));
   return {
     value: v,
     model: d.embedder.modelId,
@@ -168,23 +168,10 @@ export async function embedStage(d: StageDeps, c: CaptureRow, node: { title: str
 
 export async function classifyStage(d: StageDeps, c: CaptureRow, v: Float32Array | null): Promise<StageResult<null>> {
   if (!d.para) return { value: null, model: 'none', output: { note: 'PARA is not available' } };
-  const items = d.para.activeItems(c.tenant_id);
-  const settings = d.para.settings();
-  const model = `para-scoring cosine:label (threshold ${settings.threshold}, margin ${settings.margin})+${d.embedder.modelId}`;
   const deferred = 'the PARA classifier assigns the node once its vector is stored (it also weighs the items\' existing nodes)';
-  if (!v || items.length === 0) return { value: null, model, output: { active_items: items.length, decision: null, note: deferred } };
-  const textVecs = await d.para.itemVectors(items.map(itemText));
-  const profiles = items.map((it, i) => buildProfile(it.id, textVecs[i], [], settings));
-  const ranked = profiles
-    .map((p, i) => ({ item_id: p.itemId, label: items[i].label, score: Math.round(dot(v, p.vector) * 1e4) / 1e4 }))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 3);
-  const decision = decide(v, profiles, settings, await d.para.calibration());
-  return {
-    value: null,
-    model,
-    output: { active_items: items.length, decision: decision ? { item_id: decision.itemId, score: Math.round(decision.score * 1e4) / 1e4 } : null, candidates: ranked, note: deferred },
-  };
+  if (!v) return { value: null, model: `para-scoring+${d.embedder.modelId || 'unavailable'}`, output: { decision: null, note: deferred } };
+  const p = await d.para.preview(c.tenant_id, v);
+  return { value: null, model: p.model, output: { active_items: p.active_items, decision: p.decision, candidates: p.candidates, note: deferred } };
 }
 
 export async function linkStage(d: StageDeps, c: CaptureRow, text: string): Promise<StageResult<null>> {

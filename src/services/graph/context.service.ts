@@ -19,7 +19,7 @@ import type { ContextRepo, NodeCard } from '../../repos/context.repo.js';
 import type { LinksRepo } from '../../repos/links.repo.js';
 import type { ContextMode } from '../../schemas/graph.js';
 import { keywordSignal, semanticSignal, type VectorIndex } from './graph-signals.js';
-import { round } from './suggestions.service.js';
+import { roundScore } from '../../search/score.js';
 import { keyTerms } from '../../search/text.js';
 import type { Calibration, Scale } from '../../search/calibration.js';
 
@@ -182,7 +182,7 @@ export class ContextService {
       id: card.id,
       title: card.title,
       summary: card.summary,
-      score: round(Math.min(1, Math.max(0, score))),
+      score: roundScore(Math.min(1, Math.max(0, score))),
       reasons,
     };
   }

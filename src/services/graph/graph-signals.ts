@@ -9,7 +9,7 @@ import { clearsFloor, semanticScore, type Scale } from '../../search/calibration
 import { contentWordCount, isLogLine, NEAR_EMPTY_WORDS } from '../../search/substance.js';
 import { ftsAnyOf, quoteTerm, stem, stemSet } from '../../search/text.js';
 
-/** The slice of the node vector store that ranking needs (s.vectors provides it). */
+/** The slice of the vector store (src/vectors/vector-store.ts) that ranking needs. */
 export interface VectorIndex {
   knn(tenantId: string, vector: Float32Array, k: number): Array<{ id: string; seq?: number; distance: number }> | Promise<Array<{ id: string; seq?: number; distance: number }>>;
   get(tenantId: string, nodeId: string): Float32Array | null | Promise<Float32Array | null>;
@@ -18,7 +18,7 @@ export interface VectorIndex {
 /** A node containing this many of the key terms (or all of them, if fewer) scores 1. */
 export const KEYWORD_SATURATION = 6;
 
-/** Cosine similarity from the cosine distance sqlite-vec reports. */
+/** Cosine similarity from the distance VectorStore.knn reports (1 - approximate cosine). */
 export function cosine(distance: number): number {
   return 1 - distance;
 }

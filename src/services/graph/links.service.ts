@@ -1,7 +1,7 @@
 // The rules of links: a node's outgoing links are replaced as a whole, every link exists as
 // a pair (A → B with its type, B → A with the inverse type), and a bad request changes nothing.
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
 import type { LinkRow, LinksRepo, RelatedRow } from '../../repos/links.repo.js';
 import { INVERSE_LINK_TYPE, type LinkType } from '../../schemas/graph.js';
@@ -13,16 +13,16 @@ export interface LinkInput {
 
 export class LinksService {
   constructor(
-    private readonly db: Db,
+    private readonly tx: UnitOfWork,
     private readonly repo: LinksRepo,
     private readonly clock: Clock,
   ) {}
 
   list(tenantId: string, nodeId: string): { links: LinkRow[] } {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       if (!this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
       return { links: this.repo.outgoing(tenantId, nodeId) };
-    })();
+    });
   }
 
   /**
@@ -31,7 +31,7 @@ export class LinksService {
    * removes that pair, and naming a target with a new type replaces the pair's types.
    */
   replace(tenantId: string, nodeId: string, links: LinkInput[]): { links: LinkRow[] } {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       if (!this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
       this.validate(tenantId, nodeId, links);
 
@@ -49,14 +49,14 @@ export class LinksService {
         this.repo.upsert(tenantId, target, nodeId, INVERSE_LINK_TYPE[type], now);
       }
       return { links: this.repo.outgoing(tenantId, nodeId) };
-    })();
+    });
   }
 
   related(tenantId: string, nodeId: string, limit: number): { nodes: RelatedRow[] } {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       if (!this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
       return { nodes: this.repo.related(tenantId, nodeId, limit) };
-    })();
+    });
   }
 
   /** Self links, repeated targets and targets this tenant cannot see are one 400, listing each. */

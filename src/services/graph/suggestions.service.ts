@@ -12,6 +12,7 @@ import { contentWordCount } from '../../search/substance.js';
 import { keywordSignal, nearEmptySeqs, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
 import { keyTerms, stemSet, titleMention } from '../../search/text.js';
 import { dot } from '../../vectors/math.js';
+import { roundScore } from '../../search/score.js';
 
 export const SUGGESTION_MIN_SCORE = 0.3;
 const SEMANTIC_WEIGHT = 0.55;
@@ -56,7 +57,7 @@ export class SuggestionsService {
       if (sem === undefined && vector && scale && !empty.has(card.seq)) sem = await this.cosine(tenantId, card.id, vector, scale);
       const kw = Math.max(keyword.get(card.id)?.score ?? 0, titleMention(card.title, textStems));
       const score = SEMANTIC_WEIGHT * (sem ?? 0) + KEYWORD_WEIGHT * kw;
-      if (score >= SUGGESTION_MIN_SCORE) scored.push({ node_id: card.id, title: card.title, score: round(score) });
+      if (score >= SUGGESTION_MIN_SCORE) scored.push({ node_id: card.id, title: card.title, score: roundScore(score) });
     }
     scored.sort((a, b) => b.score - a.score || a.node_id.localeCompare(b.node_id));
     return { suggestions: scored.slice(0, limit) };
@@ -66,8 +67,4 @@ export class SuggestionsService {
     const v = await this.d.vectors.get(tenantId, nodeId);
     return v && v.length === vector.length ? semanticStrength(dot(v, vector), scale) : 0;
   }
-}
-
-export function round(x: number): number {
-  return Math.round(x * 10_000) / 10_000;
 }

@@ -1,46 +1,25 @@
 // Node rules: validation beyond the schema (PARA ids of the same tenant), the write and
 // its follow-up embedding job in one transaction, so a node is acknowledged at once and
 // its vector arrives in the background.
-import type { z } from '@hono/zod-openapi';
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { parseOrThrow } from '../../schemas/parse.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { NodeRow, NodesRepo } from '../../repos/nodes.repo.js';
 import type { ParaAutoRepo } from '../../repos/para-auto.repo.js';
-import type { VectorsRepo } from '../../repos/vectors.repo.js';
+import type { VectorStore } from '../../vectors/vector-store.js';
+import { EMBED_JOB, embedDedupeKey } from './embed-job.js';
+import { toNodeDto } from './node-dto.js';
 import { NodeCreate, NodePatch, type NodeCreateInput, type NodeDto, type NodePatchInput } from '../../schemas/nodes.js';
 import { embeddingText } from '../../search/embedding-text.js';
 
-export const EMBED_JOB = 'embed_node';
-
-export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const r = schema.safeParse(input);
-  if (r.success) return r.data;
-  const errors = r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-  throw new ValidationError(errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
-}
-
-export function toNodeDto(row: NodeRow, paraItemIds: string[]): NodeDto {
-  return {
-    id: row.id,
-    title: row.title,
-    summary: row.summary,
-    body_markdown: row.body_markdown,
-    tags: JSON.parse(row.tags),
-    para_item_ids: paraItemIds,
-    status: row.status,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
 export class NodesService {
   constructor(
-    private readonly db: Db,
+    private readonly tx: UnitOfWork,
     private readonly repo: NodesRepo,
-    private readonly vectors: VectorsRepo,
+    private readonly vectors: VectorStore,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     private readonly paraAuto?: ParaAutoRepo,
@@ -48,7 +27,7 @@ export class NodesService {
 
   create(tenantId: string, input: NodeCreateInput): NodeDto {
     const v = parseOrThrow(NodeCreate, input);
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       this.checkParaItems(tenantId, v.para_item_ids);
       const now = iso(this.clock.now());
       const row = {
@@ -64,9 +43,9 @@ export class NodesService {
       };
       this.repo.insert(row);
       if (v.para_item_ids.length) this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
-      this.queue.enqueue(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: `embed:${row.id}` });
+      this.queue.enqueue(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: embedDedupeKey(row.id) });
       return this.get(tenantId, row.id);
-    })();
+    });
   }
 
   get(tenantId: string, id: string): NodeDto {
@@ -86,7 +65,7 @@ export class NodesService {
 
   update(tenantId: string, id: string, patch: NodePatchInput): NodeDto {
     const p = parseOrThrow(NodePatch, patch);
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const row = this.repo.get(tenantId, id);
       if (!row) throw new NotFoundError('Node');
       const now = iso(this.clock.now());
@@ -113,18 +92,18 @@ export class NodesService {
         }
         this.repo.setUserParaItems(tenantId, id, keep, now);
       }
-      if (textChanged) this.queue.enqueue(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: `embed:${id}` });
+      if (textChanged) this.queue.enqueue(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: embedDedupeKey(id) });
       return this.get(tenantId, id);
-    })();
+    });
   }
 
   remove(tenantId: string, id: string): void {
-    this.db.transaction(() => {
+    this.tx.withTx(() => {
       const row = this.repo.get(tenantId, id);
       if (!row) throw new NotFoundError('Node');
-      this.vectors.delete(tenantId, row.seq);
+      this.vectors.removeNode(tenantId, row.seq);
       this.repo.delete(tenantId, row); // links and PARA associations go with it (ON DELETE CASCADE)
-    })();
+    });
   }
 
   /** Unknown, foreign and archived items are all the same 400: nothing hints at other tenants. */

@@ -7,18 +7,18 @@
 // model's floor, so an unrelated query returns nothing; a keyword match is always kept.
 import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
 import type { SearchRepo } from '../../repos/search.repo.js';
-import type { KnnHit, VectorsRepo } from '../../repos/vectors.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
 import { abstentionFloor, clearsFloor, semanticScore, type Scale } from '../../search/calibration.js';
 import { fuseCalibrated, HYBRID_KEYWORD_WEIGHT, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { highlightsFor } from '../../search/highlights.js';
 import { keywordScore, maxAttainableBm25 } from '../../search/keyword-score.js';
-import { quoteTerm } from '../../search/text.js';
-import { SemanticIndexes } from '../../vectors/semantic-index.js';
 import { NORMALISE_DEPTH, type RankedHit } from '../../search/fusion.js';
+import { roundScore } from '../../search/score.js';
+import { quoteTerm } from '../../search/text.js';
+import type { VectorStore } from '../../vectors/vector-store.js';
 import type { EmbeddingService } from './embedding.service.js';
-import { toNodeDto } from './nodes.service.js';
+import { toNodeDto } from './node-dto.js';
 
 /** Candidates taken from each side; results beyond it are not ranked (coverage_capped). */
 export const CANDIDATE_POOL = 1000;
@@ -42,17 +42,9 @@ export class SearchService {
   constructor(
     private readonly repo: SearchRepo,
     private readonly nodes: NodesRepo,
-    private readonly vectors: VectorsRepo,
-    private readonly embedding: EmbeddingService,
-  ) {
-    this.index = new SemanticIndexes({
-      space: () => vectors.space(),
-      all: (t) => repo.vectorRows(t),
-      some: (t, ids) => repo.vectorRowsFor(t, ids),
-    });
-  }
-
-  private readonly index: SemanticIndexes;
+    private readonly vectors: VectorStore,
+    private readonly embedding: Pick<EmbeddingService, 'embedQuery' | 'ready'>,
+  ) {}
 
   async search(tenantId: string, p: NodeSearchParams): Promise<SearchResult> {
     const filter: NodeFilter = { status: p.status, para_item_id: p.para_item_id, orphan: p.orphan };
@@ -67,7 +59,7 @@ export class SearchService {
     const served = rankSides(sides, p.mode);
     const pageHits = served.slice(offset, offset + p.per_page);
     const data = this.hydrate(tenantId, pageHits, contentTerms(query));
-    if (p.mode === 'hybrid') data.forEach((d, i) => (d.match_provenance = { keyword: pageHits[i].keyword, semantic: pageHits[i].semantic, score: round(pageHits[i].score) }));
+    if (p.mode === 'hybrid') data.forEach((d, i) => (d.match_provenance = { keyword: pageHits[i].keyword, semantic: pageHits[i].semantic, score: roundScore(pageHits[i].score, 6) }));
     return {
       data,
       total: served.length,
@@ -100,49 +92,9 @@ export class SearchService {
       maxBm25 = maxAttainableBm25(stats.n, stats.df);
     }
     const vector = await vectorPromise;
-    const semantic = vector ? this.nearest(tenantId, vector, filter, pool) : [];
+    const semantic = vector ? this.vectors.nearest(tenantId, vector, pool, filter) : [];
     const scale = vector ? (await this.embedding.ready()).query : null;
-    return { keyword, maxBm25, semantic, scale, vectors: vector ? this.index.size(tenantId) : 0, totalMatches };
-  }
-
-  /** afterEmbed hook: keeps the in-memory semantic index in step with vec0. */
-  onEmbedded(tenantId: string, nodeIds: string[]): void {
-    this.index.onEmbedded(tenantId, nodeIds);
-  }
-
-  /** Loads the tenant's vectors into the semantic index now; returns how many. */
-  warm(tenantId: string): number {
-    return this.index.warm(tenantId);
-  }
-
-  /**
-   * k-NN under the filters, over-fetching until the filters leave a full pool (or every
-   * vector was seen). Hits are checked against the nodes table: a deleted node's vector
-   * (or one whose seq a newer node took) is dropped here and pruned from the index.
-   */
-  nearest(tenantId: string, vec: Float32Array, f: NodeFilter, pool = CANDIDATE_POOL): Array<RankedHit & { id: string }> {
-    const filtered = f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined;
-    const available = this.index.warm(tenantId);
-    let k = Math.min(pool, available);
-    for (;;) {
-      const hits = this.index.search(tenantId, vec, k);
-      const live = this.repo.passing(tenantId, hits.map((h) => h.seq), f);
-      const stale = hits.filter((h) => (filtered ? live.has(h.seq) && live.get(h.seq) !== h.id : live.get(h.seq) !== h.id));
-      if (stale.length) this.index.forget(tenantId, stale.map((h) => h.seq));
-      const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
-      if (out.length >= pool || k >= available) return out.slice(0, pool);
-      k = Math.min(k * 4, available);
-    }
-  }
-
-  /**
-   * The k nodes nearest to a vector, nearest first, from the same in-memory index semantic
-   * search uses (link suggestions, session context and the capture pipeline ask here).
-   * distance = 1 - approximate cosine similarity.
-   */
-  knn(tenantId: string, vec: Float32Array, k: number): KnnHit[] {
-    if (k <= 0) return [];
-    return this.nearest(tenantId, vec, {}, k).map((h) => ({ id: h.id, seq: h.seq, distance: 1 - h.score }));
+    return { keyword, maxBm25, semantic, scale, vectors: vector ? this.vectors.warm(tenantId) : 0, totalMatches };
   }
 
   /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */
@@ -185,4 +137,3 @@ export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hy
   return fuseCalibrated(keyword, semantic, HYBRID_KEYWORD_WEIGHT, gate);
 }
 
-const round = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -6,9 +6,11 @@
 // association, so re-running it after a crash changes nothing.
 import { createHash } from 'node:crypto';
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import { roundScore } from '../../search/score.js';
+import { dot } from '../../vectors/math.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Embedder } from '../../embed/embedder.js';
-import type { Job, JobQueue } from '../../jobs/queue.js';
+import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
 import type { NodeRow } from '../../repos/nodes.repo.js';
 import type { ParaAutoRepo } from '../../repos/para-auto.repo.js';
@@ -36,6 +38,13 @@ export interface ClassifyOutcome extends AutoAssignment {
   replaced?: string[];
 }
 
+export interface ClassifyPreview {
+  model: string;
+  active_items: number;
+  decision: { item_id: string; score: number } | null;
+  candidates: Array<{ item_id: string; label: string; score: number }>;
+}
+
 export interface NodeVectors {
   get(tenantId: string, nodeId: string): Float32Array | null;
 }
@@ -51,9 +60,10 @@ export class ParaClassifier {
 
   constructor(
     private readonly deps: {
-      db: Db;
+      tx: UnitOfWork;
       repo: ParaRepo;
       auto: ParaAutoRepo;
+      queue: JobQueue;
       vectors: NodeVectors;
       /** Node rows by id (for the near-empty rule). */
       nodes: { getByIds(tenantId: string, ids: string[]): NodeRow[] };
@@ -68,21 +78,22 @@ export class ParaClassifier {
     this.settings = { ...(deps.settings ?? DEFAULT_CLASSIFIER) };
   }
 
-  register(queue: JobQueue): void {
-    queue.register({
+  /** The durable job that files orphans. */
+  jobHandler(): JobHandler<ClassifyPayload> {
+    return {
       kind: PARA_CLASSIFY_JOB,
       run: async (jobs: Job<ClassifyPayload>[]) => {
         for (const job of jobs) await this.classify(job.tenantId, job.payload);
       },
-    });
+    };
   }
 
-  /** Hook for s.afterEmbed: nodes whose vectors just landed get a chance to find their item. */
-  enqueueForNodes(queue: JobQueue, tenantId: string, nodeIds: string[]): void {
+  /** Nodes whose vectors just landed (the vector store's "embedded" event) get a chance to find their item. */
+  enqueueForNodes(tenantId: string, nodeIds: string[]): void {
     // Without an active item there is nothing to file into; a later POST /para or rescan covers these nodes.
     if (nodeIds.length === 0 || !this.deps.repo.hasActiveItems(tenantId)) return;
     const payload: ClassifyPayload = { node_ids: nodeIds };
-    queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload);
+    this.deps.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload);
   }
 
   /** Classifies now; returns the automatic associations written (withdrawals are logged). */
@@ -116,10 +127,10 @@ export class ParaClassifier {
       const open = rejected.size ? profiles.filter((p) => !rejected.has(p.itemId)) : profiles;
       const d = decide(v, open, this.settings, cal);
       if (payload.item_id) {
-        if (d && d.itemId === payload.item_id) proposals.push({ nodeId, filing: { nodeId, itemId: d.itemId, score: r4(d.score), method: d.method, model } });
+        if (d && d.itemId === payload.item_id) proposals.push({ nodeId, filing: { nodeId, itemId: d.itemId, score: roundScore(d.score), method: d.method, model } });
         continue;
       }
-      proposals.push({ nodeId, filing: d ? { nodeId, itemId: d.itemId, score: r4(d.score), method: d.method, model } : null });
+      proposals.push({ nodeId, filing: d ? { nodeId, itemId: d.itemId, score: roundScore(d.score), method: d.method, model } : null });
     }
     const written = this.write(tenantId, proposals, reconsider);
     this.deps.log.debug(`para_classify ${tenantId}: ${candidates.length} node(s) looked at, ${written.length} filed`);
@@ -132,8 +143,8 @@ export class ParaClassifier {
    * automatic filings are withdrawn; an unchanged filing is left as it is.
    */
   private write(tenantId: string, proposals: { nodeId: string; filing: AutoAssignment | null }[], reconsider: boolean): AutoAssignment[] {
-    const { db, repo, auto, clock } = this.deps;
-    return db.transaction(() => {
+    const { tx, repo, auto, clock } = this.deps;
+    return tx.withTx(() => {
       const now = iso(clock.now());
       const active = new Set(repo.activeItems(tenantId).map((i) => i.id));
       const written: AutoAssignment[] = [];
@@ -149,7 +160,7 @@ export class ParaClassifier {
         if (filing && repo.insertAuto(tenantId, filing, now)) written.push(filing);
       }
       return written;
-    })();
+    });
   }
 
   private async profiles(tenantId: string, items: { id: string; label: string; description: string }[]): Promise<ItemProfile[]> {
@@ -159,6 +170,25 @@ export class ParaClassifier {
       const vecs = members.map((id) => this.deps.vectors.get(tenantId, id)).filter((v): v is Float32Array => v !== null);
       return buildProfile(item.id, textVecs[i], vecs, this.settings);
     });
+  }
+
+  /**
+   * What filing would decide for a vector right now, against the items' labels alone (the
+   * capture pipeline records it as provenance; the job decides for real once the node's
+   * vector is stored, weighing the items' existing nodes too).
+   */
+  async preview(tenantId: string, vector: Float32Array): Promise<ClassifyPreview> {
+    const items = this.deps.repo.activeItems(tenantId);
+    const model = `para-scoring cosine:label (threshold ${this.settings.threshold}, margin ${this.settings.margin})+${this.deps.embedder.modelId}`;
+    if (items.length === 0) return { model, active_items: 0, decision: null, candidates: [] };
+    const textVecs = await this.embedTexts(items.map(itemText));
+    const profiles = items.map((it, i) => buildProfile(it.id, textVecs[i], [], this.settings));
+    const candidates = profiles
+      .map((p, i) => ({ item_id: p.itemId, label: items[i].label, score: roundScore(dot(vector, p.vector)) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 3);
+    const d = decide(vector, profiles, this.settings, await this.deps.calibration());
+    return { model, active_items: items.length, decision: d ? { item_id: d.itemId, score: roundScore(d.score) } : null, candidates };
   }
 
   /** Item texts change rarely: their vectors are cached per model and text (the capture
@@ -176,5 +206,3 @@ export class ParaClassifier {
     return texts.map((t) => this.textVectors.get(keyOf(t))!);
   }
 }
-
-const r4 = (x: number) => Math.round(x * 1e4) / 1e4;

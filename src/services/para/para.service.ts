@@ -1,7 +1,7 @@
 // PARA items: creation with generated slugs, the lifecycle state table, the tree, and the
 // entry points of background classification (create, match, rate-limited rescan).
 import { iso, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { ConflictError, GoneError, NotFoundError, RateLimitedError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -16,7 +16,7 @@ const RESCAN_LIMIT = 'para_rescan';
 
 export class ParaService {
   constructor(
-    private readonly db: Db,
+    private readonly tx: UnitOfWork,
     private readonly repo: ParaRepo,
     private readonly clock: Clock,
     private readonly queue: JobQueue,
@@ -24,7 +24,7 @@ export class ParaService {
   ) {}
 
   create(tenantId: string, input: ParaCreate): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const id = newId('par');
       const slug = this.uniqueSlug(tenantId, input.label, null);
       this.repo.insert({ id, tenant_id: tenantId, category: input.category, label: input.label, description: input.description ?? '', slug, created_at: iso(this.clock.now()) });
@@ -32,7 +32,7 @@ export class ParaService {
       // note better than where it went: look at all of them again (never at the user's).
       this.enqueueReconsider(tenantId);
       return this.get(tenantId, id);
-    })();
+    });
   }
 
   get(tenantId: string, id: string): ParaItem {
@@ -56,7 +56,7 @@ export class ParaService {
   }
 
   update(tenantId: string, id: string, patch: ParaPatch): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       let item = this.get(tenantId, id);
       if (patch.status !== undefined && patch.status !== item.status) item = this.moveTo(tenantId, item, patch.status);
       const next = { ...item };
@@ -67,39 +67,39 @@ export class ParaService {
       if (patch.description !== undefined) next.description = patch.description;
       if (next.label !== item.label || next.description !== item.description) this.save(tenantId, next);
       return this.get(tenantId, id);
-    })();
+    });
   }
 
   complete(tenantId: string, id: string): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       if (item.category !== 'projects') throw new ConflictError('Only projects can be completed');
       if (item.status !== 'active') throw new ConflictError(`Only an active project can be completed; this one is ${item.status}`);
       return this.moveTo(tenantId, item, 'completed');
-    })();
+    });
   }
 
   undoComplete(tenantId: string, id: string): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       if (item.category !== 'projects') throw new ConflictError('Only projects can be completed or reopened');
       if (item.status !== 'completed') throw new ConflictError(`Only a completed project can be reopened; this one is ${item.status}`);
       return this.moveTo(tenantId, item, 'active');
-    })();
+    });
   }
 
   archive(tenantId: string, id: string): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       return item.status === 'archived' ? item : this.moveTo(tenantId, item, 'archived');
-    })();
+    });
   }
 
   unarchive(tenantId: string, id: string): ParaItem {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       return item.status === 'archived' ? this.moveTo(tenantId, item, 'active') : item;
-    })();
+    });
   }
 
   /** Deprecated by the contract: archive replaces it. Always 410, whether or not the id exists. */
@@ -109,7 +109,7 @@ export class ParaService {
 
   /** Queues matching of the tenant's orphans to this item; answers how many orphans will be looked at. */
   match(tenantId: string, id: string): { queued: number } {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const item = this.get(tenantId, id);
       if (item.status !== 'active') throw new ConflictError(`Only an active item takes new nodes; this one is ${item.status}`);
       const queued = this.repo.orphanIds(tenantId).length;
@@ -118,7 +118,7 @@ export class ParaService {
         this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:item:${id}` });
       }
       return { queued };
-    })();
+    });
   }
 
   /**
@@ -126,7 +126,7 @@ export class ParaService {
    * active item (a filing that no longer wins is moved or withdrawn); once per 5 minutes per tenant.
    */
   rescan(tenantId: string): { queued: number } {
-    return this.db.transaction(() => {
+    return this.tx.withTx(() => {
       const now = this.clock.now();
       const last = this.repo.rateLimitLastAt(tenantId, RESCAN_LIMIT);
       if (last !== null && now - last < RESCAN_WINDOW_MS) {
@@ -135,7 +135,7 @@ export class ParaService {
       }
       this.repo.setRateLimit(tenantId, RESCAN_LIMIT, now);
       return { queued: this.enqueueReconsider(tenantId) };
-    })();
+    });
   }
 
   /** Queues a pass over orphans and automatically filed nodes; answers how many it will look at. */

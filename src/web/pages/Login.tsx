@@ -13,7 +13,8 @@ interface Tokens {
   expires_in: number;
 }
 
-export function LoginPage({ token }: { token: string | null }) {
+/** `returnTo`: where to go once signed in (the bookmarklet's window keeps its page). */
+export function LoginPage({ token, returnTo }: { token: string | null; returnTo?: string }) {
   const [reason] = useState(takeSignOutReason);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [email, setEmail] = useState('');
@@ -22,7 +23,7 @@ export function LoginPage({ token }: { token: string | null }) {
   const verify = useAction(async (t: string) => {
     const pair = await api.post<Tokens>('/auth/magic-link/verify', { token: t }, { anonymous: true });
     saveSession(bearerFrom(pair));
-    navigate('/', true);
+    navigate(returnTo ?? '/', true);
   });
   const started = useRef(false);
   useEffect(() => {
@@ -44,7 +45,7 @@ export function LoginPage({ token }: { token: string | null }) {
     const res = await fetch('/api/v1/auth/api-keys', { headers: { Authorization: `ApiKey ${k}` } });
     if (!res.ok) throw new Error(res.status === 401 ? 'The server does not accept this key (unknown or revoked).' : `The server answered ${res.status}.`);
     saveSession({ kind: 'apikey', key: k });
-    navigate('/', true);
+    navigate(returnTo ?? '/', true);
   });
 
   if (token && !verify.error) {

@@ -2,6 +2,9 @@
 import { useState } from 'preact/hooks';
 import { Button, Card, Empty, Field, PageHead, Problem, Spinner } from '../components/ui.js';
 import { api } from '../lib/api.js';
+import { bookmarkletHref } from '../lib/bookmarklet.js';
+import { Logo } from '../components/Logo.js';
+import './bookmarklet.css';
 import { ago, fullTime } from '../lib/format.js';
 import { useAction, useApi } from '../lib/hooks.js';
 import { loadSession } from '../lib/session.js';
@@ -39,7 +42,7 @@ export function SettingsPage() {
 
   return (
     <div class="page page-narrow">
-      <PageHead title="Settings" sub="API keys let the CLI, scripts and the MCP server act on your graph." />
+      <PageHead title="Settings" sub="API keys let the CLI, scripts, the MCP server and the browser extension act on your graph; the bookmarklet saves pages from any browser." />
       <Card title="Create an API key">
         <form class="form-inline" onSubmit={(e) => (e.preventDefault(), void create.run())}>
           <Field label="Name" id="key-name" hint="Where it will be used, e.g. “laptop CLI”.">
@@ -52,6 +55,7 @@ export function SettingsPage() {
         <Problem error={create.error} />
         {created && <NewKey created={created} onClose={() => setCreated(null)} />}
       </Card>
+      <BookmarkletCard />
       <Card title="API keys">
         <Problem error={keys.error ?? revoke.error} onRetry={keys.reload} />
         {!keys.data && !keys.error && <Spinner />}
@@ -92,6 +96,32 @@ export function SettingsPage() {
         )}
       </Card>
     </div>
+  );
+}
+
+function BookmarkletCard() {
+  const href = bookmarkletHref(location.origin);
+  return (
+    <Card title="Bookmarklet">
+      <p class="hint">
+        For browsers without the Rhizome extension: drag this button to your bookmarks bar. On any page, click the bookmark to save the page and the
+        text you selected in a small Rhizome window. The window signs in with this browser's session; the page you save never sees your key.
+      </p>
+      <p class="bookmarklet-drag">
+        <a
+          class="btn btn-primary btn-md bookmarklet-link"
+          href={href}
+          draggable
+          aria-label="Save to Rhizome bookmarklet (drag it to your bookmarks bar)"
+          onClick={(e) => (e.preventDefault(), toast('Drag the button to your bookmarks bar, then click it on a page you want to save.'))}
+        >
+          <Logo size={18} /> Save to Rhizome
+        </a>
+      </p>
+      <Field label="Bookmarklet code" id="bookmarklet-code" hint="Or create a bookmark by hand and paste this as its address.">
+        <input id="bookmarklet-code" class="mono" readOnly value={href} aria-describedby="bookmarklet-code-hint" onFocus={(e) => e.currentTarget.select()} />
+      </Field>
+    </Card>
   );
 }
 

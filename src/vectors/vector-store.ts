@@ -1,0 +1,149 @@
+// The one owner of node vectors: the vec0 table (through VectorsRepo), the in-memory ANN
+// index over it, the single path by which a node's vector is written (embedding jobs and
+// the capture pipeline both use storeNodeVectors), k-NN, and the "embedded" event that
+// fires once written vectors have committed. Search, suggestions, context, PARA and
+// captures see only this interface.
+import { EventEmitter } from 'node:events';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { NodeFilter, NodesRepo } from '../repos/nodes.repo.js';
+import type { EmbeddingSpace, KnnHit, VectorsRepo } from '../repos/vectors.repo.js';
+import { embeddingText, textHash } from '../search/embedding-text.js';
+import { SemanticIndexes } from './semantic-index.js';
+
+export type { KnnHit } from '../repos/vectors.repo.js';
+
+export interface VectorWrite {
+  nodeId: string;
+  /** The embedding text the vector was computed from: it is stored only if the node still has it. */
+  text: string;
+  vector: Float32Array;
+}
+
+export interface ScoredNode {
+  seq: number;
+  id: string;
+  score: number; // approximate cosine similarity
+}
+
+export interface EmbeddedEvent {
+  tenantId: string;
+  nodeIds: string[];
+}
+
+export interface VectorStoreDeps {
+  repo: VectorsRepo;
+  nodes: NodesRepo;
+  tx: UnitOfWork;
+}
+
+export class VectorStore {
+  private readonly events = new EventEmitter();
+  private readonly index: SemanticIndexes;
+
+  constructor(private readonly d: VectorStoreDeps) {
+    this.index = new SemanticIndexes({ space: () => d.repo.space(), all: (t) => d.repo.all(t), some: (t, ids) => d.repo.some(t, ids) });
+  }
+
+  space(): EmbeddingSpace | undefined {
+    return this.d.repo.space();
+  }
+
+  /**
+   * Makes the vector table belong to this model. Returns true when it had to be (re)created:
+   * every vector is then gone and every node needs embedding again.
+   */
+  ensureSpace(modelId: string, dimension: number, at: string): boolean {
+    // Never drop a live vector table for a model that has not told us what it is.
+    if (!modelId || !(dimension > 0)) throw new Error(`refusing an embedding space without a model (id "${modelId}", dimension ${dimension})`);
+    if (this.d.repo.matches(modelId, dimension)) return false;
+    this.d.tx.withTx(() => {
+      this.d.repo.recreate(modelId, dimension, at);
+      this.d.nodes.clearAllEmbedded();
+    });
+    return true;
+  }
+
+  /**
+   * The single write path for node vectors. Each vector is stored only if its node still
+   * exists and still has exactly the text it was computed from, in the live embedding
+   * space of `modelId`; the node is then marked embedded. Returns the ids written.
+   * Joins the caller's transaction; the index and "embedded" listeners hear of the
+   * writes once it commits.
+   */
+  storeNodeVectors(tenantId: string, writes: VectorWrite[], modelId: string): string[] {
+    if (writes.length === 0) return [];
+    const written = this.d.tx.withTx(() => {
+      const space = this.d.repo.space();
+      if (!space || space.model_id !== modelId || !this.d.repo.ready) return [];
+      const done: string[] = [];
+      for (const w of writes) {
+        if (w.vector.length !== space.dimension) continue;
+        const row = this.d.nodes.get(tenantId, w.nodeId);
+        if (!row || embeddingText(row) !== w.text) continue; // changed or gone meanwhile: its own job follows
+        this.d.repo.upsert(tenantId, row.seq, w.vector);
+        this.d.nodes.markEmbedded(tenantId, row.id, textHash(w.text));
+        done.push(row.id);
+      }
+      return done;
+    });
+    if (written.length) {
+      this.d.tx.afterCommit(() => {
+        this.index.onEmbedded(tenantId, written);
+        this.events.emit('embedded', { tenantId, nodeIds: written } satisfies EmbeddedEvent);
+      });
+    }
+    return written;
+  }
+
+  /** Drops a node's vector (inside the caller's transaction); the index forgets it after commit. */
+  removeNode(tenantId: string, seq: number): void {
+    this.d.repo.delete(seq);
+    this.d.tx.afterCommit(() => this.index.forget(tenantId, [seq]));
+  }
+
+  /** Listens for vectors that have been stored and committed. */
+  onEmbedded(listener: (e: EmbeddedEvent) => void): void {
+    this.events.on('embedded', listener);
+  }
+
+  get(tenantId: string, nodeId: string): Float32Array | null {
+    return this.d.repo.get(tenantId, nodeId);
+  }
+
+  /** Loads the tenant's vectors into the in-memory index now; returns how many. */
+  warm(tenantId: string): number {
+    return this.index.warm(tenantId);
+  }
+
+  /**
+   * The `k` nodes nearest to a vector that pass the filters, nearest first, from the
+   * in-memory index: over-fetches until the filters leave k (or every vector was seen).
+   * Hits are checked against the nodes table: a deleted node's vector, or one whose seq a
+   * newer node took, is dropped and pruned from the index.
+   */
+  nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): ScoredNode[] {
+    if (k <= 0) return [];
+    const filtered = filter.status !== undefined || filter.para_item_id !== undefined || filter.orphan !== undefined;
+    const available = this.index.warm(tenantId);
+    let want = Math.min(k, available);
+    for (;;) {
+      const hits = this.index.search(tenantId, vec, want);
+      const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
+      const stale = hits.filter((h) => (filtered ? live.has(h.seq) && live.get(h.seq) !== h.id : live.get(h.seq) !== h.id));
+      if (stale.length) this.index.forget(tenantId, stale.map((h) => h.seq));
+      const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
+      if (out.length >= k || want >= available) return out.slice(0, k);
+      want = Math.min(want * 4, available);
+    }
+  }
+
+  /** The k nodes nearest to a vector, nearest first; distance = 1 - approximate cosine. */
+  knn(tenantId: string, vec: Float32Array, k: number): KnnHit[] {
+    return this.nearest(tenantId, vec, k).map((h) => ({ id: h.id, seq: h.seq, distance: 1 - h.score }));
+  }
+
+  /** Exact brute-force k-NN in vec0: the baseline `npm run bench` measures the index against. */
+  knnExact(tenantId: string, vec: Float32Array, k: number): KnnHit[] {
+    return this.d.repo.knnExact(tenantId, vec, k);
+  }
+}
