@@ -248,7 +248,7 @@ describe('reingest, archive, dismiss, delete', () => {
 describe('activity and provenance', () => {
   it('provenance names each stage, its model and its output', async () => {
     await t.req('POST', '/api/v1/para', { category: 'areas', label: 'Gardening', description: 'compost, soil, worms and growing vegetables' });
-    const other = await (await t.req('POST', '/api/v1/nodes', { title: 'Compost heap', content: 'Compost heap with green and brown material; turn it for air.' })).json();
+    const other = await (await t.req('POST', '/api/v1/nodes', { title: 'Compost', content: 'Compost heap with green and brown material; turn it for air.' })).json();
     await t.s.queue.idle();
     const id = await postCapture(t, { title: 'Compost guide', content_type: 'article', url: site.url('/a') });
     const c = await settled(t, id);
