@@ -3,11 +3,13 @@
 import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { schemaPath } from '../paths.js';
+import { oidcSchema } from './migrations/0002-oidc.js';
 
 type Step = (db: Database.Database) => void;
 
 const MIGRATIONS: Step[] = [
   (db) => db.exec(readFileSync(schemaPath(), 'utf8')),
+  oidcSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
