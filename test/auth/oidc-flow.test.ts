@@ -155,6 +155,22 @@ describe('identity-provider sign-in', () => {
     expect(unknown).not.toMatch(/stranger/);
   });
 
+  it('binds a CLI hand-off code to the CLI\'s PKCE verifier', async () => {
+    const { createHash } = await import('node:crypto');
+    const verifier = 'v'.repeat(50);
+    const q = new URLSearchParams({ client: 'cli', redirect_uri: 'http://127.0.0.1:9/callback', state: 'cli-state-0123456789', code_challenge: createHash('sha256').update(verifier).digest('base64url') });
+    const res = await fetch(await throughProvider('alice', `?${q}`), { redirect: 'manual' });
+    const loopback = new URL(res.headers.get('location')!);
+    expect(loopback.origin + loopback.pathname).toBe('http://127.0.0.1:9/callback');
+    expect(loopback.searchParams.get('state')).toBe('cli-state-0123456789');
+    const code = loopback.searchParams.get('oidc_code')!;
+    const before = rz.sessions();
+    // Whoever intercepts the code without the verifier gets nothing, and burns the code.
+    expect((await post('/auth/oidc/exchange', { code })).status).toBe(401);
+    expect((await post('/auth/oidc/exchange', { code, code_verifier: verifier })).status).toBe(401);
+    expect(rz.sessions()).toBe(before);
+  });
+
   it('rejects unsafe start parameters', async () => {
     expect((await api('/auth/oidc/test-op/start?return_to=//evil.example')).status).toBe(400);
     expect((await api('/auth/oidc/test-op/start?client=cli&redirect_uri=https://evil.example/cb&state=0123456789abcdef0123&code_challenge=' + 'a'.repeat(43))).status).toBe(400);
