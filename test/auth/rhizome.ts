@@ -10,6 +10,7 @@ import { buildContainer, type Container } from '../../src/container.js';
 import { openDatabase } from '../../src/db/open.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createApp } from '../../src/http/app.js';
+import { webMount } from '../../src/http/web.js';
 import { memoryLogger } from '../../src/logger.js';
 import { wire } from '../../src/wiring.js';
 
@@ -29,7 +30,7 @@ export async function startRhizome(o: { port: number; env: Record<string, string
   const db = openDatabase(':memory:');
   const log = memoryLogger();
   const s = wire(buildContainer({ config, db, embedder: new HashEmbedder(), log, oidcFetch: o.oidcFetch }));
-  const app = createApp(s);
+  const app = createApp(s, [webMount]);
   const server: ServerType = await new Promise((r) => {
     const srv = serve({ fetch: app.fetch, port: o.port, hostname: '127.0.0.1' }, () => r(srv));
   });

@@ -30,7 +30,7 @@ export interface SignedInUser {
 
 /** One message for "no such user" and "domain not allowed": nothing tells which users exist. */
 export const NOT_ALLOWED =
-  'This account may not sign in to Rhizome. Ask the administrator to add your email address with `rhizome users add`.';
+  'This account may not sign in to Rhizome. Ask the administrator to add your email address (rhizome users add).';
 export const UNVERIFIED = 'Your identity provider has not verified your email address, so Rhizome cannot sign you in with it.';
 
 export interface IdentitySignInDeps {
