@@ -171,6 +171,18 @@ describe('identity-provider sign-in', () => {
     expect(rz.sessions()).toBe(before);
   });
 
+  it('describes every route in the OpenAPI document', async () => {
+    const doc = (await (await api('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    for (const [path, method] of [
+      ['/auth/oidc/providers', 'get'], ['/auth/oidc/{name}/start', 'get'], ['/auth/oidc/{name}/callback', 'get'], ['/auth/oidc/exchange', 'post'],
+      ['/auth/oidc/{name}/device', 'post'], ['/auth/oidc/device/poll', 'post'], ['/auth/oidc/{name}/logout', 'get'], ['/auth/logout', 'post'],
+    ]) {
+      const op = doc.paths[`/api/v1${path}`]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.security).toEqual([]);
+    }
+  });
+
   it('rejects unsafe start parameters', async () => {
     expect((await api('/auth/oidc/test-op/start?return_to=//evil.example')).status).toBe(400);
     expect((await api('/auth/oidc/test-op/start?client=cli&redirect_uri=https://evil.example/cb&state=0123456789abcdef0123&code_challenge=' + 'a'.repeat(43))).status).toBe(400);
