@@ -160,6 +160,7 @@ export async function revokeStoredSession(o: { apiUrl: string; store: SessionSto
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ refresh_token: s.refresh_token }),
+      signal: AbortSignal.timeout(5000),
     });
   } catch {
     /* offline: the local session is forgotten anyway and expires on its own */
