@@ -24,10 +24,14 @@ const oidcFetch: CustomFetch = async (url, options) => {
 
 beforeAll(async () => {
   const port = await freePort();
-  op = await startOp({ redirectUris: [`http://127.0.0.1:${port}/api/v1/auth/oidc/test-op/callback`], postLogoutRedirectUris: [`http://127.0.0.1:${port}/`] });
+  const callbacks = ['test-op', 'public'].map((n) => `http://127.0.0.1:${port}/api/v1/auth/oidc/${n}/callback`);
+  op = await startOp({ redirectUris: callbacks, postLogoutRedirectUris: [`http://127.0.0.1:${port}/`] });
   rz = await startRhizome({
     port,
-    env: { RHIZOME_OIDC_ISSUER: op.issuer, RHIZOME_OIDC_CLIENT_ID: op.clientId, RHIZOME_OIDC_CLIENT_SECRET: op.clientSecret, RHIZOME_OIDC_NAME: 'Test OP' },
+    env: {
+      RHIZOME_OIDC_ISSUER: op.issuer, RHIZOME_OIDC_CLIENT_ID: op.clientId, RHIZOME_OIDC_CLIENT_SECRET: op.clientSecret, RHIZOME_OIDC_NAME: 'Test OP',
+      RHIZOME_OIDC_PROVIDERS: 'public', RHIZOME_OIDC_PUBLIC_ISSUER: op.issuer, RHIZOME_OIDC_PUBLIC_CLIENT_ID: 'rhizome-public', RHIZOME_OIDC_PUBLIC_NAME: 'Public client',
+    },
     oidcFetch,
   });
   rz.s.tenants.create('home');
@@ -43,8 +47,8 @@ const api = (path: string, init: RequestInit = {}) => fetch(`${rz.url}/api/v1${p
 const post = (path: string, body: unknown) => api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 /** Start → provider login and consent → the provider's redirect back to Rhizome (not yet followed). */
-async function throughProvider(login: string, query = ''): Promise<string> {
-  const start = await api(`/auth/oidc/test-op/start${query}`);
+async function throughProvider(login: string, query = '', provider = 'test-op'): Promise<string> {
+  const start = await api(`/auth/oidc/${provider}/start${query}`);
   expect(start.status).toBe(302);
   return new Browser().run(start.headers.get('location')!, op.issuer, login);
 }
@@ -75,7 +79,10 @@ describe('identity-provider sign-in', () => {
   it('lists the provider with what it offers', async () => {
     const res = await api('/auth/oidc/providers');
     expect(await res.json()).toEqual({
-      data: [{ name: 'test-op', label: 'Test OP', start_url: '/api/v1/auth/oidc/test-op/start', device: true, logout: true, available: true }],
+      data: [
+        { name: 'test-op', label: 'Test OP', start_url: '/api/v1/auth/oidc/test-op/start', device: true, logout: true, available: true },
+        { name: 'public', label: 'Public client', start_url: '/api/v1/auth/oidc/public/start', device: true, logout: true, available: true },
+      ],
     });
   });
 
@@ -97,6 +104,17 @@ describe('identity-provider sign-in', () => {
     const rotated = (await (await post('/auth/refresh', { refresh_token: pair.refresh_token })).json()) as { refresh_token: string };
     expect((await post('/auth/logout', { refresh_token: rotated.refresh_token })).status).toBe(204);
     expect((await post('/auth/refresh', { refresh_token: rotated.refresh_token })).status).toBe(401);
+  });
+
+  it('signs in through a public client (PKCE, no secret)', async () => {
+    const start = await api('/auth/oidc/public/start');
+    const auth = new URL(start.headers.get('location')!);
+    expect(auth.searchParams.get('client_id')).toBe('rhizome-public');
+    expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
+    const back = await land(await new Browser().run(auth.href, op.issuer, 'alice'));
+    const res = await post('/auth/oidc/exchange', { code: back.get('oidc_code') });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ provider: 'public' });
   });
 
   it('refuses a wrong state, and never lets a state or a code be replayed', async () => {

@@ -39,6 +39,14 @@ export async function startOp(o: { redirectUris: string[]; postLogoutRedirectUri
         grant_types: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code'],
         response_types: ['code'],
       },
+      {
+        // A public client: no secret, PKCE only.
+        client_id: 'rhizome-public',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: o.redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
     ],
     jwks: { keys: [jwk] },
     cookies: { keys: ['rhizome-test-cookie-key'] },
