@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { oidcEnv, readOidcConfig, type OidcConfig } from './services/auth/oidc.config.js';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -27,6 +28,8 @@ const envSchema = z.object({
   RHIZOME_API_URL: z.string().url().optional(),
   RHIZOME_CONFIG_DIR: z.string().min(1).optional(),
   XDG_CONFIG_HOME: z.string().min(1).optional(),
+  RHIZOME_OPEN_URL_COMMAND: z.string().min(1).optional(),
+  ...oidcEnv,
 });
 
 /** The default embedding model: Universal Sentence Encoder lite, shipped in an npm package. */
@@ -51,6 +54,10 @@ export interface Config {
   readonly apiUrl: string;
   /** Where the CLI keeps its login session (session.json, mode 0600). */
   readonly clientConfigDir: string;
+  /** Identity providers for sign-in (docs/oidc.md); empty when none is configured. */
+  readonly oidc: OidcConfig;
+  /** CLI: the command that opens a URL for `rhizome login --provider` (else the platform's opener). */
+  readonly openUrlCommand: string | undefined;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -73,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  const oidc = readOidcConfig(env, e);
   const dataDir = resolve(overrides.dataDir ?? e.RHIZOME_DATA_DIR ?? defaultDataDir(process.cwd()));
   const port = overrides.port ?? e.RHIZOME_PORT;
   const host = overrides.host ?? e.RHIZOME_HOST;
@@ -94,6 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientToken: e.RHIZOME_TOKEN,
     apiUrl: e.RHIZOME_API_URL ?? 'http://127.0.0.1:7777',
     clientConfigDir: resolve(e.RHIZOME_CONFIG_DIR ?? join(e.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'rhizome')),
+    oidc,
+    openUrlCommand: e.RHIZOME_OPEN_URL_COMMAND,
     ...overrides,
   };
   return Object.freeze(config);

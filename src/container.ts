@@ -13,6 +13,7 @@ import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.js';
 import { createRepos } from './repos/index.js';
 import { AuthService } from './services/auth/auth.service.js';
 import { loadKeys } from './services/auth/secrets.js';
+import { buildOidc } from './services/auth/oidc.build.js';
 import { TenantsService } from './services/auth/tenants.service.js';
 import { createCaptures } from './services/captures/captures.service.js';
 import { ContextService } from './services/graph/context.service.js';
@@ -41,6 +42,8 @@ export interface ServiceOptions {
   log?: Logger;
   mailer?: Mailer;
   startedAt?: number;
+  /** Tests: the fetch openid-client uses to reach identity providers. */
+  oidcFetch?: import('openid-client').CustomFetch;
 }
 
 export function buildContainer(o: ServiceOptions) {
@@ -53,8 +56,10 @@ export function buildContainer(o: ServiceOptions) {
   const queue = new JobQueue(repos.jobs, clock, log);
   const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx });
 
-  const auth = new AuthService({ keys: loadKeys(repos.tenants), clock, mailer, publicUrl: config.publicUrl, ...repos });
+  const keys = loadKeys(repos.tenants);
+  const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
   const tenants = new TenantsService(tx, repos.tenants, auth, clock);
+  const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
 
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations });
   const calibration = () => embedding.ready();
@@ -92,7 +97,7 @@ export function buildContainer(o: ServiceOptions) {
   return {
     // What the faces (HTTP, MCP, CLI) use:
     config, log, clock, status,
-    auth, tenants,
+    auth, tenants, signIn, oidc, oidcDevice,
     nodes, search,
     para,
     links, suggestions, context, graphHealth,
@@ -108,5 +113,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'nodes' | 'search' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'nodes' | 'search' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'backup'
 >;

@@ -4,12 +4,14 @@ import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { schemaPath } from '../paths.js';
 import { migrateRelevance } from './migrations/002-relevance.js';
+import { oidcSchema } from './migrations/003-oidc.js';
 
 type Step = (db: Database.Database) => void;
 
 const MIGRATIONS: Step[] = [
   (db) => db.exec(readFileSync(schemaPath(), 'utf8')),
   migrateRelevance,
+  oidcSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

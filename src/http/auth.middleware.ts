@@ -4,11 +4,13 @@ import { UnauthorizedError } from '../errors.js';
 import type { AuthService } from '../services/auth/auth.service.js';
 import type { AppEnv } from './router.js';
 
-const PUBLIC = new Set(['/api/v1/auth/magic-link', '/api/v1/auth/magic-link/verify', '/api/v1/auth/refresh', '/api/v1/openapi.json']);
+const PUBLIC = new Set(['/api/v1/auth/magic-link', '/api/v1/auth/magic-link/verify', '/api/v1/auth/refresh', '/api/v1/auth/logout', '/api/v1/openapi.json']);
+/** Identity-provider sign-in: the provider's answer or a one-time code is the credential. */
+const PUBLIC_PREFIX = '/api/v1/auth/oidc/';
 
 export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (PUBLIC.has(c.req.path) || c.req.path.startsWith('/api/v1/docs')) return next();
+    if (PUBLIC.has(c.req.path) || c.req.path.startsWith(PUBLIC_PREFIX) || c.req.path.startsWith('/api/v1/docs')) return next();
     const header = c.req.header('Authorization');
     if (!header) throw new UnauthorizedError('Missing Authorization header: use "ApiKey {key_id}.{secret}" or "Bearer <token>"');
     const m = /^(\S+)\s+(\S+)$/.exec(header.trim());

@@ -8,6 +8,7 @@ import { GraphHealthRepo } from './graph-health.repo.js';
 import { JobsRepo } from './jobs.repo.js';
 import { LinksRepo } from './links.repo.js';
 import { NodesRepo } from './nodes.repo.js';
+import { OidcRepo } from './oidc.repo.js';
 import { ParaAutoRepo } from './para-auto.repo.js';
 import { ParaRepo } from './para.repo.js';
 import { SearchRepo } from './search.repo.js';
@@ -33,6 +34,7 @@ export function createRepos(db: Db) {
     context: new ContextRepo(db),
     graphHealth: new GraphHealthRepo(db),
     captures: new CapturesRepo(db),
+    oidc: new OidcRepo(db),
   };
 }
 

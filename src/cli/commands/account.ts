@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { isLocalUrl, readLocalCredentials } from '../../client/auth.js';
 import { loadConfig } from '../../config.js';
 import { client, details, lineReader, print, printJson, table } from '../ui.js';
+import { loginWithProvider, revokeSession } from './login-oidc.js';
 
 export function registerAccountCommands(program: Command): void {
   program
@@ -10,7 +11,10 @@ export function registerAccountCommands(program: Command): void {
     .description('sign in by magic link: asks for your email, then for the token from the link; the session is stored 0600 and refreshed automatically')
     .option('--email <email>', 'email address (otherwise asked)')
     .option('--token <token>', 'the token from the link (otherwise asked)')
-    .action(async (opts: { email?: string; token?: string }) => {
+    .option('--provider <name>', 'sign in with an identity provider instead (opens the browser on a loopback redirect)')
+    .option('--device', 'with --provider: the device authorization grant, for a machine without a browser')
+    .action(async (opts: { email?: string; token?: string; provider?: string; device?: boolean }) => {
+      if (opts.provider) return loginWithProvider(opts.provider, opts);
       const c = client();
       const input = lineReader();
       try {
@@ -36,8 +40,9 @@ export function registerAccountCommands(program: Command): void {
 
   program
     .command('logout')
-    .description('forget the stored login session for RHIZOME_API_URL')
-    .action(() => {
+    .description('sign out: revoke the stored login session at the server and forget it')
+    .action(async () => {
+      await revokeSession();
       const c = client();
       print(c.logout() ? `Signed out of ${c.apiUrl}.` : `No stored session for ${c.apiUrl}.`);
     });

@@ -3,6 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import type { AppEnv } from '../router.js';
 import { authRoutes } from './auth.js';
+import { authOidcRoutes } from './auth-oidc.js';
 import { paraRoutes } from './para.js';
 import { nodesRoutes } from './nodes.js';
 import { linksRoutes } from './links.js';
@@ -12,6 +13,7 @@ import { capturesRoutes } from './captures.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
+  authOidcRoutes,
   paraRoutes,
   nodesRoutes,
   linksRoutes,

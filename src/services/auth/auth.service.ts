@@ -147,6 +147,21 @@ export class AuthService {
     return { tenantId, kind: 'user', id: userId };
   }
 
+  /**
+   * A new session (a fresh refresh-token family) for a user some other proof already
+   * established: identity-provider sign-in, or an authorization server's consent step.
+   */
+  startSession(tenantId: string, userId: string): Promise<TokenPair> {
+    if (!this.d.users.findById(tenantId, userId)) throw new UnauthorizedError('Unknown user');
+    return this.issue(tenantId, userId, newId('rt'));
+  }
+
+  /** Sign-out: revokes the whole session family of a refresh token (unknown tokens are ignored). */
+  revokeSession(refreshToken: string): void {
+    const row = this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, refreshToken));
+    if (row) this.d.tokens.revokeFamily(row.tenant_id, row.family_id, this.d.clock.now());
+  }
+
   private async issue(tenantId: string, userId: string, familyId: string): Promise<TokenPair> {
     const now = this.d.clock.now();
     const access_token = await sign(

@@ -1,7 +1,8 @@
 // The frame around every signed-in page: brand, navigation, session, skip link.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { saveSession, type Session } from '../lib/session.js';
+import { type Session } from '../lib/session.js';
+import { signOut } from '../lib/oidc.js';
 import { Logo } from './Logo.js';
 
 const NAV = [
@@ -48,7 +49,7 @@ export function Layout({ path, session, children }: { path: string; session: Ses
           <span class="who" title={session.kind === 'apikey' ? 'Signed in with an API key' : 'Signed in by email link'}>
             {session.kind === 'apikey' ? 'Signed in with a key' : 'Signed in by email'}
           </span>
-          <button class="btn btn-ghost btn-sm" onClick={() => saveSession(null, 'You signed out.')}>
+          <button class="btn btn-ghost btn-sm" onClick={() => void signOut()}>
             Sign out
           </button>
         </div>

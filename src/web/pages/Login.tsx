@@ -1,4 +1,5 @@
-// Sign-in: an emailed magic link (the link lands back here with ?token=) or an API key paste.
+// Sign-in: an identity provider (the server lands back here with ?oidc_code= or ?oidc_error=),
+// an emailed magic link (the link lands back here with ?token=) or an API key paste.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Button, Field, Problem } from '../components/ui.js';
 import { api } from '../lib/api.js';
@@ -6,6 +7,15 @@ import { useAction } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
 import { bearerFrom, saveSession, takeSignOutReason } from '../lib/session.js';
 import { Logo } from '../components/Logo.js';
+import { finishSignIn, forgetLastProvider, lastProvider, listProviders, providerLogoutUrl, startUrl, type OidcProvider } from '../lib/oidc.js';
+
+/** `#/login?oidc_code=…&return_to=…` or `?oidc_error=…`, once: the code is spent on first use. */
+function takeOidcParams(): { code: string | null; error: string | null; returnTo: string | null } {
+  const q = new URLSearchParams(location.hash.replace(/^#\/login\??/, '').replace(/^#.*/, ''));
+  const out = { code: q.get('oidc_code'), error: q.get('oidc_error'), returnTo: q.get('return_to') };
+  if (out.code || out.error) history.replaceState(null, '', `${location.pathname}#/login`);
+  return out;
+}
 
 interface Tokens {
   access_token: string;
@@ -19,6 +29,23 @@ export function LoginPage({ token, returnTo }: { token: string | null; returnTo?
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [email, setEmail] = useState('');
   const [key, setKey] = useState('');
+  const [oidc] = useState(takeOidcParams);
+  const [providers, setProviders] = useState<OidcProvider[]>([]);
+  const [last] = useState(lastProvider);
+  useEffect(() => void listProviders().then(setProviders), []);
+
+  const viaProvider = useAction(async (code: string) => {
+    await finishSignIn(code);
+    navigate(oidc.returnTo ?? returnTo ?? '/', true);
+  });
+  const exchanged = useRef(false);
+  useEffect(() => {
+    if (oidc.code && !exchanged.current) {
+      exchanged.current = true;
+      void viaProvider.run(oidc.code);
+    }
+  }, []);
+  const providerLogout = reason === 'You signed out.' && last ? providers.find((p) => p.name === last && p.logout) : undefined;
 
   const verify = useAction(async (t: string) => {
     const pair = await api.post<Tokens>('/auth/magic-link/verify', { token: t }, { anonymous: true });
@@ -48,6 +75,17 @@ export function LoginPage({ token, returnTo }: { token: string | null; returnTo?
     navigate(returnTo ?? '/', true);
   });
 
+  if (oidc.code && !viaProvider.error) {
+    return (
+      <div class="auth">
+        <div class="auth-card" role="status">
+          <h1>Signing you in…</h1>
+          <p class="muted">Finishing the sign-in with your identity provider.</p>
+        </div>
+      </div>
+    );
+  }
+
   if (token && !verify.error) {
     return (
       <div class="auth">
@@ -68,6 +106,35 @@ export function LoginPage({ token, returnTo }: { token: string | null; returnTo?
         </div>
         {reason && <p class="notice">{reason}</p>}
         {verify.error && <Problem error={verify.error} title="This sign-in link did not work" />}
+        {viaProvider.error && <Problem error={viaProvider.error} title="The sign-in did not work" />}
+        {oidc.error && (
+          <p class="notice" role="alert">
+            {oidc.error}
+          </p>
+        )}
+        {providerLogout && (
+          <p class="notice">
+            <a href={providerLogoutUrl(providerLogout.name)} onClick={forgetLastProvider}>Also sign out of {providerLogout.label}</a>
+          </p>
+        )}
+
+        {providers.some((p) => p.available) && (
+          <>
+            <section aria-labelledby="by-provider" style={{ display: 'grid', gap: '0.5rem' }}>
+              <h2 id="by-provider" class="sr-only">Sign in with an identity provider</h2>
+              {providers
+                .filter((p) => p.available)
+                .map((p) => (
+                  <a key={p.name} class="btn btn-primary btn-md auth-provider" href={startUrl(p, returnTo?.replace(/^#/, ''))}>
+                    Sign in with {p.label}
+                  </a>
+                ))}
+            </section>
+            <div class="divider" role="separator">
+              <span>or</span>
+            </div>
+          </>
+        )}
 
         <section aria-labelledby="by-email">
           <h2 id="by-email">Email me a sign-in link</h2>

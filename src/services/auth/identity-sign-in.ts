@@ -1,0 +1,91 @@
+// Turns "an identity someone else verified" into "a Rhizome session for tenant X": the
+// consent/sign-in step shared by identity-provider sign-in and the MCP authorization server.
+// Matching is by verified email against users made with `rhizome users add`; optionally,
+// unknown users of allow-listed domains are signed up (into RHIZOME_OIDC_SIGNUP_TENANT, or
+// each into a tenant of their own).
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { UnauthorizedError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { UsersRepo } from '../../repos/users.repo.js';
+import type { AuthService, TokenPair } from './auth.service.js';
+import type { TenantsService } from './tenants.service.js';
+
+export interface VerifiedIdentity {
+  /** Who vouches for it, e.g. the provider name. */
+  source: string;
+  subject: string;
+  email: string | undefined;
+  emailVerified: boolean;
+  /** Email domains whose unknown users may be signed up automatically (empty: none). */
+  allowedDomains: readonly string[];
+}
+
+export interface SignedInUser {
+  tenantId: string;
+  userId: string;
+  email: string;
+  signedUp: boolean;
+}
+
+/** One message for "no such user" and "domain not allowed": nothing tells which users exist. */
+export const NOT_ALLOWED =
+  'This account may not sign in to Rhizome. Ask the administrator to add your email address (rhizome users add).';
+export const UNVERIFIED = 'Your identity provider has not verified your email address, so Rhizome cannot sign you in with it.';
+
+export interface IdentitySignInDeps {
+  tx: UnitOfWork;
+  users: UsersRepo;
+  tenants: TenantsService;
+  auth: AuthService;
+  clock: Clock;
+  log: Logger;
+  signupTenant: string | undefined;
+}
+
+export class IdentitySignIn {
+  constructor(private readonly d: IdentitySignInDeps) {}
+
+  /** The Rhizome user this identity is; throws 401 (and changes nothing) when refused. */
+  resolve(id: VerifiedIdentity): SignedInUser {
+    const email = id.email?.trim();
+    if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new UnauthorizedError(UNVERIFIED);
+    // Only a literal `true` counts: providers send "true" strings or omit the claim.
+    if (!id.emailVerified) throw new UnauthorizedError(UNVERIFIED);
+    const user = this.d.users.findByEmail(email);
+    if (user) return { tenantId: user.tenant_id, userId: user.id, email: user.email, signedUp: false };
+    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+    if (!id.allowedDomains.includes(domain)) throw new UnauthorizedError(NOT_ALLOWED);
+    return this.signUp(email, id.source);
+  }
+
+  /** resolve(), then a fresh 15-minute access / 30-day refresh session. */
+  async signIn(id: VerifiedIdentity): Promise<{ user: SignedInUser; tokens: TokenPair }> {
+    const user = this.resolve(id);
+    return { user, tokens: await this.d.auth.startSession(user.tenantId, user.userId) };
+  }
+
+  private signUp(email: string, source: string): SignedInUser {
+    return this.d.tx.withTx(() => {
+      let tenantName = this.d.signupTenant;
+      if (tenantName) {
+        if (!this.d.tenants.findByName(tenantName)) this.d.tenants.create(tenantName);
+      } else {
+        tenantName = this.ownTenantName(email);
+        this.d.tenants.create(tenantName);
+      }
+      const row = this.d.auth.addUser(email, tenantName);
+      this.d.log.info(`signed up ${email} through ${source} into tenant ${tenantName}`);
+      return { tenantId: row.tenant_id, userId: row.id, email, signedUp: true };
+    });
+  }
+
+  /** "ada-example-org", made unique with a counter when taken. */
+  private ownTenantName(email: string): string {
+    const base = email.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 56) || 'user';
+    for (let i = 1; ; i++) {
+      const name = i === 1 ? base : `${base}-${i}`;
+      if (!this.d.tenants.findByName(name)) return name;
+    }
+  }
+}
