@@ -248,7 +248,8 @@ describe('reingest, archive, dismiss, delete', () => {
 describe('activity and provenance', () => {
   it('provenance names each stage, its model and its output', async () => {
     await t.req('POST', '/api/v1/para', { category: 'areas', label: 'Gardening', description: 'compost, soil, worms and growing vegetables' });
-    const other = await (await t.req('POST', '/api/v1/nodes', { title: 'Compost', content: 'Compost heap with green and brown material; turn it for air.' })).json();
+    // Close enough to the article to clear the test model's calibrated floor (suggestions draw nothing in under it).
+    const other = await (await t.req('POST', '/api/v1/nodes', { title: 'Compost heap', content: 'Compost is decomposed organic matter that gardeners add to soil. Worms, fungi and bacteria break kitchen scraps and leaves down into humus. A good compost heap mixes green material with brown material and is turned every few weeks to let air in.' })).json();
     await t.s.queue.idle();
     const id = await postCapture(t, { title: 'Compost guide', content_type: 'article', url: site.url('/a') });
     const c = await settled(t, id);

@@ -2,13 +2,12 @@
 // embedding neighbours of the text and from its keyword matches; each is scored
 //   score = 0.55 · semantic + 0.45 · keyword
 // where keyword = max(term coverage, share of the node's title the text mentions).
-// semantic is the calibrated strength (graph-signals.ts: the model's floor → 0, nothing under
-// it, never a near-empty node); the text is read on the query scale when short and on the
-// note-to-note scale once it is as long as a note (LONG_TEXT_WORDS content words).
+// semantic is the calibrated strength on the model's query-to-note scale (graph-signals.ts:
+// the floor → 0, nothing under it, never a near-empty node). The stricter note-to-note
+// scale was measured too strict for a captured page against a short note.
 // Weak candidates (score < SUGGESTION_MIN_SCORE) are left out instead of padding the list.
 import type { ContextRepo } from '../../repos/context.repo.js';
 import type { Calibration, Scale } from '../../search/calibration.js';
-import { contentWordCount } from '../../search/substance.js';
 import { keywordSignal, nearEmptySeqs, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
 import { keyTerms, stemSet, titleMention } from '../../search/text.js';
 import { dot } from '../../vectors/math.js';
@@ -18,7 +17,6 @@ export const SUGGESTION_MIN_SCORE = 0.3;
 const SEMANTIC_WEIGHT = 0.55;
 const KEYWORD_WEIGHT = 0.45;
 const MAX_TERMS = 16;
-const LONG_TEXT_WORDS = 25;
 
 export interface Suggestion {
   node_id: string;
@@ -42,7 +40,7 @@ export class SuggestionsService {
     const pool = Math.min(200, Math.max(40, limit * 4));
     const vector = await this.d.embedQuery(text);
     const cal = vector ? await this.d.calibration() : null;
-    const scale = cal ? (contentWordCount(text) >= LONG_TEXT_WORDS ? cal.note : cal.query) : null;
+    const scale = cal ? cal.query : null;
     const semantic = vector && scale ? await semanticSignal(this.d.vectors, this.d.repo, tenantId, vector, pool, scale) : new Map<string, number>();
     const keyword = keywordSignal(this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
 

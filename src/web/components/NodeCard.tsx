@@ -23,6 +23,11 @@ export function Provenance({ p }: { p: NonNullable<KNode['match_provenance']> })
   );
 }
 
+/** The highlight worth a line under the title: a match in the title itself is already on screen. */
+function snippetOf(node: KNode) {
+  return node.highlights?.find((h) => h.field !== 'title');
+}
+
 /** Where the query's words matched, with the words marked. */
 export function Snippet({ h }: { h: NonNullable<KNode['highlights']>[number] }) {
   const parts: preact.ComponentChildren[] = [];
@@ -48,7 +53,7 @@ export function NodeCard({ node, para, active, id }: { node: KNode; para: Map<st
           <h3 class="result-title">{node.title}</h3>
           {node.match_provenance && <Provenance p={node.match_provenance} />}
         </div>
-        {node.highlights?.length ? <Snippet h={node.highlights[0]} /> : node.summary && <p class="result-summary">{node.summary}</p>}
+        {snippetOf(node) ? <Snippet h={snippetOf(node)!} /> : node.summary && <p class="result-summary">{node.summary}</p>}
         <div class="result-meta">
           <StatusBadge status={node.status} />
           {node.para_item_ids.map((pid) => (
