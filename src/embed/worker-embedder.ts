@@ -1,4 +1,7 @@
-// Main-thread side of the embedding worker.
+// Main-thread side of the embedding worker. A worker that dies (an error inside the model
+// library, a crash) fails the calls in flight at once and is started again, so no caller
+// hangs and the next call is served; one that never managed to load the model is not
+// restarted (its error is the embedder's state).
 import { Worker } from 'node:worker_threads';
 import { distPath } from '../paths.js';
 import type { Embedder, ModelState } from './embedder.js';
@@ -6,46 +9,28 @@ import type { ModelSpec } from './providers.js';
 
 type Pending = { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void };
 
+/** Restarts allowed within RESTART_WINDOW_MS before the embedder gives up (a crash loop). */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 60_000;
+
 export class WorkerEmbedder implements Embedder {
   modelId = '';
   dimension = 0;
   state: ModelState = 'loading';
   error: string | undefined;
-  private readonly worker: Worker;
+  private worker!: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  readonly ready: Promise<void>;
+  private closing = false;
+  private restarts: number[] = [];
+  /** Resolves when the current worker has loaded the model. */
+  ready!: Promise<void>;
 
-  constructor(spec: ModelSpec, onProgress: (line: string) => void = () => {}) {
-    this.worker = new Worker(distPath('embed-worker.js'), { workerData: spec });
-    this.worker.unref();
-    this.ready = new Promise((resolve, reject) => {
-      this.worker.on('message', (m) => {
-        if (m.type === 'progress') onProgress(m.line);
-        else if (m.type === 'ready') {
-          this.modelId = m.modelId;
-          this.dimension = m.dimension;
-          this.state = 'ready';
-          resolve();
-        } else if (m.type === 'fatal') {
-          this.fail(m.error);
-          reject(new Error(`embedding model failed to load: ${m.error}`));
-        } else if (m.type === 'result') {
-          const p = this.pending.get(m.id);
-          this.pending.delete(m.id);
-          if (this.pending.size === 0) this.worker.unref();
-          if (m.error) p?.reject(new Error(m.error));
-          else p?.resolve(m.vectors.map((v: Float32Array) => new Float32Array(v.buffer, v.byteOffset, v.length)));
-        }
-      });
-      // An error thrown inside the model library (not caught by the worker's own handler)
-      // ends the worker: report it like a load failure if it happens before ready.
-      this.worker.on('error', (e) => {
-        this.fail(e.message);
-        reject(new Error(`embedding model failed to load: ${e.message}`));
-      });
-    });
-    this.ready.catch(() => {}); // surfaced through state/error and embed()
+  constructor(
+    private readonly spec: ModelSpec,
+    private readonly onProgress: (line: string) => void = () => {},
+  ) {
+    this.spawn();
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
@@ -60,15 +45,73 @@ export class WorkerEmbedder implements Embedder {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.worker.terminate();
-    for (const p of this.pending.values()) p.reject(new Error('embedder closed'));
+    this.rejectPending('embedder closed');
+  }
+
+  private spawn(): void {
+    const worker = new Worker(distPath('embed-worker.js'), { workerData: this.spec });
+    this.worker = worker;
+    worker.unref();
+    let loaded = false;
+    this.ready = new Promise((resolve, reject) => {
+      worker.on('message', (m) => {
+        if (m.type === 'progress') this.onProgress(m.line);
+        else if (m.type === 'ready') {
+          loaded = true;
+          this.modelId = m.modelId;
+          this.dimension = m.dimension;
+          this.state = 'ready';
+          this.error = undefined;
+          resolve();
+        } else if (m.type === 'fatal') {
+          this.fail(m.error);
+          reject(new Error(`embedding model failed to load: ${m.error}`));
+        } else if (m.type === 'result') {
+          const p = this.pending.get(m.id);
+          this.pending.delete(m.id);
+          if (this.pending.size === 0) worker.unref();
+          if (m.error) p?.reject(new Error(m.error));
+          else p?.resolve(m.vectors.map((v: Float32Array) => new Float32Array(v.buffer, v.byteOffset, v.length)));
+        }
+      });
+      // An error thrown inside the model library (not caught by the worker's own handler)
+      // ends the worker: before the model loaded, that is a load failure.
+      worker.on('error', (e) => {
+        if (!loaded) {
+          this.fail(e.message);
+          reject(new Error(`embedding model failed to load: ${e.message}`));
+        }
+      });
+      worker.on('exit', (code) => {
+        if (this.closing || worker !== this.worker) return;
+        this.rejectPending(`the embedding worker stopped (exit code ${code}); the call can be retried`);
+        if (!loaded) {
+          if (this.state !== 'error') this.fail(`the embedding worker stopped while loading the model (exit code ${code})`);
+          reject(new Error(this.error));
+          return;
+        }
+        const now = Date.now();
+        this.restarts = [...this.restarts.filter((t) => now - t < RESTART_WINDOW_MS), now];
+        if (this.restarts.length > MAX_RESTARTS) return this.fail(`the embedding worker stopped ${MAX_RESTARTS + 1} times within a minute; not restarting it`);
+        this.state = 'loading';
+        this.spawn();
+      });
+    });
+    this.ready.catch(() => {}); // surfaced through state/error and embed()
+  }
+
+  private rejectPending(msg: string): void {
+    for (const p of this.pending.values()) p.reject(new Error(msg));
     this.pending.clear();
   }
 
   private fail(msg: string): void {
     this.state = 'error';
     this.error = msg;
-    for (const p of this.pending.values()) p.reject(new Error(msg));
-    this.pending.clear();
+    this.rejectPending(msg);
+    this.ready = Promise.reject(new Error(msg));
+    this.ready.catch(() => {});
   }
 }

@@ -1,0 +1,26 @@
+// A crashed embedding worker fails the calls in flight (they never hang) and is started
+// again for the next call. Runs the real worker with the bundled model. (A transformers.js
+// model cannot come back this way: onnxruntime's native binding loads once per process, so
+// that embedder reports the error instead of hanging.)
+import type { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { bundledModel } from '../helpers/real-model.js';
+
+describe('the embedding worker', () => {
+  it('fails pending calls when the worker dies, then restarts it', async () => {
+    const embedder = bundledModel();
+    try {
+      expect((await embedder.embed(['before the crash'])).length).toBe(1);
+      const worker = (embedder as unknown as { worker: Worker }).worker;
+      const inFlight = embedder.embed(['a call in flight when the worker dies']);
+      await worker.terminate();
+      await expect(inFlight).rejects.toThrow(/embedding worker stopped/);
+      const after = await embedder.embed(['after the restart']);
+      expect(after[0].length).toBe(512);
+      expect(embedder.state).toBe('ready');
+      expect((embedder as unknown as { worker: Worker }).worker).not.toBe(worker);
+    } finally {
+      await embedder.close();
+    }
+  });
+});
