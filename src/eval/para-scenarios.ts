@@ -13,7 +13,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { memoryLogger } from '../logger.js';
 import { wire } from '../wiring.js';
 import type { ClassifierSettings } from '../services/para/para-scoring.js';
-import type { ParaCorpus, ParaScore } from './para.js';
+import { score, type ParaCorpus, type ParaScore } from './para.js';
 
 type Step = { kind: 'item'; key: string } | { kind: 'note'; index: number };
 
@@ -55,21 +55,11 @@ async function play(corpus: ParaCorpus, embedder: Embedder, dataDir: string, ste
   }
 }
 
+/** Runs are separate databases with distinct node ids: their filings are scored together. */
 function tally(runs: { expected: Map<string, string | null>; got: Map<string, string[]> }[], scenario: string): ScenarioResult {
-  let assigned = 0, correct = 0, total = 0, noneAssigned = 0, noneTotal = 0;
-  for (const { expected, got } of runs) {
-    for (const [nodeId, want] of expected) {
-      const filed = got.get(nodeId) ?? [];
-      if (want === null) noneTotal++;
-      else total++;
-      if (filed.length === 0) continue;
-      assigned++;
-      if (want === null) noneAssigned++;
-      else if (filed.length === 1 && filed[0] === want) correct++;
-    }
-  }
-  const r3 = (x: number) => Math.round(x * 1000) / 1000;
-  return { scenario, precision: assigned ? r3(correct / assigned) : 1, coverage: total ? r3(correct / total) : 0, assigned, correct, total, none_assigned: noneAssigned, none_total: noneTotal };
+  const expected = new Map(runs.flatMap((r) => [...r.expected]));
+  const got = new Map(runs.flatMap((r) => [...r.got]));
+  return { scenario, ...score(expected, got) };
 }
 
 export async function evaluateParaScenarios(corpus: ParaCorpus, embedder: Embedder, dataDir: string, settings?: Partial<ClassifierSettings>): Promise<ScenarioResult[]> {
