@@ -8,6 +8,7 @@ import { parseLooseDate } from './dates.js';
 export interface FrontMatterFields {
   id?: string;
   title?: string;
+  summary?: string;
   tags: string[];
   aliases: string[];
   created?: string;
@@ -31,15 +32,20 @@ export function cleanTag(raw: string): string {
   return raw.trim().replace(/^#+/, '').trim();
 }
 
-/** `tags: [a, b]`, `tags: a, b`, `tags: "#a #b"`, `tags: a` and nested lists all work. */
+/** `tags: [a, b]`, `tags: a, b`, `tags: "#a #b"`, `tags: a` and nested lists all work; list items are never split. */
 export function readStringList(value: unknown, splitSpaces: boolean): string[] | null {
   if (value === null || value === undefined) return [];
   if (Array.isArray(value)) {
+    // In a list each item is one value, spaces and commas included.
     const out: string[] = [];
     for (const v of value) {
-      const inner = readStringList(v, splitSpaces);
-      if (inner === null) return null;
-      out.push(...inner);
+      if (Array.isArray(v)) {
+        const inner = readStringList(v, splitSpaces);
+        if (inner === null) return null;
+        out.push(...inner);
+      } else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+        if (String(v).trim()) out.push(String(v).trim());
+      } else if (v !== null && v !== undefined) return null;
     }
     return out;
   }
@@ -78,6 +84,9 @@ export function readFrontMatterFields(data: Record<string, unknown>): FrontMatte
     const k = key.toLowerCase();
     if (k === 'title' && (typeof value === 'string' || typeof value === 'number') && String(value).trim()) {
       f.title = String(value).trim();
+      used.add(key);
+    } else if (k === 'summary' && typeof value === 'string') {
+      f.summary = value.trim();
       used.add(key);
     } else if (k === 'id' && (typeof value === 'string' || typeof value === 'number')) {
       f.id = String(value);

@@ -21,6 +21,7 @@ export interface ParsedNote {
   titleFromContent: boolean;
   tags: string[];
   aliases: string[];
+  summary?: string;
   status?: NodeStatus;
   created?: string;
   updated?: string;
@@ -47,9 +48,11 @@ function dropGeneratedLinks(text: string, tree: Root, bodyOffset: number, body: 
   const start = kids[i].position!.start.offset! - bodyOffset;
   const end = kids[last].position!.end.offset! - bodyOffset;
   if (start < 0) return body;
-  const before = body.slice(0, start).replace(/\s+$/, '');
-  const after = body.slice(end).replace(/^\s+/, '');
-  return before && after ? `${before}\n\n${after}` : before ? `${before}\n` : after;
+  // The export writes the body, exactly two newlines, then the section: undo exactly that.
+  let before = body.slice(0, start);
+  if (before.endsWith('\n\n')) before = before.slice(0, -2);
+  const after = body.slice(end).replace(/^\r?\n/, '');
+  return after.trim() ? `${before}\n\n${after}` : before;
 }
 
 export function readNote(path: string, text: string): ParsedNote {
@@ -78,6 +81,7 @@ export function readNote(path: string, text: string): ParsedNote {
     titleFromContent: contentTitle !== undefined,
     tags,
     aliases: fields.aliases,
+    summary: fields.summary,
     status: fields.status,
     created: fields.created,
     updated: fields.updated,
