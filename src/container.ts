@@ -21,6 +21,8 @@ import { GraphHealthService } from './services/graph/graph-health.service.js';
 import { LinksService } from './services/graph/links.service.js';
 import { SuggestionsService } from './services/graph/suggestions.service.js';
 import { EmbeddingService } from './services/nodes/embedding.service.js';
+import { ExportService } from './services/interop/export.service.js';
+import { ImportsService } from './services/interop/imports.service.js';
 import { NodesService } from './services/nodes/nodes.service.js';
 import { SearchService } from './services/nodes/search.service.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
@@ -83,6 +85,9 @@ export function buildContainer(o: ServiceOptions) {
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
   });
 
+  const imports = new ImportsService({ tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake });
+  const exports = new ExportService({ clock, search, links, para });
+
   const status = {
     startedAt: o.startedAt ?? Date.now(),
     embedder: (): EmbedderStatus => ({
@@ -102,6 +107,7 @@ export function buildContainer(o: ServiceOptions) {
     para,
     links, suggestions, context, graphHealth,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
+    imports, exports,
     backup: (file: string) => backupDatabase(db, file),
     // The server's insides (wiring, start-up, tests):
     db, tx, repos, queue, vectors, embedder, embedding, paraClassifier, pipeline: captures.pipeline,
@@ -113,5 +119,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'nodes' | 'search' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'nodes' | 'search' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'imports' | 'exports' | 'backup'
 >;

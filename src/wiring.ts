@@ -28,6 +28,8 @@ export function wire(c: Container): Container {
  * so the first semantic query after a restart does not pay for it (~3 s at 100k nodes).
  */
 export function startBackground(c: Container): void {
+  const interrupted = c.imports.markInterrupted();
+  if (interrupted) c.log.info(`${interrupted} import(s) were interrupted by the last stop; importing again completes them`);
   c.queue.start();
   c.embedding.init().then(
     () => {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { schemaPath } from '../paths.js';
 import { migrateRelevance } from './migrations/002-relevance.js';
 import { oidcSchema } from './migrations/003-oidc.js';
+import { migrateImports } from './migrations/003-imports.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -12,6 +13,7 @@ const MIGRATIONS: Step[] = [
   (db) => db.exec(readFileSync(schemaPath(), 'utf8')),
   migrateRelevance,
   oidcSchema,
+  migrateImports,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,6 +5,7 @@ import { CalibrationsRepo } from './calibrations.repo.js';
 import { CapturesRepo } from './captures.repo.js';
 import { ContextRepo } from './context.repo.js';
 import { GraphHealthRepo } from './graph-health.repo.js';
+import { ImportsRepo } from './imports.repo.js';
 import { JobsRepo } from './jobs.repo.js';
 import { LinksRepo } from './links.repo.js';
 import { NodesRepo } from './nodes.repo.js';
@@ -35,6 +36,7 @@ export function createRepos(db: Db) {
     graphHealth: new GraphHealthRepo(db),
     captures: new CapturesRepo(db),
     oidc: new OidcRepo(db),
+    imports: new ImportsRepo(db),
   };
 }
 

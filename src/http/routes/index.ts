@@ -10,6 +10,7 @@ import { linksRoutes } from './links.js';
 import { contextRoutes } from './context.js';
 import { graphHealthRoutes } from './graph-health.js';
 import { capturesRoutes } from './captures.js';
+import { interopRoutes } from './interop.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -20,4 +21,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   contextRoutes,
   graphHealthRoutes,
   capturesRoutes,
+  interopRoutes,
 ];

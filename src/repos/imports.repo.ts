@@ -1,0 +1,79 @@
+// Import bookkeeping: which node each imported file became (by source + path, with the
+// file's content hash), and each import run's status, counts and problems.
+import type { Db } from '../db/open.js';
+
+export interface ImportKeyRow {
+  node_id: string;
+  content_hash: string;
+}
+
+export interface ImportRow {
+  id: string;
+  tenant_id: string;
+  kind: 'markdown' | 'bookmarks';
+  status: 'running' | 'completed' | 'failed' | 'interrupted';
+  total: number;
+  counts: string;
+  problems: string;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export class ImportsRepo {
+  private readonly keyStmt;
+  private readonly byHashStmt;
+  private readonly upsertKeyStmt;
+  private readonly insertStmt;
+  private readonly getStmt;
+  private readonly progressStmt;
+  private readonly finishStmt;
+  private readonly interruptStmt;
+
+  constructor(db: Db) {
+    this.keyStmt = db.prepare('SELECT k.node_id, k.content_hash FROM import_keys k WHERE k.tenant_id = ? AND k.key = ?');
+    this.byHashStmt = db.prepare('SELECT k.node_id, k.content_hash FROM import_keys k WHERE k.tenant_id = ? AND k.content_hash = ? LIMIT 1');
+    this.upsertKeyStmt = db.prepare(
+      `INSERT INTO import_keys (tenant_id, key, node_id, content_hash, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (tenant_id, key) DO UPDATE SET node_id = excluded.node_id, content_hash = excluded.content_hash, updated_at = excluded.updated_at`,
+    );
+    this.insertStmt = db.prepare('INSERT INTO imports (id, tenant_id, kind, status, total, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    this.getStmt = db.prepare('SELECT * FROM imports WHERE tenant_id = ? AND id = ?');
+    this.progressStmt = db.prepare('UPDATE imports SET counts = ?, problems = ? WHERE tenant_id = ? AND id = ?');
+    this.finishStmt = db.prepare('UPDATE imports SET status = ?, counts = ?, problems = ?, error = ?, finished_at = ? WHERE tenant_id = ? AND id = ?');
+    this.interruptStmt = db.prepare("UPDATE imports SET status = 'interrupted', finished_at = ? WHERE status = 'running'");
+  }
+
+  key(tenantId: string, key: string): ImportKeyRow | undefined {
+    return this.keyStmt.get(tenantId, key) as ImportKeyRow | undefined;
+  }
+
+  byHash(tenantId: string, hash: string): ImportKeyRow | undefined {
+    return this.byHashStmt.get(tenantId, hash) as ImportKeyRow | undefined;
+  }
+
+  upsertKey(tenantId: string, key: string, nodeId: string, hash: string, at: string): void {
+    this.upsertKeyStmt.run(tenantId, key, nodeId, hash, at);
+  }
+
+  insert(row: Pick<ImportRow, 'id' | 'tenant_id' | 'kind' | 'status' | 'total' | 'created_at'>): void {
+    this.insertStmt.run(row.id, row.tenant_id, row.kind, row.status, row.total, row.created_at);
+  }
+
+  get(tenantId: string, id: string): ImportRow | undefined {
+    return this.getStmt.get(tenantId, id) as ImportRow | undefined;
+  }
+
+  progress(tenantId: string, id: string, counts: string, problems: string): void {
+    this.progressStmt.run(counts, problems, tenantId, id);
+  }
+
+  finish(tenantId: string, id: string, status: ImportRow['status'], counts: string, problems: string, error: string | null, at: string): void {
+    this.finishStmt.run(status, counts, problems, error, at, tenantId, id);
+  }
+
+  /** At start-up: runs a previous process left unfinished. Their counts say what landed. */
+  interruptAll(at: string): number {
+    return this.interruptStmt.run(at).changes;
+  }
+}

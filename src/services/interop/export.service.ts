@@ -1,0 +1,57 @@
+// Exports a tenant: every node with its links and PARA items, as a Markdown vault (files
+// or one zip) or as one JSON document. Reads go through the other features' services.
+import type { Readable } from 'node:stream';
+import type { Clock } from '../../clock.js';
+import { writeMarkdownVault } from '../../interop/export/markdown-writer.js';
+import { buildJsonExport, type JsonExportDocument } from '../../interop/export/json-export.js';
+import type { ExportFile, ExportNode, ExportParaItem } from '../../interop/export/types.js';
+import { zipStream } from '../../interop/export/zip-writer.js';
+import type { LinksService } from '../graph/links.service.js';
+import type { SearchService } from '../nodes/search.service.js';
+import type { ParaService } from '../para/para.service.js';
+
+export interface ExportDeps {
+  clock: Clock;
+  search: Pick<SearchService, 'search'>;
+  links: Pick<LinksService, 'list'>;
+  para: Pick<ParaService, 'list'>;
+}
+
+const PAGE = 100;
+
+export class ExportService {
+  constructor(private readonly d: ExportDeps) {}
+
+  async graph(tenantId: string): Promise<{ nodes: ExportNode[]; paraItems: ExportParaItem[] }> {
+    const nodes: ExportNode[] = [];
+    for (let page = 1; ; page++) {
+      const res = await this.d.search.search(tenantId, { page, per_page: PAGE, mode: 'hybrid' });
+      for (const n of res.data) {
+        nodes.push({
+          id: n.id, title: n.title, summary: n.summary, body_markdown: n.body_markdown, tags: n.tags, status: n.status,
+          para_item_ids: n.para_item_ids, created_at: n.created_at, updated_at: n.updated_at,
+          links: this.d.links.list(tenantId, n.id).links.map((l) => ({ target_id: l.target_id, type: l.type })),
+        });
+      }
+      if (res.data.length < PAGE) break;
+    }
+    const paraItems = this.d.para.list(tenantId, {}).map((i) => ({
+      id: i.id, category: i.category, label: i.label, slug: i.slug, status: i.status, ...(i.description ? { description: i.description } : {}),
+    }));
+    return { nodes, paraItems };
+  }
+
+  async markdownFiles(tenantId: string): Promise<ExportFile[]> {
+    const { nodes, paraItems } = await this.graph(tenantId);
+    return writeMarkdownVault(nodes, paraItems).files;
+  }
+
+  async markdownZip(tenantId: string): Promise<Readable> {
+    return zipStream(await this.markdownFiles(tenantId), new Date(this.d.clock.now()));
+  }
+
+  async json(tenantId: string): Promise<JsonExportDocument> {
+    const { nodes, paraItems } = await this.graph(tenantId);
+    return buildJsonExport({ nodes, paraItems, exportedAt: new Date(this.d.clock.now()) });
+  }
+}

@@ -1,0 +1,129 @@
+// Writes a read vault into a tenant through the other features' services: PARA items
+// first, then one node per note (created, updated or skipped by its import key and content
+// hash), then the typed links, which are added to what each node already has, never
+// removing a link. Each note is its own transaction, so an interrupted run leaves whole
+// notes only, and its counts say which.
+import type { Clock } from '../../clock.js';
+import { iso } from '../../clock.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { ImportsRepo } from '../../repos/imports.repo.js';
+import type { VaultReadResult } from '../../interop/vault/read-vault.js';
+import type { ParaRef } from '../../interop/types.js';
+import type { NodesService } from '../nodes/nodes.service.js';
+import type { ParaService } from '../para/para.service.js';
+import type { LinksService } from '../graph/links.service.js';
+import { addProblem, type ImportProgress } from './import-counts.js';
+
+export interface VaultImportDeps {
+  tx: UnitOfWork;
+  repo: ImportsRepo;
+  clock: Clock;
+  nodes: Pick<NodesService, 'create' | 'update' | 'get'>;
+  para: Pick<ParaService, 'create' | 'list' | 'archive' | 'complete'>;
+  links: Pick<LinksService, 'list' | 'replace'>;
+}
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const BATCH = 50;
+
+function paraKey(p: { category: string; label: string }): string {
+  return `${p.category}/${p.label.trim().toLowerCase()}`;
+}
+
+/** Finds or creates each PARA item; returns "category/label" (and "category/slug") → id. */
+function ensureParaItems(d: VaultImportDeps, tenantId: string, items: ParaRef[], progress: ImportProgress): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const existing of d.para.list(tenantId, {})) {
+    ids.set(paraKey(existing), existing.id);
+    ids.set(`${existing.category}/#${existing.slug}`, existing.id);
+  }
+  for (const item of items) {
+    if (ids.has(paraKey(item))) {
+      if (item.slug) ids.set(`${item.category}/#${item.slug}`, ids.get(paraKey(item))!);
+      continue;
+    }
+    const created = d.para.create(tenantId, { category: item.category, label: item.label.slice(0, 200), description: item.description });
+    ids.set(paraKey(item), created.id);
+    if (item.slug) ids.set(`${item.category}/#${item.slug}`, created.id);
+    progress.counts.para_items_created++;
+  }
+  return ids;
+}
+
+function itemId(ids: Map<string, string>, p: ParaRef): string | undefined {
+  return (p.slug ? ids.get(`${p.category}/#${p.slug}`) : undefined) ?? ids.get(paraKey(p));
+}
+
+export async function importVault(d: VaultImportDeps, tenantId: string, vault: VaultReadResult, progress: ImportProgress, onProgress: () => void): Promise<void> {
+  for (const p of vault.problems) {
+    addProblem(progress, p);
+    if (p.kind === 'unresolved_link' || p.kind === 'ambiguous_link') progress.counts.unresolved_links++;
+    if (p.kind === 'not_utf8') progress.counts.failed++;
+  }
+  const paraIds = ensureParaItems(d, tenantId, vault.paraItems, progress);
+  const nodeOf = new Map<string, string>();
+  let i = 0;
+  for (const note of vault.notes) {
+    if (++i % BATCH === 0) { onProgress(); await yieldTurn(); }
+    try {
+      d.tx.withTx(() => {
+        const known = d.repo.key(tenantId, note.key);
+        const para_item_ids = note.para.map((p) => itemId(paraIds, p)).filter((x): x is string => !!x);
+        const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids };
+        let nodeId: string;
+        if (known && known.content_hash === note.contentHash && exists(d, tenantId, known.node_id)) {
+          nodeId = known.node_id;
+          progress.counts.skipped++;
+        } else if (known && exists(d, tenantId, known.node_id)) {
+          nodeId = d.nodes.update(tenantId, known.node_id, fields).id;
+          progress.counts.updated++;
+        } else {
+          nodeId = d.nodes.create(tenantId, fields).id;
+          progress.counts.created++;
+        }
+        d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
+        nodeOf.set(note.path, nodeId);
+      });
+    } catch (e) {
+      progress.counts.failed++;
+      addProblem(progress, { path: note.path, kind: 'unreadable', detail: `not imported: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+  onProgress();
+  for (const note of vault.notes) {
+    const from = nodeOf.get(note.path);
+    const wanted = note.links.map((l) => ({ target_id: nodeOf.get(l.target), type: l.type })).filter((l): l is { target_id: string; type: typeof l.type } => !!l.target_id && l.target_id !== from);
+    if (!from || wanted.length === 0) continue;
+    try {
+      d.tx.withTx(() => {
+        const merged = new Map(d.links.list(tenantId, from).links.map((l) => [l.target_id, l.type]));
+        let changed = 0;
+        for (const l of wanted) if (merged.get(l.target_id) !== l.type) (merged.set(l.target_id, l.type), changed++);
+        if (changed) d.links.replace(tenantId, from, [...merged].map(([target_id, type]) => ({ target_id, type })));
+        progress.counts.links_set += changed;
+      });
+    } catch (e) {
+      addProblem(progress, { path: note.path, kind: 'unreadable', detail: `links not set: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+  // Items the vault marks archived or completed get that status once their notes are in.
+  for (const item of vault.paraItems) {
+    const id = itemId(paraIds, item);
+    if (!id) continue;
+    try {
+      if (item.status === 'archived') d.para.archive(tenantId, id);
+      else if (item.status === 'completed' && item.category === 'projects') d.para.complete(tenantId, id);
+    } catch {
+      // Already in that state: nothing to do.
+    }
+  }
+}
+
+function exists(d: VaultImportDeps, tenantId: string, nodeId: string): boolean {
+  try {
+    d.nodes.get(tenantId, nodeId);
+    return true;
+  } catch {
+    return false;
+  }
+}
