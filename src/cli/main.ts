@@ -8,6 +8,7 @@ import { registerAccountCommands } from './commands/account.js';
 import { registerCaptureCommand } from './commands/capture.js';
 import { registerCapturesCommands } from './commands/captures.js';
 import { registerGraphCommands } from './commands/graph.js';
+import { registerInteropCommands } from './commands/interop.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerNodeCommands } from './commands/nodes.js';
 import { registerParaCommands } from './commands/para.js';
@@ -26,6 +27,7 @@ registerCaptureCommand(program);
 registerCapturesCommands(program);
 registerParaCommands(program);
 registerGraphCommands(program);
+registerInteropCommands(program);
 registerMcpCommand(program);
 
 try {

@@ -141,6 +141,32 @@ export class RhizomeClient {
     return this.http.json('POST', '/api/v1/para/rescan');
   }
 
+  // ------------------------------------------------------------ import and export
+  /** Starts importing a vault zip; answers at once with the run's id (202). */
+  async importMarkdown(zip: Uint8Array<ArrayBuffer>, o: { name?: string; paraFromFolders?: boolean } = {}): Promise<T.ImportAccepted> {
+    const form = new FormData();
+    form.set('file', new Blob([zip], { type: 'application/zip' }), o.name ?? 'vault.zip');
+    if (o.paraFromFolders) form.set('para_from_folders', 'true');
+    return (await this.http.send('POST', '/api/v1/imports/markdown', { form })).json() as Promise<T.ImportAccepted>;
+  }
+  /** Starts importing a bookmark file (the server recognises its format). */
+  async importBookmarks(file: { name: string; data: Uint8Array<ArrayBuffer> }): Promise<T.ImportAccepted> {
+    const form = new FormData();
+    form.set('file', new Blob([file.data]), file.name);
+    return (await this.http.send('POST', '/api/v1/imports/bookmarks', { form })).json() as Promise<T.ImportAccepted>;
+  }
+  getImport(id: string): Promise<T.ImportRun> {
+    return this.http.json('GET', `/api/v1/imports/${enc(id)}`);
+  }
+  /** The whole tenant as a Markdown vault in one zip. */
+  async exportMarkdownZip(): Promise<Uint8Array<ArrayBuffer>> {
+    const res = await this.http.send('GET', '/api/v1/exports/markdown');
+    return new Uint8Array(await res.arrayBuffer());
+  }
+  exportJson(): Promise<Record<string, unknown>> {
+    return this.http.json('GET', '/api/v1/exports/json');
+  }
+
   // ------------------------------------------------------------ captures
   capture(input: T.CaptureInput): Promise<T.Capture> {
     return this.http.json('POST', '/api/v1/captures', { json: input });

@@ -10,6 +10,7 @@ import type * as A from '../schemas/auth.js';
 import type * as C from '../schemas/captures.js';
 import type * as G from '../schemas/graph.js';
 import type * as H from '../schemas/health.js';
+import type * as I from '../schemas/imports.js';
 import type * as N from '../schemas/nodes.js';
 import type * as P from '../schemas/para.js';
 
@@ -48,6 +49,9 @@ export type Capture = Out<typeof C.Capture>;
 export type CaptureList = Out<typeof C.CaptureList>;
 export type ActivityEntry = Out<typeof C.CaptureEvent>;
 export type ProvenanceStage = Out<typeof C.CaptureStage>;
+
+export type ImportAccepted = Out<typeof I.ImportAccepted>;
+export type ImportRun = Out<typeof I.ImportRun>;
 
 export type ServerHealth = Out<typeof H.Health>;
 export type ApiKey = Out<typeof A.ApiKeyRecord>;

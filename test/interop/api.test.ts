@@ -19,7 +19,7 @@ async function ok<T = any>(res: Response, status = 200): Promise<T> {
 
 function form(name: string, bytes: Uint8Array, fields: Record<string, string> = {}): FormData {
   const f = new FormData();
-  f.append('file', new Blob([bytes]), name);
+  f.append('file', new Blob([new Uint8Array(bytes)]), name);
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
   return f;
 }
