@@ -32,6 +32,7 @@ const EXT_OK: Record<string, string[]> = {
   doc: ['doc'],
   text: ['txt', 'text', 'log', 'csv', 'tsv'],
   markdown: ['md', 'markdown', 'mdown', 'mkd', 'mdx'],
+  html: ['html', 'htm', 'xhtml'],
 };
 
 export function extensionOf(filename: string): string {
@@ -97,7 +98,7 @@ export async function detectUpload(bytes: Uint8Array, filename: string): Promise
   const ft = await fileTypeFromBuffer(bytes);
   if (ft) {
     const d = BINARY[ft.ext];
-    if (!d) throw new UnsupportedFile(`files of type ${ft.mime} are not accepted; send PDF, PNG, JPEG, GIF, WebP, Word, text or markdown`);
+    if (!d) throw new UnsupportedFile(`files of type ${ft.mime} are not accepted; send PDF, PNG, JPEG, GIF, WebP, Word, text, markdown or a saved HTML page`);
     const okExts = EXT_OK[ft.ext === 'cfb' ? 'doc' : ft.ext];
     if (ext && !okExts.includes(ext)) throw new UnsupportedFile(`the file's content is ${d.mime} but its name ends in .${ext}`);
     if (d.kind === 'doc' && ext !== 'doc') throw new UnsupportedFile('an OLE compound file is accepted only as a .doc Word document');
@@ -106,6 +107,11 @@ export async function detectUpload(bytes: Uint8Array, filename: string): Promise
   if (!looksLikeText(bytes)) throw new UnsupportedFile('the file is neither a supported document or image nor UTF-8 text');
   if (EXT_OK.markdown.includes(ext)) return { kind: 'markdown', mime: 'text/markdown', ext };
   if (EXT_OK.text.includes(ext)) return { kind: 'text', mime: 'text/plain', ext };
+  if (EXT_OK.html.includes(ext)) {
+    // A saved web page goes through the same readability extraction as a URL capture.
+    if (looksLikeHtml(new TextDecoder().decode(bytes.subarray(0, 64 * 1024)))) return { kind: 'html', mime: 'text/html', ext };
+    throw new UnsupportedFile(`the file's name ends in .${ext} but its content is not HTML`);
+  }
   if (ext) throw new UnsupportedFile(`the file's content is text but its name ends in .${ext}; use .txt or .md`);
   const text = new TextDecoder().decode(bytes.subarray(0, 64 * 1024));
   return looksLikeMarkdown(text) ? { kind: 'markdown', mime: 'text/markdown', ext: 'md' } : { kind: 'text', mime: 'text/plain', ext: 'txt' };
