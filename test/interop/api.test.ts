@@ -37,7 +37,7 @@ async function graphOf(auth?: string) {
   const title = new Map<string, string>(doc.nodes.map((n: any) => [n.id, n.title]));
   const item = new Map<string, any>(doc.para_items.map((i: any) => [i.id, i]));
   return {
-    nodes: doc.nodes.map((n: any) => ({ title: n.title, summary: n.summary, body: n.body_markdown, tags: n.tags, status: n.status, para: n.para_item_ids.map((id: string) => `${item.get(id).category}/${item.get(id).label}`).sort() })).sort((a: any, b: any) => a.title.localeCompare(b.title)),
+    nodes: doc.nodes.map((n: any) => ({ title: n.title, created: n.created_at, updated: n.updated_at, summary: n.summary, body: n.body_markdown, tags: n.tags, status: n.status, para: n.para_item_ids.map((id: string) => `${item.get(id).category}/${item.get(id).label}`).sort() })).sort((a: any, b: any) => a.title.localeCompare(b.title)),
     links: doc.nodes.flatMap((n: any) => n.links.map((l: any) => `${n.title} -${l.type}-> ${title.get(l.target_id)}`)).sort(),
     items: doc.para_items.map((i: any) => `${i.category}/${i.label}/${i.status}/${i.description ?? ''}`).sort(),
   };
@@ -68,6 +68,7 @@ describe('import and export over the API', () => {
     const files = (await readZip(zip)).files.map((f) => f.path).sort();
     expect(files).toEqual(expect.arrayContaining(['.rhizome/para.yaml', 'Projects/Website- Redesign/Kickoff notes.md', 'Inbox/Sleep- what works-.md']));
 
+    t.clock.advance(30 * 86_400_000); // the import happens a month later: dates must come from the files
     const beta = t.tenant('beta');
     const run = await runImport('/api/v1/imports/markdown', form('export.zip', zip), beta.auth);
     expect(run).toMatchObject({ status: 'completed', counts: { total: 4, created: 4, updated: 0, skipped: 0, failed: 0, unresolved_links: 0, para_items_created: 3 } });

@@ -78,7 +78,7 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
           nodeId = d.nodes.update(tenantId, known.node_id, fields).id;
           progress.counts.updated++;
         } else {
-          nodeId = d.nodes.create(tenantId, fields).id;
+          nodeId = d.nodes.create(tenantId, fields, { created_at: note.created, updated_at: note.updated }).id;
           progress.counts.created++;
         }
         d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));

@@ -25,11 +25,14 @@ export class NodesService {
     private readonly paraAuto?: ParaAutoRepo,
   ) {}
 
-  create(tenantId: string, input: NodeCreateInput): NodeDto {
+  /** `dates` (imports only): the note's own creation and update times, kept instead of now. */
+  create(tenantId: string, input: NodeCreateInput, dates: { created_at?: string; updated_at?: string } = {}): NodeDto {
     const v = parseOrThrow(NodeCreate, input);
     return this.tx.withTx(() => {
       this.checkParaItems(tenantId, v.para_item_ids);
       const now = iso(this.clock.now());
+      const created = dates.created_at ?? dates.updated_at ?? now;
+      const updated = dates.updated_at && dates.updated_at >= created ? dates.updated_at : created;
       const row = {
         id: newId('nod'),
         tenant_id: tenantId,
@@ -38,8 +41,8 @@ export class NodesService {
         body_markdown: v.content,
         tags: JSON.stringify(dedupe(v.tags)),
         status: v.status,
-        created_at: now,
-        updated_at: now,
+        created_at: created,
+        updated_at: updated,
       };
       this.repo.insert(row);
       if (v.para_item_ids.length) this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
