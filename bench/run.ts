@@ -10,4 +10,6 @@ const graph = (await import('./graph.js').catch(() => null)) as null | { benchGr
 if (graph) console.log(JSON.stringify({ kind: 'graph', ...(await graph.benchGraph({ nodes: 100_000, links: 300_000 })) }));
 const captures = (await import('./captures.js').catch(() => null)) as null | { benchCaptures: () => Promise<object> };
 if (captures) console.log(JSON.stringify({ kind: 'captures', ...(await captures.benchCaptures()) }));
+const imports = (await import('./import.js').catch(() => null)) as null | { benchImport: () => Promise<object> };
+if (imports) console.log(JSON.stringify({ kind: 'import', ...(await imports.benchImport()) }));
 console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));

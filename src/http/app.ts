@@ -17,7 +17,7 @@ import { mcpMount } from './routes/mcp.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes that enforce their own (streamed) size limit. */
-const OWN_LIMIT = new Set(['/api/v1/captures/upload']);
+const OWN_LIMIT = new Set(['/api/v1/captures/upload', '/api/v1/imports/markdown', '/api/v1/imports/bookmarks']);
 
 export type ExtraMount = (app: Hono<AppEnv>, s: Services) => void;
 

@@ -66,20 +66,24 @@ function paraId(p: ParaRef): string {
   return `${p.category}/${(p.slug ?? p.label).toLowerCase()}`;
 }
 
-export function readVault(files: VaultFile[], opts: ReadVaultOptions): VaultReadResult {
-  const problems: Problem[] = [];
-  const skipped: string[] = [];
+interface Parsed {
+  problems: Problem[];
+  skipped: string[];
+  manifest: Map<string, ParaRef>;
+  parsed: Array<{ note: ParsedNote; file: VaultFile }>;
+  others: Map<string, VaultFile>;
+}
+
+function* parseFiles(files: VaultFile[], state: Parsed): Generator<void> {
+  const { problems, skipped, parsed, others } = state;
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const manifestFile = sorted.find((f) => f.path === PARA_MANIFEST_PATH);
-  let manifest = new Map<string, ParaRef>();
   if (manifestFile) {
     const text = decodeUtf8(manifestFile.bytes);
     const read = text === null ? { error: 'not UTF-8' } : readParaManifest(text);
     if ('error' in read) problems.push({ path: PARA_MANIFEST_PATH, kind: 'unreadable', detail: read.error });
-    else manifest = read.items;
+    else state.manifest = read.items;
   }
-  const parsed: Array<{ note: ParsedNote; file: VaultFile }> = [];
-  const others = new Map<string, VaultFile>();
   for (const f of sorted) {
     if (f.path === PARA_MANIFEST_PATH) continue;
     if (hidden(f.path)) { skipped.push(f.path); continue; }
@@ -89,8 +93,28 @@ export function readVault(files: VaultFile[], opts: ReadVaultOptions): VaultRead
     const note = readNote(f.path, text);
     for (const w of note.warnings) problems.push({ path: f.path, ...w });
     parsed.push({ note, file: f });
+    yield;
   }
+}
 
+const fresh = (): Parsed => ({ problems: [], skipped: [], manifest: new Map(), parsed: [], others: new Map() });
+
+export function readVault(files: VaultFile[], opts: ReadVaultOptions): VaultReadResult {
+  const state = fresh();
+  for (const _ of parseFiles(files, state));
+  return assemble(state, opts);
+}
+
+/** The same, giving the event loop a turn every `every` notes (for servers). */
+export async function readVaultInTurns(files: VaultFile[], opts: ReadVaultOptions, every = 100): Promise<VaultReadResult> {
+  const state = fresh();
+  let n = 0;
+  for (const _ of parseFiles(files, state)) if (++n % every === 0) await new Promise<void>((r) => setImmediate(r));
+  return assemble(state, opts);
+}
+
+function assemble(state: Parsed, opts: ReadVaultOptions): VaultReadResult {
+  const { problems, skipped, manifest, parsed, others } = state;
   const index = new VaultIndex(parsed.map(({ note }) => note), [...others.keys()]);
   const byExportId = new Map(parsed.filter((p) => p.note.exported).map((p) => [p.note.exported!.id, p.note.path]));
   const embedded = new Map<string, string[]>();

@@ -12,7 +12,7 @@ import { readBookmarkFile } from '../../interop/bookmarks/read-bookmarks.js';
 import { UnrecognizedBookmarkFile } from '../../interop/bookmarks/types.js';
 import { readZip } from '../../interop/sources/zip.js';
 import type { VaultFile } from '../../interop/types.js';
-import { readVault } from '../../interop/vault/read-vault.js';
+import { readVaultInTurns } from '../../interop/vault/read-vault.js';
 import type { CapturesIntake } from '../captures/captures-intake.service.js';
 import { importBookmarks } from './bookmark-import.js';
 import { emptyCounts, type ImportCounts, type ImportProgress } from './import-counts.js';
@@ -47,9 +47,13 @@ export class ImportsService {
   }
 
   startMarkdown(tenantId: string, files: VaultFile[], opts: { source?: string; paraFromFolders?: boolean; sourceProblems?: ImportProgress['problems'] }): { id: string; status: 'running' } {
-    const vault = readVault(files, { source: opts.source ?? 'markdown', paraFromFolders: opts.paraFromFolders });
-    vault.problems.unshift(...(opts.sourceProblems ?? []));
-    return this.run(tenantId, 'markdown', vault.notes.length, (p, tick) => importVault(this.d, tenantId, vault, p, tick));
+    // Answered at once: the notes are parsed in the background run, a batch per event-loop turn.
+    const total = files.filter((f) => /\.(md|markdown)$/i.test(f.path) && !f.path.split('/').some((s) => s.startsWith('.'))).length;
+    return this.run(tenantId, 'markdown', total, async (p, tick) => {
+      const vault = await readVaultInTurns(files, { source: opts.source ?? 'markdown', paraFromFolders: opts.paraFromFolders });
+      vault.problems.unshift(...(opts.sourceProblems ?? []));
+      await importVault(this.d, tenantId, vault, p, tick);
+    });
   }
 
   /** @throws ValidationError (400) naming the formats understood when the file is none of them. */
@@ -63,7 +67,7 @@ export class ImportsService {
     }
     const started = this.run(tenantId, 'bookmarks', file.bookmarks.length, async (p, tick) => {
       p.problems.push(...file.problems);
-      await importBookmarks(this.d.intake, tenantId, file.bookmarks, p, tick);
+      await importBookmarks(this.d, tenantId, file.bookmarks, p, tick);
     });
     return { ...started, format: file.format };
   }

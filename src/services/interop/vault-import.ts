@@ -7,7 +7,7 @@ import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { ImportsRepo } from '../../repos/imports.repo.js';
-import type { VaultReadResult } from '../../interop/vault/read-vault.js';
+import type { VaultNote, VaultReadResult } from '../../interop/vault/read-vault.js';
 import type { ParaRef } from '../../interop/types.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { ParaService } from '../para/para.service.js';
@@ -24,7 +24,7 @@ export interface VaultImportDeps {
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-const BATCH = 50;
+const BATCH = 100;
 
 function paraKey(p: { category: string; label: string }): string {
   return `${p.category}/${p.label.trim().toLowerCase()}`;
@@ -62,49 +62,35 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
   }
   const paraIds = ensureParaItems(d, tenantId, vault.paraItems, progress);
   const nodeOf = new Map<string, string>();
-  let i = 0;
-  for (const note of vault.notes) {
-    if (++i % BATCH === 0) { onProgress(); await yieldTurn(); }
-    try {
-      d.tx.withTx(() => {
-        const known = d.repo.key(tenantId, note.key);
-        const para_item_ids = note.para.map((p) => itemId(paraIds, p)).filter((x): x is string => !!x);
-        const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids };
-        let nodeId: string;
-        if (known && known.content_hash === note.contentHash && exists(d, tenantId, known.node_id)) {
-          nodeId = known.node_id;
-          progress.counts.skipped++;
-        } else if (known && exists(d, tenantId, known.node_id)) {
-          nodeId = d.nodes.update(tenantId, known.node_id, fields).id;
-          progress.counts.updated++;
-        } else {
-          nodeId = d.nodes.create(tenantId, fields, { created_at: note.created, updated_at: note.updated }).id;
-          progress.counts.created++;
+  // Notes are written in batches, one transaction each (a commit per note would cost a
+  // disk sync per note); inside, each note is a savepoint, so a note that fails leaves the
+  // rest of its batch in place. An interrupted run leaves whole notes only.
+  for (let start = 0; start < vault.notes.length; start += BATCH) {
+    d.tx.withTx(() => {
+      for (const note of vault.notes.slice(start, start + BATCH)) {
+        try {
+          d.tx.withTx(() => writeNote(d, tenantId, note, paraIds, nodeOf, progress));
+        } catch (e) {
+          progress.counts.failed++;
+          addProblem(progress, { path: note.path, kind: 'unreadable', detail: `not imported: ${e instanceof Error ? e.message : String(e)}` });
         }
-        d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
-        nodeOf.set(note.path, nodeId);
-      });
-    } catch (e) {
-      progress.counts.failed++;
-      addProblem(progress, { path: note.path, kind: 'unreadable', detail: `not imported: ${e instanceof Error ? e.message : String(e)}` });
-    }
+      }
+    });
+    onProgress();
+    await yieldTurn();
   }
-  onProgress();
-  for (const note of vault.notes) {
-    const from = nodeOf.get(note.path);
-    const wanted = note.links.map((l) => ({ target_id: nodeOf.get(l.target), type: l.type })).filter((l): l is { target_id: string; type: typeof l.type } => !!l.target_id && l.target_id !== from);
-    if (!from || wanted.length === 0) continue;
-    try {
-      d.tx.withTx(() => {
-        const merged = new Map(d.links.list(tenantId, from).links.map((l) => [l.target_id, l.type]));
-        let changed = 0;
-        for (const l of wanted) if (merged.get(l.target_id) !== l.type) (merged.set(l.target_id, l.type), changed++);
-        if (changed) d.links.replace(tenantId, from, [...merged].map(([target_id, type]) => ({ target_id, type })));
-        progress.counts.links_set += changed;
-      });
-    } catch (e) {
-      addProblem(progress, { path: note.path, kind: 'unreadable', detail: `links not set: ${e instanceof Error ? e.message : String(e)}` });
-    }
+  const withLinks = vault.notes.filter((n) => n.links.length && nodeOf.has(n.path));
+  for (let start = 0; start < withLinks.length; start += BATCH) {
+    d.tx.withTx(() => {
+      for (const note of withLinks.slice(start, start + BATCH)) {
+        try {
+          d.tx.withTx(() => addLinks(d, tenantId, nodeOf.get(note.path)!, note.links, nodeOf, progress));
+        } catch (e) {
+          addProblem(progress, { path: note.path, kind: 'unreadable', detail: `links not set: ${e instanceof Error ? e.message : String(e)}` });
+        }
+      }
+    });
+    await yieldTurn();
   }
   // Items the vault marks archived or completed get that status once their notes are in.
   for (const item of vault.paraItems) {
@@ -117,6 +103,39 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
       // Already in that state: nothing to do.
     }
   }
+}
+
+function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraIds: Map<string, string>, nodeOf: Map<string, string>, progress: ImportProgress): void {
+  const known = d.repo.key(tenantId, note.key);
+  const para_item_ids = note.para.map((p) => itemId(paraIds, p)).filter((x): x is string => !!x);
+  const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids };
+  let nodeId: string;
+  if (known && known.content_hash === note.contentHash && exists(d, tenantId, known.node_id)) {
+    nodeId = known.node_id;
+    progress.counts.skipped++;
+  } else if (known && exists(d, tenantId, known.node_id)) {
+    nodeId = d.nodes.update(tenantId, known.node_id, fields).id;
+    progress.counts.updated++;
+  } else {
+    nodeId = d.nodes.create(tenantId, fields, { created_at: note.created, updated_at: note.updated }).id;
+    progress.counts.created++;
+  }
+  d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
+  nodeOf.set(note.path, nodeId);
+}
+
+/** Adds the note's typed links to what its node already has; never removes one. */
+function addLinks(d: VaultImportDeps, tenantId: string, from: string, links: VaultNote['links'], nodeOf: Map<string, string>, progress: ImportProgress): void {
+  const merged = new Map(d.links.list(tenantId, from).links.map((l) => [l.target_id, l.type]));
+  let changed = 0;
+  for (const l of links) {
+    const to = nodeOf.get(l.target);
+    if (!to || to === from || merged.get(to) === l.type) continue;
+    merged.set(to, l.type);
+    changed++;
+  }
+  if (changed) d.links.replace(tenantId, from, [...merged].map(([target_id, type]) => ({ target_id, type })));
+  progress.counts.links_set += changed;
 }
 
 function exists(d: VaultImportDeps, tenantId: string, nodeId: string): boolean {
