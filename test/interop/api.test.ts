@@ -1,6 +1,7 @@
 // Import and export through the HTTP API, the way a client uses them: a tenant's graph is
 // exported as a zip and imported into an empty tenant, which then holds the same nodes,
 // tags, statuses, typed link pairs, PARA items and associations.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
@@ -104,6 +105,18 @@ describe('import and export over the API', () => {
     const g2 = await graphOf();
     expect(g2.nodes).toHaveLength(3);
     expect(g2.nodes.find((n: any) => n.title === 'Plan').tags).toEqual(['plan', 'v2']);
+  });
+
+  it('takes a vault zip larger than the 1 MB JSON body limit; a note over the node size limit fails alone', async () => {
+    const text = (n: number) => randomBytes(n).toString('base64');
+    const zip = rawZip([
+      { name: 'a.md', data: `# A\n\n${text(350_000)}` }, { name: 'b.md', data: `# B\n\n${text(350_000)}` },
+      { name: 'huge.md', data: `# Huge\n\n${text(400_000)}` }, { name: 'small.md', data: '# Small' },
+    ]);
+    expect(zip.length).toBeGreaterThan(1024 * 1024);
+    const run = await runImport('/api/v1/imports/markdown', form('big.zip', zip));
+    expect(run.counts).toMatchObject({ total: 4, created: 3, failed: 1 });
+    expect(run.problems).toEqual([{ path: 'huge.md', kind: 'unreadable', detail: expect.stringContaining('500000 characters') }]);
   });
 
   it('refuses what is not a zip, and a zip bomb, changing nothing', async () => {
