@@ -85,7 +85,10 @@ export function buildContainer(o: ServiceOptions) {
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
   });
 
-  const imports = new ImportsService({ tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake });
+  const imports = new ImportsService({
+    tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake,
+    upload: (t, input) => captures.intake.upload(t, input),
+  });
   const exports = new ExportService({ clock, search, links, para });
 
   const status = {

@@ -9,7 +9,7 @@ export const ImportAccepted = z.object({
 
 export const ImportCounts = z.object({
   total: z.number().int(), created: z.number().int(), updated: z.number().int(), skipped: z.number().int(), failed: z.number().int(),
-  unresolved_links: z.number().int(), para_items_created: z.number().int(), links_set: z.number().int(),
+  unresolved_links: z.number().int(), para_items_created: z.number().int(), links_set: z.number().int(), attachments_captured: z.number().int(),
 });
 
 export const ImportRun = z.object({

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 import { readZip } from '../../src/interop/sources/zip.js';
 import { rawZip } from './zip-bytes.js';
+import { makePng } from '../fixtures/generate.js';
 
 let t: TestApp;
 beforeEach(async () => { t = await makeTestApp(); });
@@ -117,6 +118,20 @@ describe('import and export over the API', () => {
     const run = await runImport('/api/v1/imports/markdown', form('big.zip', zip));
     expect(run.counts).toMatchObject({ total: 4, created: 3, failed: 1 });
     expect(run.problems).toEqual([{ path: 'huge.md', kind: 'unreadable', detail: expect.stringContaining('500000 characters') }]);
+  });
+
+  it('captures embedded attachments once, naming the notes that embed them', async () => {
+    const zip = rawZip([
+      { name: 'Trip.md', data: '# Trip\n\n![[map.png]]\n\n![[missing.pdf]]' },
+      { name: 'assets/map.png', data: new Uint8Array(makePng()) },
+      { name: 'unused.png', data: new Uint8Array(makePng()) },
+    ]);
+    const run = await runImport('/api/v1/imports/markdown', form('trip.zip', zip));
+    expect(run.counts).toMatchObject({ created: 1, attachments_captured: 1, unresolved_links: 1 });
+    const caps = (await ok(await t.req('GET', '/api/v1/captures'))).data;
+    expect(caps).toEqual([expect.objectContaining({ title: 'map', content_type: 'image', why: 'Embedded in [[Trip]]' })]);
+    const again = await runImport('/api/v1/imports/markdown', form('trip.zip', zip));
+    expect(again.counts).toMatchObject({ skipped: 1, attachments_captured: 0 });
   });
 
   it('refuses what is not a zip, and a zip bomb, changing nothing', async () => {

@@ -12,10 +12,12 @@ export interface ImportCounts {
   unresolved_links: number;
   para_items_created: number;
   links_set: number;
+  /** Embedded files sent to the capture pipeline. */
+  attachments_captured: number;
 }
 
 export function emptyCounts(total: number): ImportCounts {
-  return { total, created: 0, updated: 0, skipped: 0, failed: 0, unresolved_links: 0, para_items_created: 0, links_set: 0 };
+  return { total, created: 0, updated: 0, skipped: 0, failed: 0, unresolved_links: 0, para_items_created: 0, links_set: 0, attachments_captured: 0 };
 }
 
 export interface ImportProgress {

@@ -12,6 +12,7 @@ import type { ParaRef } from '../../interop/types.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { ParaService } from '../para/para.service.js';
 import type { LinksService } from '../graph/links.service.js';
+import type { CapturesIntake } from '../captures/captures-intake.service.js';
 import { addProblem, type ImportProgress } from './import-counts.js';
 
 export interface VaultImportDeps {
@@ -21,6 +22,8 @@ export interface VaultImportDeps {
   nodes: Pick<NodesService, 'create' | 'update' | 'get'>;
   para: Pick<ParaService, 'create' | 'list' | 'archive' | 'complete'>;
   links: Pick<LinksService, 'list' | 'replace'>;
+  /** Captures an embedded file (the captures intake's upload). */
+  upload?: CapturesIntake['upload'];
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -62,6 +65,7 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
   }
   const paraIds = ensureParaItems(d, tenantId, vault.paraItems, progress);
   const nodeOf = new Map<string, string>();
+  const written = new Set<string>();
   // Notes are written in batches, one transaction each (a commit per note would cost a
   // disk sync per note); inside, each note is a savepoint, so a note that fails leaves the
   // rest of its batch in place. An interrupted run leaves whole notes only.
@@ -69,7 +73,7 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
     d.tx.withTx(() => {
       for (const note of vault.notes.slice(start, start + BATCH)) {
         try {
-          d.tx.withTx(() => writeNote(d, tenantId, note, paraIds, nodeOf, progress));
+          if (d.tx.withTx(() => writeNote(d, tenantId, note, paraIds, nodeOf, progress))) written.add(note.path);
         } catch (e) {
           progress.counts.failed++;
           addProblem(progress, { path: note.path, kind: 'unreadable', detail: `not imported: ${e instanceof Error ? e.message : String(e)}` });
@@ -92,6 +96,7 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
     });
     await yieldTurn();
   }
+  await captureAttachments(d, tenantId, vault, nodeOf, written, progress);
   // Items the vault marks archived or completed get that status once their notes are in.
   for (const item of vault.paraItems) {
     const id = itemId(paraIds, item);
@@ -105,7 +110,8 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
   }
 }
 
-function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraIds: Map<string, string>, nodeOf: Map<string, string>, progress: ImportProgress): void {
+/** Creates, updates or skips the note's node; true when it was written. */
+function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraIds: Map<string, string>, nodeOf: Map<string, string>, progress: ImportProgress): boolean {
   const known = d.repo.key(tenantId, note.key);
   const para_item_ids = note.para.map((p) => itemId(paraIds, p)).filter((x): x is string => !!x);
   const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids };
@@ -122,6 +128,33 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
   }
   d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
   nodeOf.set(note.path, nodeId);
+  return !(known && known.content_hash === note.contentHash);
+}
+
+/**
+ * Embedded files (images, PDFs...) become upload captures, processed like any upload, with
+ * the notes that embed them named in the capture's "why". Only files embedded by a note that
+ * was created or changed in this run are captured, so importing an unchanged vault again
+ * captures nothing twice.
+ */
+async function captureAttachments(d: VaultImportDeps, tenantId: string, vault: VaultReadResult, nodeOf: Map<string, string>, written: Set<string>, progress: ImportProgress): Promise<void> {
+  if (!d.upload) return;
+  const titles = new Map(vault.notes.map((n) => [n.path, n.title]));
+  for (const a of vault.attachments) {
+    const by = a.referencedBy.filter((p) => written.has(p) && nodeOf.has(p));
+    if (by.length === 0) continue;
+    try {
+      await d.upload(tenantId, {
+        filename: a.path.split('/').pop() ?? a.path,
+        bytes: a.bytes,
+        why: `Embedded in ${by.map((p) => `[[${titles.get(p)}]]`).join(', ')}`.slice(0, 10_000),
+        source: 'api',
+      });
+      progress.counts.attachments_captured++;
+    } catch (e) {
+      addProblem(progress, { path: a.path, kind: 'unreadable', detail: `attachment not captured: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
 }
 
 /** Adds the note's typed links to what its node already has; never removes one. */
