@@ -15,6 +15,7 @@ import type { KnnHit } from '../../vectors/vector-store.js';
 import { embeddingText } from '../../search/embedding-text.js';
 import type { ParaClassifier } from '../para/para-classify.service.js';
 import { roundScore } from '../../search/score.js';
+import { HostSpacing } from '../../ingest/host-spacing.js';
 
 export interface StageResult<T> {
   value: T;
@@ -60,6 +61,9 @@ function toUtf8(bytes: Buffer, contentType: string): Uint8Array {
   }
 }
 
+/** One per process: the pipeline's fetches to one host are spaced (see ingest/host-spacing). */
+const hostSpacing = new HostSpacing();
+
 export async function fetchStage(d: StageDeps, c: CaptureRow): Promise<StageResult<Source>> {
   const meta = JSON.parse(c.metadata) as Record<string, unknown>;
   if (meta.origin === 'upload') {
@@ -79,6 +83,7 @@ export async function fetchStage(d: StageDeps, c: CaptureRow): Promise<StageResu
   }
   if (!c.url) return { value: { origin: 'note', kind: 'empty', mime: 'text/plain', bytes: new Uint8Array() }, model: 'client-supplied-content', output: { origin: 'note', kind: 'empty' } };
 
+  await hostSpacing.wait(c.url);
   const res = await safeFetch(c.url, {
     allowPrivate: d.config.allowPrivateFetch,
     headersOnly: (t) => t.startsWith('audio/') || t.startsWith('video/'),
