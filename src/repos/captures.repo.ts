@@ -62,9 +62,17 @@ export class CapturesRepo {
   constructor(db: Db) {
     this.s = {
       insert: db.prepare(`INSERT INTO captures (id, tenant_id, status, title, url, url_normalized, content_type, why, selected_text,
-          raw_content, source, metadata, attempts, created_at, updated_at)
+          raw_content, source, metadata, attempts, node_id, created_at, updated_at)
         VALUES (@id, @tenant_id, @status, @title, @url, @url_normalized, @content_type, @why, @selected_text,
-          @raw_content, @source, @metadata, @attempts, @created_at, @updated_at)`),
+          @raw_content, @source, @metadata, @attempts, @node_id, @created_at, @updated_at)`),
+      // The node an identical file already became: by an earlier upload, or by a vault import.
+      nodeForContent: db.prepare(`SELECT node_id FROM (
+          SELECT c.node_id, c.created_at AS at FROM captures c JOIN nodes n ON n.id = c.node_id AND n.tenant_id = c.tenant_id
+            WHERE c.tenant_id = @tenant_id AND json_extract(c.metadata, '$.content_sha256') = @hash
+          UNION ALL
+          SELECT k.node_id, k.updated_at AS at FROM import_keys k JOIN nodes n ON n.id = k.node_id AND n.tenant_id = k.tenant_id
+            WHERE k.tenant_id = @tenant_id AND k.content_hash = @hash
+        ) ORDER BY at DESC LIMIT 1`).pluck(),
       get: db.prepare('SELECT * FROM captures WHERE tenant_id = ? AND id = ?'),
       byUrl: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? AND url_normalized = ? ORDER BY created_at DESC, id DESC LIMIT 1`),
       list: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
@@ -95,8 +103,12 @@ export class CapturesRepo {
     };
   }
 
-  insert(row: Pick<CaptureRow, 'id' | 'tenant_id' | 'status' | 'title' | 'url' | 'url_normalized' | 'content_type' | 'why' | 'selected_text' | 'raw_content' | 'source' | 'metadata' | 'attempts' | 'created_at' | 'updated_at'>): void {
-    this.s.insert.run(row);
+  insert(row: Pick<CaptureRow, 'id' | 'tenant_id' | 'status' | 'title' | 'url' | 'url_normalized' | 'content_type' | 'why' | 'selected_text' | 'raw_content' | 'source' | 'metadata' | 'attempts' | 'created_at' | 'updated_at'> & { node_id?: string | null }): void {
+    this.s.insert.run({ ...row, node_id: row.node_id ?? null });
+  }
+  /** The node a file with this content hash already became (an upload or an import), if it still exists. */
+  nodeForContent(tenantId: string, hash: string): string | undefined {
+    return this.s.nodeForContent.get({ tenant_id: tenantId, hash }) as string | undefined;
   }
   get(tenantId: string, id: string): CaptureRow | undefined {
     return this.s.get.get(tenantId, id) as CaptureRow | undefined;

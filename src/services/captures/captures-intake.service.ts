@@ -1,5 +1,6 @@
 // Intake: a capture and the job that processes it are committed in one transaction before
 // the client hears 201, so an acknowledged capture is never lost.
+import { createHash } from 'node:crypto';
 import { iso, type Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors.js';
@@ -61,6 +62,10 @@ export class CapturesIntake {
       throw e;
     }
     const base = input.filename.split(/[\\/]/).pop() ?? '';
+    // A Markdown or text file already captured or imported with the same content is
+    // recognised: this capture updates that node instead of making a second one.
+    const hash = createHash('sha256').update(input.bytes).digest('hex');
+    const recognised = detected.kind === 'markdown' || detected.kind === 'text' ? this.repo.nodeForContent(tenantId, hash) : undefined;
     const title = input.title?.trim() || base.replace(/\.[^.]+$/, '').trim() || 'Untitled upload';
     return this.commit(
       tenantId,
@@ -73,9 +78,10 @@ export class CapturesIntake {
         selected_text: null,
         raw_content: null,
         source: input.source ?? 'api',
-        metadata: { origin: 'upload', filename: base || 'upload', byte_size: input.bytes.length, detected_mime: detected.mime, detected_kind: detected.kind },
+        metadata: { origin: 'upload', filename: base || 'upload', byte_size: input.bytes.length, detected_mime: detected.mime, detected_kind: detected.kind, content_sha256: hash },
       },
       { filename: base || `upload.${detected.ext}`, mime: detected.mime, bytes: input.bytes },
+      recognised,
     );
   }
 
@@ -91,13 +97,14 @@ export class CapturesIntake {
     tenantId: string,
     c: Pick<CaptureRow, 'title' | 'url' | 'url_normalized' | 'content_type' | 'why' | 'selected_text' | 'raw_content' | 'source'> & { metadata: Record<string, unknown> },
     file?: { filename: string; mime: string; bytes: Uint8Array },
+    nodeId?: string,
   ): { id: string; status: 'pending' } {
     const id = newId('cap');
     const now = iso(this.clock.now());
     this.tx.withTx(() => {
-      this.repo.insert({ ...c, id, tenant_id: tenantId, status: 'pending', metadata: JSON.stringify(c.metadata), attempts: 1, created_at: now, updated_at: now });
+      this.repo.insert({ ...c, id, tenant_id: tenantId, status: 'pending', metadata: JSON.stringify(c.metadata), attempts: 1, node_id: nodeId ?? null, created_at: now, updated_at: now });
       if (file) this.repo.putFile(tenantId, id, file.filename, file.mime, file.bytes);
-      this.repo.addEvent(tenantId, id, 'created', now, { source: c.source, content_type: c.content_type, ...(c.url ? { url: c.url } : {}), ...(file ? { filename: file.filename, byte_size: file.bytes.length } : {}) });
+      this.repo.addEvent(tenantId, id, 'created', now, { source: c.source, content_type: c.content_type, ...(c.url ? { url: c.url } : {}), ...(file ? { filename: file.filename, byte_size: file.bytes.length } : {}), ...(nodeId ? { recognised_node_id: nodeId } : {}) });
       const payload: CaptureJobPayload = { capture_id: id, run: 1 };
       this.queue.enqueue(tenantId, CAPTURE_JOB, payload, { dedupeKey: `capture:${id}:1` });
       this.repo.addEvent(tenantId, id, 'queued', now, { run: 1 });
