@@ -159,6 +159,19 @@ describe('import and export over the API', () => {
     expect(p.detail).toMatch(/Netscape bookmark HTML.*Pocket CSV.*Omnivore.*Karakeep.*Linkwarden/);
   });
 
+  it('reports a run the server stopped during as interrupted, and importing again completes it', async () => {
+    const zip = rawZip([{ name: 'a.md', data: '# A' }, { name: 'b.md', data: '# B' }]);
+    // As if the process died after the first note landed: its key row is there, the run still "running".
+    const first = await runImport('/api/v1/imports/markdown', form('v.zip', rawZip([{ name: 'a.md', data: '# A' }])));
+    t.s.repos.imports.insert({ id: 'imp_cut', tenant_id: t.tenantId, kind: 'markdown', status: 'running', total: 2, created_at: '2026-01-01T00:00:00.000Z' });
+    expect(t.s.imports.markInterrupted()).toBe(1);
+    expect(await ok(await t.req('GET', '/api/v1/imports/imp_cut'))).toMatchObject({ status: 'interrupted', finished_at: expect.any(String) });
+    expect(first.status).toBe('completed');
+    const again = await runImport('/api/v1/imports/markdown', form('v.zip', zip));
+    expect(again.counts).toMatchObject({ created: 1, skipped: 1 });
+    expect((await graphOf()).nodes.map((n: any) => n.title)).toEqual(['A', 'B']);
+  });
+
   it('keeps import runs per tenant', async () => {
     const run = await ok(await t.req('POST', '/api/v1/imports/bookmarks', form('p.csv', new TextEncoder().encode('title,url,time_added,tags,status\nA,https://a.example/,1,,unread\n'))), 202);
     await t.s.imports.idle();
