@@ -9,6 +9,7 @@ import { loadSession, onSessionChange, startSession, type Session } from './lib/
 import { BookmarkletPage } from './pages/Bookmarklet.js';
 import { CapturePage } from './pages/Capture.js';
 import { CapturesPage } from './pages/Captures.js';
+import { ImportPage } from './pages/Import.js';
 import { LoginPage } from './pages/Login.js';
 import { NewNodePage } from './pages/NewNode.js';
 import { NodePage } from './pages/Node.js';
@@ -46,6 +47,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/para') return <ParaPage />;
   if (path === '/captures') return <CapturesPage query={query} />;
   if ((m = match('/captures/:id', path))) return <CapturePage key={m.id} id={m.id} />;
+  if (path === '/import') return <ImportPage />;
   if (path === '/settings') return <SettingsPage />;
   return (
     <div class="page">

@@ -9,6 +9,7 @@ const NAV = [
   { href: '#/', label: 'Search', active: (p: string) => p === '/' || p === '/search' || p.startsWith('/nodes/') },
   { href: '#/captures', label: 'Captures', active: (p: string) => p.startsWith('/captures') },
   { href: '#/para', label: 'PARA', active: (p: string) => p === '/para' },
+  { href: '#/import', label: 'Import', active: (p: string) => p === '/import' },
   { href: '#/settings', label: 'Settings', active: (p: string) => p === '/settings' },
 ];
 

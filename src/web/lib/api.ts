@@ -50,6 +50,8 @@ export interface RequestOptions {
   /** Skip credentials (login routes). */
   anonymous?: boolean;
   signal?: AbortSignal;
+  /** Hand back the Response itself (downloads). */
+  raw?: boolean;
 }
 
 export async function request<T = unknown>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
@@ -85,7 +87,8 @@ export async function request<T = unknown>(method: string, path: string, body?: 
     }
   }
   if (!res.ok) throw await toApiError(res);
-  if (res.status === 204 || res.status === 202) return undefined as T;
+  if (opts.raw) return res as T;
+  if (res.status === 204 || (res.status === 202 && !res.headers.get('Content-Type')?.includes('json'))) return undefined as T;
   const type = res.headers.get('Content-Type') ?? '';
   return (type.includes('json') ? await res.json() : await res.text()) as T;
 }
