@@ -89,7 +89,7 @@ export function buildContainer(o: ServiceOptions) {
     tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake,
     upload: (t, input) => captures.intake.upload(t, input),
   });
-  const exports = new ExportService({ clock, search, links, para });
+  const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle });
 
   const status = {
     startedAt: o.startedAt ?? Date.now(),

@@ -9,20 +9,26 @@ import { zipStream } from '../../interop/export/zip-writer.js';
 import type { LinksService } from '../graph/links.service.js';
 import type { SearchService } from '../nodes/search.service.js';
 import type { ParaService } from '../para/para.service.js';
+import type { CapturesLifecycle } from '../captures/captures-lifecycle.service.js';
 
 export interface ExportDeps {
   clock: Clock;
   search: Pick<SearchService, 'search'>;
   links: Pick<LinksService, 'list'>;
   para: Pick<ParaService, 'list'>;
+  /** Captures: their records (JSON export) and their original files (beside the notes). */
+  captures?: Pick<CapturesLifecycle, 'list' | 'content'>;
 }
+
+/** Uploaded files that are not the note's own text (a Markdown upload *is* the note). */
+const KEEP_BESIDE = new Set(['pdf', 'image', 'docx', 'doc', 'html']);
 
 const PAGE = 100;
 
 export class ExportService {
   constructor(private readonly d: ExportDeps) {}
 
-  async graph(tenantId: string): Promise<{ nodes: ExportNode[]; paraItems: ExportParaItem[] }> {
+  async graph(tenantId: string): Promise<{ nodes: ExportNode[]; paraItems: ExportParaItem[]; captures: Array<Record<string, unknown>> }> {
     const nodes: ExportNode[] = [];
     for (let page = 1; ; page++) {
       const res = await this.d.search.search(tenantId, { page, per_page: PAGE, mode: 'hybrid' });
@@ -35,10 +41,33 @@ export class ExportService {
       }
       if (res.data.length < PAGE) break;
     }
+    const captures = this.captureRecords(tenantId);
+    const byNode = new Map(nodes.map((n) => [n.id, n]));
+    for (const c of captures) {
+      const meta = (c.metadata ?? {}) as Record<string, unknown>;
+      const node = typeof c.node_id === 'string' ? byNode.get(c.node_id) : undefined;
+      if (!node || meta.origin !== 'upload' || !KEEP_BESIDE.has(String(meta.detected_kind))) continue;
+      try {
+        const file = this.d.captures!.content(tenantId, String(c.id), 'raw');
+        if (file.body instanceof Uint8Array) (node.attachments ??= []).push({ name: file.filename ?? String(meta.filename ?? 'attachment'), bytes: file.body });
+      } catch {
+        // The file went with its capture: nothing to put beside the note.
+      }
+    }
     const paraItems = this.d.para.list(tenantId, {}).map((i) => ({
       id: i.id, category: i.category, label: i.label, slug: i.slug, status: i.status, ...(i.description ? { description: i.description } : {}),
     }));
-    return { nodes, paraItems };
+    return { nodes, paraItems, captures };
+  }
+
+  private captureRecords(tenantId: string): Array<Record<string, unknown>> {
+    if (!this.d.captures) return [];
+    const out: Array<Record<string, unknown>> = [];
+    for (let page = 1; ; page++) {
+      const res = this.d.captures.list(tenantId, { page, per_page: PAGE });
+      out.push(...(res.data as Array<Record<string, unknown>>));
+      if (res.data.length < PAGE) return out;
+    }
   }
 
   async markdownFiles(tenantId: string): Promise<ExportFile[]> {
@@ -51,7 +80,7 @@ export class ExportService {
   }
 
   async json(tenantId: string): Promise<JsonExportDocument> {
-    const { nodes, paraItems } = await this.graph(tenantId);
-    return buildJsonExport({ nodes, paraItems, exportedAt: new Date(this.d.clock.now()) });
+    const { nodes, paraItems, captures } = await this.graph(tenantId);
+    return buildJsonExport({ nodes, paraItems, captures, exportedAt: new Date(this.d.clock.now()) });
   }
 }

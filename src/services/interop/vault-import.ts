@@ -140,8 +140,11 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
 async function captureAttachments(d: VaultImportDeps, tenantId: string, vault: VaultReadResult, nodeOf: Map<string, string>, written: Set<string>, progress: ImportProgress): Promise<void> {
   if (!d.upload) return;
   const titles = new Map(vault.notes.map((n) => [n.path, n.title]));
+  // A Rhizome export's attachments are the originals its nodes were made from: capturing
+  // them again would make a second node from the same file, so they are left beside the notes.
+  const fromExport = new Set(vault.notes.filter((n) => n.exportedId !== undefined).map((n) => n.path));
   for (const a of vault.attachments) {
-    const by = a.referencedBy.filter((p) => written.has(p) && nodeOf.has(p));
+    const by = a.referencedBy.filter((p) => written.has(p) && nodeOf.has(p) && !fromExport.has(p));
     if (by.length === 0) continue;
     try {
       await d.upload(tenantId, {
