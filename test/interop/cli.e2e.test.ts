@@ -54,6 +54,11 @@ describe('rhizome import / export', { timeout: 180_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Recognised: pocket/);
     expect(r.stdout).toMatch(/created 3/);
+    // `rhizome capture --urls` takes a bookmark export as a list of URLs too.
+    writeFileSync(join(work, 'bm.html'), '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><A HREF="http://127.0.0.1:9/a" ADD_DATE="1">A</A>\n<DT><A HREF="http://127.0.0.1:9/b">B</A>\n</DL><p>\n');
+    const cap = await cli(['capture', '--urls', join(work, 'bm.html'), '--json']);
+    expect(cap.code, cap.stderr).toBe(0);
+    expect(JSON.parse(cap.stdout).map((x: { target: string }) => x.target)).toEqual(['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b']);
     writeFileSync(join(work, 'notes.txt'), 'not bookmarks at all');
     const bad = await cli(['import', 'bookmarks', join(work, 'notes.txt')]);
     expect(bad.code).toBe(2);

@@ -9,6 +9,8 @@ import { CONTENT_TYPES, TERMINAL_CAPTURE_STATUSES, type Capture, type CaptureInp
 import { exitCodeForStatus, toCliError } from '../api-errors.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { choice, client, intOption, print, printJson, progressBar, readStdin } from '../ui.js';
+import { readBookmarkFile } from '../../interop/bookmarks/read-bookmarks.js';
+import { UnrecognizedBookmarkFile } from '../../interop/bookmarks/types.js';
 
 type Item = { kind: 'url'; url: string } | { kind: 'file'; path: string } | { kind: 'note'; text: string };
 interface Outcome { target: string; capture?: Capture; id?: string; status?: string; node_id?: string | null; error?: string; exitCode?: number }
@@ -39,7 +41,11 @@ async function collectItems(targets: string[], o: Opts): Promise<Item[]> {
   if (o.note !== undefined) items.push({ kind: 'note', text: o.note });
   if (o.urls) {
     const text = o.urls === '-' ? await readStdin() : readFileSync(o.urls, 'utf8');
-    for (const line of text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
+    // A bookmark export (browser HTML, Pocket, Omnivore, Karakeep, Linkwarden) is a list of
+    // URLs too; `rhizome import bookmarks` also keeps their titles, tags and notes.
+    const bookmarks = bookmarkUrls(text);
+    if (bookmarks) items.push(...bookmarks.map((url) => ({ kind: 'url' as const, url })));
+    else for (const line of text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
       if (!isUrl(line)) throw new CliError(`not an http(s) URL in ${o.urls}: ${line}`, EXIT.usage);
       items.push({ kind: 'url', url: line });
     }
@@ -58,6 +64,16 @@ async function collectItems(targets: string[], o: Opts): Promise<Item[]> {
     }
   }
   return items;
+}
+
+function bookmarkUrls(text: string): string[] | null {
+  if (/^\s*https?:\/\//i.test(text)) return null;
+  try {
+    return readBookmarkFile(text).bookmarks.map((b) => b.url);
+  } catch (e) {
+    if (e instanceof UnrecognizedBookmarkFile) return null;
+    throw e;
+  }
 }
 
 function capturedWell(c: Capture | null): boolean {
