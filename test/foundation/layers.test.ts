@@ -26,6 +26,8 @@ const RULES: Record<string, { never: string[]; packages?: RegExp }> = {
   services: { never: ['http', 'cli', 'mcp', 'client', 'web'], packages: /^pkg:(hono$|hono\/(?!jwt)|@hono\/node-server|@modelcontextprotocol)/ },
   search: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web'] },
   ingest: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web'] },
+  // Import and export formats are pure: bytes in, plain data out, no database.
+  interop: { never: ['db', 'repos', 'services', 'jobs', 'http', 'cli', 'mcp', 'client', 'web', 'container.js', 'server.js'] },
   embed: { never: ['repos', 'services', 'http', 'cli', 'mcp', 'client', 'web'] },
   vectors: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web', 'jobs'] },
   mail: { never: ['repos', 'services', 'http', 'cli', 'mcp', 'client', 'web', 'db'] },
