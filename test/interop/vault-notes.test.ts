@@ -55,6 +55,17 @@ describe('Markdown vault reader: fields', () => {
     expect(note(r, 'o.md').updated).toBe('2024-03-05T08:00:00.000Z');
   });
 
+  it('reads a Logseq page\'s property block (title::, tags::, alias::) and leaves it in the body', () => {
+    const page = 'title:: Gardening log\ntags:: [[garden]], #outdoors, plants\nalias:: Garden, Yard\n\n- Planted [[Tomatoes]] today\n  - watered twice\n';
+    const r = read({ 'pages/gardening.md': page, 'pages/Tomatoes.md': '- red', 'pages/garden.md': '', 'notes/x.md': 'see [[Yard]]' });
+    const n = note(r, 'pages/gardening.md');
+    expect(n).toMatchObject({ title: 'Gardening log', aliases: ['Garden', 'Yard'], body: page });
+    expect(n.tags).toEqual(['garden', 'outdoors', 'plants', 'pages']);
+    expect(n.links.map((l) => l.target)).toEqual(['pages/garden.md', 'pages/Tomatoes.md']);
+    expect(note(r, 'notes/x.md').links).toEqual([{ target: 'pages/gardening.md', type: 'references' }]);
+    expect(note(r, 'notes/x.md').tags).toEqual(['notes']);
+  });
+
   it('keeps task lists and code blocks as Markdown', () => {
     const body = '# Tasks\n\n- [ ] open #todo\n- [x] done\n\n```js\nconst a = "[[not a link]] #nottag";\n```\n';
     const r = read({ 't.md': body });

@@ -9,6 +9,7 @@ import { parseMarkdown } from './markdown-tree.js';
 import { splitFrontMatter } from './front-matter.js';
 import { readFrontMatterFields } from './front-matter-fields.js';
 import { scanNote, type LinkRef } from './scan.js';
+import { readLogseqProperties } from './logseq-properties.js';
 
 export const TITLE_MAX = 500;
 /** Marks the links section Rhizome's export appends; import drops it again. */
@@ -62,6 +63,12 @@ export function readNote(path: string, text: string): ParsedNote {
   if (split.problem) warnings.push({ kind: 'malformed_front_matter', detail: `${split.problem}; imported as text` });
   const fields = readFrontMatterFields(split.data ?? {});
   for (const detail of fields.warnings) warnings.push({ kind: 'ignored_value', detail });
+  const logseq = readLogseqProperties(text, tree);
+  if (logseq) {
+    fields.title ??= logseq.title;
+    for (const t of logseq.tags) if (!fields.tags.some((x) => x.toLowerCase() === t.toLowerCase())) fields.tags.push(t);
+    for (const a of logseq.aliases) if (!fields.aliases.includes(a)) fields.aliases.push(a);
+  }
   const scan = scanNote(tree);
   const isExport = fields.id !== undefined && fields.links !== undefined;
   let body = split.body;
