@@ -32,7 +32,7 @@ export class ImportsRepo {
 
   constructor(db: Db) {
     this.keyStmt = db.prepare('SELECT k.node_id, k.content_hash FROM import_keys k WHERE k.tenant_id = ? AND k.key = ?');
-    this.byHashStmt = db.prepare('SELECT k.node_id, k.content_hash FROM import_keys k WHERE k.tenant_id = ? AND k.content_hash = ? LIMIT 1');
+    this.byHashStmt = db.prepare('SELECT k.node_id, k.content_hash, k.key FROM import_keys k WHERE k.tenant_id = ? AND k.content_hash = ? ORDER BY k.updated_at DESC');
     this.upsertKeyStmt = db.prepare(
       `INSERT INTO import_keys (tenant_id, key, node_id, content_hash, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (tenant_id, key) DO UPDATE SET node_id = excluded.node_id, content_hash = excluded.content_hash, updated_at = excluded.updated_at`,
@@ -48,8 +48,9 @@ export class ImportsRepo {
     return this.keyStmt.get(tenantId, key) as ImportKeyRow | undefined;
   }
 
-  byHash(tenantId: string, hash: string): ImportKeyRow | undefined {
-    return this.byHashStmt.get(tenantId, hash) as ImportKeyRow | undefined;
+  /** Every imported file with this content, newest first. */
+  byHash(tenantId: string, hash: string): Array<ImportKeyRow & { key: string }> {
+    return this.byHashStmt.all(tenantId, hash) as Array<ImportKeyRow & { key: string }>;
   }
 
   upsertKey(tenantId: string, key: string, nodeId: string, hash: string, at: string): void {

@@ -106,6 +106,16 @@ describe('import and export over the API', () => {
     const g2 = await graphOf();
     expect(g2.nodes).toHaveLength(3);
     expect(g2.nodes.find((n: any) => n.title === 'Plan').tags).toEqual(['plan', 'v2']);
+
+    // The same vault zipped under another name: unchanged files are recognised by content.
+    const r3 = await runImport('/api/v1/imports/markdown', form('renamed.zip', v2, { para_from_folders: 'true' }));
+    expect(r3.counts).toMatchObject({ created: 0, skipped: 3 });
+    expect((await graphOf()).nodes).toHaveLength(3);
+
+    // Files with equal content at different paths stay separate notes.
+    const twins = rawZip([{ name: 'one/Empty.md', data: '' }, { name: 'two/Blank.md', data: '' }]);
+    const r4 = await runImport('/api/v1/imports/markdown', form('twins.zip', twins));
+    expect(r4.counts).toMatchObject({ created: 2 });
   });
 
   it('takes a vault zip larger than the 1 MB JSON body limit; a note over the node size limit fails alone', async () => {

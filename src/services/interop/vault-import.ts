@@ -112,7 +112,11 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
 
 /** Creates, updates or skips the note's node; true when it was written. */
 function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraIds: Map<string, string>, nodeOf: Map<string, string>, progress: ImportProgress): boolean {
-  const known = d.repo.key(tenantId, note.key);
+  // By key (source + path) first; else the same file (same path, same content) imported
+  // under another source name, i.e. the same vault zipped under a new name. Two files with
+  // equal content at different paths (empty notes, templates) stay two notes.
+  const known = d.repo.key(tenantId, note.key)
+    ?? d.repo.byHash(tenantId, note.contentHash).find((k) => k.key.endsWith(`:${note.path}`) && ![...nodeOf.values()].includes(k.node_id));
   const para_item_ids = note.para.map((p) => itemId(paraIds, p)).filter((x): x is string => !!x);
   const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids };
   let nodeId: string;
