@@ -112,6 +112,15 @@ describe('import and export over the API', () => {
     expect(r3.counts).toMatchObject({ created: 0, skipped: 3 });
     expect((await graphOf()).nodes).toHaveLength(3);
 
+    // A note in an item that is archived by now is still updated (the archived item is left alone).
+    const v3 = rawZip([{ name: 'Archive/Old/Gone.md', data: '# Gone' }]);
+    expect((await runImport('/api/v1/imports/markdown', form('old.zip', v3, { para_from_folders: 'true' }))).counts).toMatchObject({ created: 1, failed: 0 });
+    const v4 = rawZip([{ name: 'Archive/Old/Gone.md', data: '# Gone\n\nedited' }]);
+    expect((await runImport('/api/v1/imports/markdown', form('old.zip', v4, { para_from_folders: 'true' }))).counts).toMatchObject({ updated: 1, failed: 0 });
+    const [old] = (await ok(await t.req('GET', '/api/v1/para?status=archived'))).data;
+    await ok(await t.req('POST', `/api/v1/para/${old.id}/unarchive`));
+    expect((await graphOf()).nodes.find((n: any) => n.title === 'Gone').para).toEqual(['resources/Old']);
+
     // Files with equal content at different paths stay separate notes.
     const twins = rawZip([{ name: 'one/Empty.md', data: '' }, { name: 'two/Blank.md', data: '' }]);
     const r4 = await runImport('/api/v1/imports/markdown', form('twins.zip', twins));

@@ -33,12 +33,17 @@ function paraKey(p: { category: string; label: string }): string {
   return `${p.category}/${p.label.trim().toLowerCase()}`;
 }
 
-/** Finds or creates each PARA item; returns "category/label" (and "category/slug") → id. */
+/**
+ * Finds or creates each PARA item; returns "category/label" (and "category/slug") → id.
+ * Items already archived in the tenant take no new notes (the API refuses that), so they
+ * are left out: their notes keep whatever associations they have.
+ */
 function ensureParaItems(d: VaultImportDeps, tenantId: string, items: ParaRef[], progress: ImportProgress): Map<string, string> {
   const ids = new Map<string, string>();
   for (const existing of d.para.list(tenantId, {})) {
-    ids.set(paraKey(existing), existing.id);
-    ids.set(`${existing.category}/#${existing.slug}`, existing.id);
+    const id = existing.status === 'archived' ? '' : existing.id;
+    ids.set(paraKey(existing), id);
+    ids.set(`${existing.category}/#${existing.slug}`, id);
   }
   for (const item of items) {
     if (ids.has(paraKey(item))) {
@@ -53,8 +58,12 @@ function ensureParaItems(d: VaultImportDeps, tenantId: string, items: ParaRef[],
   return ids;
 }
 
+function isArchived(ids: Map<string, string>, p: ParaRef): boolean {
+  return (p.slug ? ids.get(`${p.category}/#${p.slug}`) : undefined) === '' || ids.get(paraKey(p)) === '';
+}
+
 function itemId(ids: Map<string, string>, p: ParaRef): string | undefined {
-  return (p.slug ? ids.get(`${p.category}/#${p.slug}`) : undefined) ?? ids.get(paraKey(p));
+  return ((p.slug ? ids.get(`${p.category}/#${p.slug}`) : undefined) ?? ids.get(paraKey(p))) || undefined;
 }
 
 export async function importVault(d: VaultImportDeps, tenantId: string, vault: VaultReadResult, progress: ImportProgress, onProgress: () => void): Promise<void> {
@@ -118,13 +127,15 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
   const known = d.repo.key(tenantId, note.key)
     ?? d.repo.byHash(tenantId, note.contentHash).find((k) => k.key.endsWith(`:${note.path}`) && ![...nodeOf.values()].includes(k.node_id));
   const para_item_ids = note.para.map((p) => itemId(paraIds, p)).filter((x): x is string => !!x);
+  // A note whose item has been archived since keeps its (hidden) association untouched.
+  const inArchived = note.para.some((p) => itemId(paraIds, p) === undefined && isArchived(paraIds, p));
   const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids };
   let nodeId: string;
   if (known && known.content_hash === note.contentHash && exists(d, tenantId, known.node_id)) {
     nodeId = known.node_id;
     progress.counts.skipped++;
   } else if (known && exists(d, tenantId, known.node_id)) {
-    nodeId = d.nodes.update(tenantId, known.node_id, fields).id;
+    nodeId = d.nodes.update(tenantId, known.node_id, inArchived ? { ...fields, para_item_ids: undefined } : fields).id;
     progress.counts.updated++;
   } else {
     nodeId = d.nodes.create(tenantId, fields, { created_at: note.created, updated_at: note.updated }).id;
