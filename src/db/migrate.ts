@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { schemaPath } from '../paths.js';
 import { migrateRelevance } from './migrations/002-relevance.js';
 import { oidcSchema } from './migrations/003-oidc.js';
-import { migrateImports } from './migrations/003-imports.js';
+import { migrateImports } from './migrations/004-imports.js';
 
 type Step = (db: Database.Database) => void;
 

@@ -1,4 +1,4 @@
-// Schema version 3 (imports): each imported file's key (source + vault path) and content
+// Schema version 4 (imports): each imported file's key (source + vault path) and content
 // hash → the node it became, so a re-import updates instead of duplicating; and each
 // import run with its status, counts and problems.
 import type Database from 'better-sqlite3';
