@@ -86,6 +86,8 @@ export function buildContainer(o: ServiceOptions) {
       ...(embedder.error ? { error: embedder.error } : {}),
     }),
     queueDepth: () => queue.depth(),
+    /** One tenant's queued and running jobs: /health shows a caller only its own. */
+    queueDepthOf: (tenantId: string) => queue.depthOf(tenantId),
   };
 
   return {

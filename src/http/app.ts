@@ -9,6 +9,7 @@ import { packageVersion } from '../paths.js';
 import { requireAuth } from './auth.middleware.js';
 import { extensionCors } from './cors.js';
 import { problem, toAppError } from './problem.js';
+import { securityHeaders } from './security-headers.js';
 import type { AppEnv } from './router.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
@@ -35,6 +36,7 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     return problem(c, new AppError(500, 'internal_error', 'Internal error', 'An unexpected error occurred; it has been logged'));
   });
 
+  app.use('*', securityHeaders());
   // Before auth, so an extension's preflight (which carries no key) is answered.
   for (const path of ['/api/v1/*', '/health']) app.use(path, extensionCors());
   app.use('/api/v1/*', async (c, next) => {

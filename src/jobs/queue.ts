@@ -73,6 +73,9 @@ export class JobQueue {
     await this.pq.onIdle();
   }
 
+  depthOf(tenantId: string): number {
+    return this.repo.depthOf(tenantId);
+  }
   depth(): number {
     return this.repo.depth();
   }

@@ -29,6 +29,7 @@ export class JobsRepo {
   private readonly depthStmt;
   private readonly nextRunStmt;
   private readonly countKindStmt;
+  private readonly tenantDepthStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
@@ -54,6 +55,7 @@ export class JobsRepo {
     this.requeueRunningStmt = db.prepare("UPDATE jobs SET status = 'queued', updated_at = ? WHERE status = 'running'");
     this.depthStmt = db.prepare("SELECT count(*) FROM jobs WHERE status IN ('queued','running')").pluck();
     this.nextRunStmt = db.prepare("SELECT min(run_after) FROM jobs WHERE status = 'queued'").pluck();
+    this.tenantDepthStmt = db.prepare("SELECT count(*) FROM jobs WHERE tenant_id = ? AND status IN ('queued','running')").pluck();
     this.countKindStmt = db.prepare("SELECT count(*) FROM jobs WHERE tenant_id = ? AND kind = ? AND status IN ('queued','running')").pluck();
   }
 
@@ -91,6 +93,10 @@ export class JobsRepo {
   }
   depth(): number {
     return this.depthStmt.get() as number;
+  }
+  /** Queued and running jobs of one tenant (what /health shows its caller). */
+  depthOf(tenantId: string): number {
+    return this.tenantDepthStmt.get(tenantId) as number;
   }
   nextRunAt(): number | null {
     return this.nextRunStmt.get() as number | null;
