@@ -8,6 +8,9 @@ type Step = (db: Database.Database) => void;
 
 const MIGRATIONS: Step[] = [
   (db) => db.exec(readFileSync(schemaPath(), 'utf8')),
+  // Immediate revocation: every bearer request asks "is this session family revoked?" in
+  // one lookup on this small partial index (only revoked rows are in it).
+  (db) => db.exec('CREATE INDEX IF NOT EXISTS refresh_tokens_revoked_family ON refresh_tokens(tenant_id, family_id) WHERE revoked_at IS NOT NULL'),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,7 @@ import { UnauthorizedError } from '../errors.js';
 import type { AuthService } from '../services/auth/auth.service.js';
 import type { AppEnv } from './router.js';
 
-const PUBLIC = new Set(['/api/v1/auth/magic-link', '/api/v1/auth/magic-link/verify', '/api/v1/auth/refresh', '/api/v1/openapi.json']);
+const PUBLIC = new Set(['/api/v1/auth/magic-link', '/api/v1/auth/magic-link/verify', '/api/v1/auth/refresh', '/api/v1/auth/logout', '/api/v1/openapi.json']);
 
 /** The principal an Authorization header names; throws UnauthorizedError when it names none. */
 export async function authenticate(auth: AuthService, header: string | undefined) {

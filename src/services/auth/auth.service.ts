@@ -130,6 +130,12 @@ export class AuthService {
     return this.issue(row.tenant_id, row.user_id, row.family_id);
   }
 
+  /** Ends the session a refresh token belongs to (its whole family). Unknown tokens: nothing to do. */
+  logout(refreshToken: string): void {
+    const row = this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, refreshToken));
+    if (row) this.d.tokens.revokeFamily(row.tenant_id, row.family_id, this.d.clock.now());
+  }
+
   async authenticateBearer(token: string): Promise<Principal> {
     let payload: Record<string, unknown>;
     try {
@@ -140,17 +146,20 @@ export class AuthService {
     }
     const exp = typeof payload.exp === 'number' ? payload.exp : 0;
     if (exp * 1000 <= this.d.clock.now()) throw new UnauthorizedError('Access token expired');
-    const tenantId = payload.tid, userId = payload.sub;
-    if (typeof tenantId !== 'string' || typeof userId !== 'string' || !this.d.users.findById(tenantId, userId)) {
+    const tenantId = payload.tid, userId = payload.sub, familyId = payload.fid;
+    if (typeof tenantId !== 'string' || typeof userId !== 'string' || typeof familyId !== 'string' || !this.d.users.findById(tenantId, userId)) {
       throw new UnauthorizedError('Invalid access token');
     }
+    // Revocation is immediate: a revoked session family (logout, refresh-token reuse) ends its
+    // access tokens on their next request, not when they expire.
+    if (this.d.tokens.familyRevoked(tenantId, familyId)) throw new UnauthorizedError('This session has been revoked');
     return { tenantId, kind: 'user', id: userId };
   }
 
   private async issue(tenantId: string, userId: string, familyId: string): Promise<TokenPair> {
     const now = this.d.clock.now();
     const access_token = await sign(
-      { sub: userId, tid: tenantId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + ACCESS_TTL_S },
+      { sub: userId, tid: tenantId, fid: familyId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + ACCESS_TTL_S },
       this.d.keys.jwtSecret,
       'HS256',
     );
