@@ -10,6 +10,7 @@ import { requireAuth } from './auth.middleware.js';
 import { extensionCors } from './cors.js';
 import { problem, toAppError } from './problem.js';
 import { securityHeaders } from './security-headers.js';
+import { magicLinkLimit } from './rate-limit.js';
 import type { AppEnv } from './router.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
@@ -53,7 +54,8 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
-  app.use('/api/v1/*', requireAuth(s.auth));
+  app.use('/api/v1/*', requireAuth(s));
+  app.use('/api/v1/auth/magic-link', magicLinkLimit(s));
 
   app.route('/', healthRoutes(s));
   for (const mod of apiRouteModules) app.route('/api/v1', mod(s));

@@ -1,7 +1,9 @@
 // Resolves the caller's tenant from `ApiKey {id}.{secret}` or `Bearer <access>`.
 import type { MiddlewareHandler } from 'hono';
 import { UnauthorizedError } from '../errors.js';
+import type { Services } from '../container.js';
 import type { AuthService } from '../services/auth/auth.service.js';
+import { throttled } from './rate-limit.js';
 import type { AppEnv } from './router.js';
 
 const PUBLIC = new Set(['/api/v1/auth/magic-link', '/api/v1/auth/magic-link/verify', '/api/v1/auth/refresh', '/api/v1/auth/logout', '/api/v1/openapi.json']);
@@ -20,10 +22,11 @@ export async function authenticate(auth: AuthService, header: string | undefined
   return principal;
 }
 
-export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
+export function requireAuth(s: Pick<Services, 'auth' | 'config' | 'log'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (PUBLIC.has(c.req.path) || c.req.path.startsWith('/api/v1/docs')) return next();
-    const principal = await authenticate(auth, c.req.header('Authorization'));
+    // Failed attempts are counted per address and key id (429 past the limit); valid ones never.
+    const principal = await throttled(c, s, () => authenticate(s.auth, c.req.header('Authorization')));
     c.set('principal', principal);
     c.set('tenantId', principal.tenantId);
     return next();

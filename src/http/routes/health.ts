@@ -7,6 +7,7 @@ import { packageVersion } from '../../paths.js';
 import { json } from '../../schemas/common.js';
 import { Health } from '../../schemas/health.js';
 import { authenticate } from '../auth.middleware.js';
+import { throttled } from '../rate-limit.js';
 import { createRouter } from '../router.js';
 
 export function healthRoutes(s: Services) {
@@ -20,7 +21,7 @@ export function healthRoutes(s: Services) {
     }),
     async (c) => {
       const header = c.req.header('Authorization');
-      const principal = header ? await authenticate(s.auth, header) : null;
+      const principal = header ? await throttled(c, s, () => authenticate(s.auth, header)) : null;
       const embedding = s.status.embedder();
       const reason = embedding.state === 'error' ? 'the embedding model failed to load' : undefined;
       const base = { status: reason ? ('degraded' as const) : ('ok' as const), version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), ...(reason ? { reason } : {}) };
