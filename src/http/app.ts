@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Services } from '../container.js';
 import { AppError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { isClientAbort } from './client-abort.js';
+import { isStorageError } from '../db/storage-errors.js';
 import { packageVersion } from '../paths.js';
 import { requireAuth } from './auth.middleware.js';
 import { extensionCors } from './cors.js';
@@ -27,6 +28,10 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   const app = new OpenAPIHono<AppEnv>();
 
   app.onError((err, c) => {
+    if (isStorageError(err)) {
+      s.status.storage.failed(err);
+      s.log.warn(`${c.req.method} ${c.req.path} refused: ${err instanceof Error ? err.message : String(err)}`);
+    }
     const known = toAppError(err);
     if (known) return problem(c, known);
     if (isClientAbort(err)) {
@@ -38,6 +43,11 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   });
 
   app.use('*', securityHeaders());
+  // A write that went through means the disk has room again: /health stops saying degraded.
+  app.use('/api/v1/*', async (c, next) => {
+    await next();
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.res.status < 400 && s.status.storage.reason()) s.status.storage.ok();
+  });
   // Before auth, so an extension's preflight (which carries no key) is answered.
   for (const path of ['/api/v1/*', '/health']) app.use(path, extensionCors());
   app.use('/api/v1/*', async (c, next) => {

@@ -23,6 +23,7 @@ export class JobsRepo {
   private readonly claimStmt;
   private readonly doneStmt;
   private readonly retryStmt;
+  private readonly retryTransientStmt;
   private readonly dropDuplicateRunningStmt;
   private readonly failStmt;
   private readonly requeueRunningStmt;
@@ -46,6 +47,11 @@ export class JobsRepo {
     // queued meanwhile: that one does the same work, and the unique index allows one.
     this.retryStmt = db.prepare(
       `UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?
+         AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
+    );
+    // A retry that does not count: the failure was the machine's (a full disk), not the job's.
+    this.retryTransientStmt = db.prepare(
+      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), run_after = ?, last_error = ?, updated_at = ? WHERE id = ? AND status = 'running'
          AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
     );
     this.dropDuplicateRunningStmt = db.prepare(
@@ -80,6 +86,9 @@ export class JobsRepo {
   }
   retry(id: number, runAfter: number, error: string, now: number): void {
     if (this.retryStmt.run(runAfter, error, now, id).changes === 0) this.doneStmt.run(id);
+  }
+  retryTransient(id: number, runAfter: number, error: string, now: number): void {
+    if (this.retryTransientStmt.run(runAfter, error, now, id).changes === 0) this.doneStmt.run(id);
   }
   fail(id: number, error: string, now: number): void {
     this.failStmt.run(error, now, id);

@@ -1,6 +1,9 @@
 // API keys, magic-link login, access tokens (JWT via hono/jwt) and refresh-token rotation
 // with reuse detection (RFC 9700: presenting a rotated token revokes its whole family).
 import { sign, verify } from 'hono/jwt';
+import { isStorageError } from '../../db/storage-errors.js';
+
+const isBusy = (e: unknown) => /^SQLITE_(BUSY|LOCKED|READONLY)/.test(String((e as { code?: unknown })?.code ?? ''));
 import { hmac, digestsEqual, randomSecret, type Keys } from './secrets.js';
 import { iso, type Clock } from '../../clock.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
@@ -69,7 +72,14 @@ export class AuthService {
     if (!row || !digestsEqual(presented, row.secret_hmac)) throw new UnauthorizedError('Unknown or revoked API key');
     // last_used_at is kept to the minute: a write on every authenticated read is not worth it.
     const now = this.d.clock.now();
-    if (!row.last_used_at || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) this.d.apiKeys.touch(row.tenant_id, row.id, iso(now));
+    if (!row.last_used_at || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+      // Best effort: authenticating must never need a write (a full disk still serves reads).
+      try {
+        this.d.apiKeys.touch(row.tenant_id, row.id, iso(now));
+      } catch (e) {
+        if (!isStorageError(e) && !isBusy(e)) throw e;
+      }
+    }
     return { tenantId: row.tenant_id, kind: 'api_key', id: row.id };
   }
 
