@@ -9,14 +9,9 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimits } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError, RateLimitedError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
-export class RateLimitedError extends AppError {
-  constructor(retryAfterS: number) {
-    super(429, 'rate_limited', 'Too many requests', `Too many failed attempts; retry in ${retryAfterS} s`, undefined, { 'Retry-After': String(retryAfterS) });
-  }
-}
 
 /** The client's address: the socket's peer, or the last X-Forwarded-For hop when configured. */
 export function clientAddress(c: Context, trustProxy: boolean): string {
@@ -102,7 +97,7 @@ export async function throttled<T>(c: Context, s: Parameters<typeof throttleFor>
     if (!(e instanceof AppError) || e.status !== 401) throw e;
     const t = throttleFor(s);
     const wait = await t.failedAuth(clientAddress(c, t.limits.trustProxy), keyIdOf(c.req.header('Authorization')));
-    throw wait > 0 ? new RateLimitedError(wait) : e;
+    throw wait > 0 ? new RateLimitedError(`Too many failed attempts; retry in ${wait} s`, wait) : e;
   }
 }
 
