@@ -30,7 +30,29 @@ const envSchema = z.object({
   XDG_CONFIG_HOME: z.string().min(1).optional(),
   RHIZOME_OPEN_URL_COMMAND: z.string().min(1).optional(),
   ...oidcEnv,
+  // Throttles (0 turns one off); see docs/reliability.md.
+  RHIZOME_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(30),
+  RHIZOME_AUTH_FAILURES_PER_KEY: z.coerce.number().int().min(0).default(10),
+  RHIZOME_AUTH_WINDOW_S: z.coerce.number().int().min(1).default(60),
+  RHIZOME_MAGIC_LINKS_PER_EMAIL: z.coerce.number().int().min(0).default(3),
+  RHIZOME_MAGIC_LINKS_PER_ADDRESS: z.coerce.number().int().min(0).default(10),
+  RHIZOME_MAGIC_LINK_WINDOW_S: z.coerce.number().int().min(1).default(900),
+  RHIZOME_TRUST_PROXY: flag,
 });
+
+export interface RateLimits {
+  /** Failed authentications per client address per window before 429. */
+  readonly authFailuresPerAddress: number;
+  /** Failed authentications per API key id per window before 429. */
+  readonly authFailuresPerKey: number;
+  readonly authWindowS: number;
+  /** Sign-in links actually sent per email address per window (the request still answers 202). */
+  readonly magicLinksPerEmail: number;
+  readonly magicLinksPerAddress: number;
+  readonly magicLinkWindowS: number;
+  /** Take the client address from the last X-Forwarded-For entry (behind a reverse proxy). */
+  readonly trustProxy: boolean;
+}
 
 /** The default embedding model: Universal Sentence Encoder lite, shipped in an npm package. */
 export const DEFAULT_EMBED_MODEL = 'use-lite';
@@ -58,6 +80,7 @@ export interface Config {
   readonly oidc: OidcConfig;
   /** CLI: the command that opens a URL for `rhizome login --provider` (else the platform's opener). */
   readonly openUrlCommand: string | undefined;
+  readonly limits: RateLimits;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -104,6 +127,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientConfigDir: resolve(e.RHIZOME_CONFIG_DIR ?? join(e.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'rhizome')),
     oidc,
     openUrlCommand: e.RHIZOME_OPEN_URL_COMMAND,
+    limits: {
+      authFailuresPerAddress: e.RHIZOME_AUTH_FAILURES_PER_ADDRESS,
+      authFailuresPerKey: e.RHIZOME_AUTH_FAILURES_PER_KEY,
+      authWindowS: e.RHIZOME_AUTH_WINDOW_S,
+      magicLinksPerEmail: e.RHIZOME_MAGIC_LINKS_PER_EMAIL,
+      magicLinksPerAddress: e.RHIZOME_MAGIC_LINKS_PER_ADDRESS,
+      magicLinkWindowS: e.RHIZOME_MAGIC_LINK_WINDOW_S,
+      trustProxy: e.RHIZOME_TRUST_PROXY,
+    },
     ...overrides,
   };
   return Object.freeze(config);

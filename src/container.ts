@@ -8,6 +8,7 @@ import { backupDatabase, type Db } from './db/open.js';
 import { sqliteUnitOfWork } from './db/unit-of-work.js';
 import type { Embedder, ModelState } from './embed/embedder.js';
 import { JobQueue } from './jobs/queue.js';
+import { StorageState } from './db/storage-errors.js';
 import { createLogger, type Logger } from './logger.js';
 import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.js';
 import { createRepos } from './repos/index.js';
@@ -55,7 +56,9 @@ export function buildContainer(o: ServiceOptions) {
   const mailer = o.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer(log));
   const tx = sqliteUnitOfWork(db, (e) => log.error('an after-commit hook failed', e));
   const repos = createRepos(db);
-  const queue = new JobQueue(repos.jobs, clock, log);
+  // Remembers a full disk / I/O error until a write succeeds: /health reports it.
+  const storage = new StorageState(clock);
+  const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
   const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx });
 
   const keys = loadKeys(repos.tenants);
@@ -100,6 +103,9 @@ export function buildContainer(o: ServiceOptions) {
       ...(embedder.error ? { error: embedder.error } : {}),
     }),
     queueDepth: () => queue.depth(),
+    /** One tenant's queued and running jobs: /health shows a caller only its own. */
+    queueDepthOf: (tenantId: string) => queue.depthOf(tenantId),
+    storage,
   };
 
   return {

@@ -1,6 +1,8 @@
 // Minimal levelled logger to stderr (stdout stays clean for CLI output and MCP stdio).
 export interface Logger {
   error(msg: string, err?: unknown): void;
+  /** Something an operator should see (throttling, a full disk), shown at the `error` level and above. */
+  warn(msg: string): void;
   info(msg: string): void;
   debug(msg: string): void;
 }
@@ -12,6 +14,7 @@ export function createLogger(level: keyof typeof LEVELS = 'info', write: (s: str
   const line = (tag: string, msg: string) => write(`${new Date().toISOString()} ${tag} ${msg}\n`);
   return {
     error: (msg, err) => n >= 1 && line('ERROR', err ? `${msg}: ${err instanceof Error ? err.stack ?? err.message : String(err)}` : msg),
+    warn: (msg) => n >= 1 && line('WARN ', msg),
     info: (msg) => n >= 2 && line('INFO ', msg),
     debug: (msg) => n >= 3 && line('DEBUG', msg),
   };

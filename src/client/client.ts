@@ -219,7 +219,7 @@ export class RhizomeClient {
     return this.http.json('GET', '/api/v1/graph-health');
   }
   serverHealth(): Promise<T.ServerHealth> {
-    return this.http.json('GET', '/health', { anonymous: true });
+    return this.http.json('GET', '/health');
   }
   async apiKeys(): Promise<T.ApiKey[]> {
     return (await this.http.json<{ data: T.ApiKey[] }>('GET', '/api/v1/auth/api-keys')).data;

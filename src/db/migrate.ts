@@ -14,6 +14,9 @@ const MIGRATIONS: Step[] = [
   migrateRelevance,
   oidcSchema,
   migrateImports,
+  // Immediate revocation: every bearer request asks "is this session family revoked?" in
+  // one lookup on this small partial index (only revoked rows are in it).
+  (db) => db.exec('CREATE INDEX IF NOT EXISTS refresh_tokens_revoked_family ON refresh_tokens(tenant_id, family_id) WHERE revoked_at IS NOT NULL'),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

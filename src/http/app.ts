@@ -5,10 +5,13 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Services } from '../container.js';
 import { AppError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { isClientAbort } from './client-abort.js';
+import { isStorageError } from '../db/storage-errors.js';
 import { packageVersion } from '../paths.js';
 import { requireAuth } from './auth.middleware.js';
 import { extensionCors } from './cors.js';
 import { problem, toAppError } from './problem.js';
+import { securityHeaders } from './security-headers.js';
+import { magicLinkLimit } from './rate-limit.js';
 import type { AppEnv } from './router.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
@@ -25,6 +28,10 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   const app = new OpenAPIHono<AppEnv>();
 
   app.onError((err, c) => {
+    if (isStorageError(err)) {
+      s.status.storage.failed(err);
+      s.log.warn(`${c.req.method} ${c.req.path} refused: ${err instanceof Error ? err.message : String(err)}`);
+    }
     const known = toAppError(err);
     if (known) return problem(c, known);
     if (isClientAbort(err)) {
@@ -35,6 +42,12 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     return problem(c, new AppError(500, 'internal_error', 'Internal error', 'An unexpected error occurred; it has been logged'));
   });
 
+  app.use('*', securityHeaders());
+  // A write that went through means the disk has room again: /health stops saying degraded.
+  app.use('/api/v1/*', async (c, next) => {
+    await next();
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.res.status < 400 && s.status.storage.reason()) s.status.storage.ok();
+  });
   // Before auth, so an extension's preflight (which carries no key) is answered.
   for (const path of ['/api/v1/*', '/health']) app.use(path, extensionCors());
   app.use('/api/v1/*', async (c, next) => {
@@ -51,7 +64,8 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
-  app.use('/api/v1/*', requireAuth(s.auth));
+  app.use('/api/v1/*', requireAuth(s));
+  app.use('/api/v1/auth/magic-link', magicLinkLimit(s));
 
   app.route('/', healthRoutes(s));
   for (const mod of apiRouteModules) app.route('/api/v1', mod(s));

@@ -1,6 +1,7 @@
 // Every error response is application/problem+json (RFC 9457) with a stable `code`.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { isStorageError } from '../db/storage-errors.js';
 import { AppError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 
 export function problemResponse(err: AppError, instance?: string): Response {
@@ -22,6 +23,9 @@ export function problemResponse(err: AppError, instance?: string): Response {
 /** Maps Hono's own exceptions (malformed JSON, body limit, ...) onto our codes. */
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  if (isStorageError(err)) {
+    return new AppError(507, 'insufficient_storage', 'Insufficient storage', 'The server cannot store this right now (its disk is full or failing); nothing was changed. Retry later.', undefined, { 'Retry-After': '30' });
+  }
   if (err instanceof HTTPException) {
     const msg = err.message || 'Bad request';
     if (err.status === 400) return new ValidationError(msg.includes('JSON') ? 'Malformed JSON in request body' : msg);

@@ -41,9 +41,13 @@ export class FetchError extends Error {
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED']);
 const DEFAULTS = { timeoutMs: 15_000, maxBytes: 25 * 1024 * 1024, maxRedirects: 5 };
 
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+/** A resolver with node:dns lookup's `all: true` shape (tests pass canned DNS answers). */
+export type Resolver = (hostname: string, options: object, cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+/** Resolves, then refuses the host if ANY of its addresses is private (no mixing public and private). */
+export function guardedLookup(allowPrivate: boolean, resolve: Resolver = dnsLookup as unknown as Resolver): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as unknown as LookupAddress[];
       const bad = list.find((a) => isPrivateAddress(a.address));

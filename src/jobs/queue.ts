@@ -5,7 +5,33 @@ import PQueue from 'p-queue';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { JobRow, JobsRepo } from '../repos/jobs.repo.js';
+import { isStorageError, StorageState } from '../db/storage-errors.js';
 import { retryDelayMs } from './backoff.js';
+
+/** How long the queue waits after a full disk or I/O error before claiming again. */
+export const STORAGE_RETRY_MS = 2000;
+/** Identical errors are logged once per interval, with a count. */
+export const REPEAT_LOG_INTERVAL_MS = 60_000;
+
+/** Logs an error once per interval per message; the next line says how many were folded. */
+export class RepeatedLog {
+  private readonly seen = new Map<string, { at: number; folded: number }>();
+  constructor(private readonly log: Logger, private readonly clock: Clock, private readonly intervalMs = REPEAT_LOG_INTERVAL_MS) {}
+  error(msg: string, err: unknown): void {
+    const key = `${msg}\0${err instanceof Error ? err.message : String(err)}`;
+    const now = this.clock.now();
+    const s = this.seen.get(key);
+    if (s && now - s.at < this.intervalMs) {
+      s.folded++;
+      return;
+    }
+    const more = s?.folded ? ` (and ${s.folded} more time(s) in the last ${Math.round((now - s.at) / 1000)} s)` : '';
+    this.seen.set(key, { at: now, folded: 0 });
+    // A full disk needs no stack trace: the message says it all.
+    if (isStorageError(err)) this.log.warn(`${msg}${more}: ${err instanceof Error ? err.message : String(err)}`);
+    else this.log.error(`${msg}${more}`, err);
+  }
+}
 
 export interface Job<P = Record<string, unknown>> {
   id: number;
@@ -37,14 +63,21 @@ export class JobQueue {
   private running = false;
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
+  /** Storage trouble seen: wait before claiming again (no busy loop against a full disk). */
+  private pauseUntil = 0;
+  /** Jobs whose outcome could not be written (full disk): written as soon as the disk allows. */
+  private readonly unsettled = new Map<number, { done: true } | { retryAt: number; error: string }>();
+  private readonly repeated: RepeatedLog;
 
   constructor(
     private readonly repo: JobsRepo,
     private readonly clock: Clock,
     private readonly log: Logger,
     concurrency = 2,
+    readonly storage: StorageState = new StorageState(clock),
   ) {
     this.pq = new PQueue({ concurrency });
+    this.repeated = new RepeatedLog(log, clock);
   }
 
   register(handler: JobHandler): void {
@@ -73,6 +106,9 @@ export class JobQueue {
     await this.pq.onIdle();
   }
 
+  depthOf(tenantId: string): number {
+    return this.repo.depthOf(tenantId);
+  }
   depth(): number {
     return this.repo.depth();
   }
@@ -101,15 +137,18 @@ export class JobQueue {
 
   private pump(): void {
     if (!this.running || this.pumping) return;
+    if (this.clock.now() < this.pauseUntil) return this.scheduleNext();
     this.pumping = true;
     try {
+      this.settleUnsettled();
       while (this.running && this.pq.size + this.pq.pending < this.pq.concurrency) {
         const rows = this.repo.claim([...this.handlers.keys()], this.clock.now(), (k) => this.handlers.get(k)?.batchSize ?? 1);
         if (rows.length === 0) break;
         void this.pq.add(() => this.execute(rows));
       }
     } catch (err) {
-      this.log.error('job queue: claiming failed', err);
+      if (isStorageError(err)) this.storageTrouble(err);
+      this.repeated.error('job queue: claiming failed', err);
     } finally {
       this.pumping = false;
     }
@@ -119,8 +158,14 @@ export class JobQueue {
   private scheduleNext(): void {
     clearTimeout(this.timer);
     if (!this.running) return;
-    const next = this.repo.nextRunAt();
-    const wait = next === null ? 1000 : Math.min(1000, Math.max(5, next - this.clock.now()));
+    let wait: number;
+    try {
+      const next = this.repo.nextRunAt();
+      wait = next === null ? 1000 : Math.min(1000, Math.max(5, next - this.clock.now()));
+    } catch {
+      wait = 1000;
+    }
+    if (this.pauseUntil > this.clock.now()) wait = Math.max(wait, this.pauseUntil - this.clock.now());
     this.timer = setTimeout(() => this.pump(), wait);
     this.timer.unref();
   }
@@ -128,14 +173,54 @@ export class JobQueue {
   private async execute(rows: JobRow[]): Promise<void> {
     const handler = this.handlers.get(rows[0].kind)!;
     const jobs: Job[] = rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts }));
+    let ran = false;
     try {
       await handler.run(jobs);
-      for (const j of jobs) this.repo.complete(j.id);
+      ran = true;
+      for (const j of jobs) this.unsettled.set(j.id, { done: true });
+      this.settleUnsettled();
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
-      for (const j of jobs) this.settleFailure(handler, j, err);
+      if (ran) this.storageTrouble(err); // the work is done; only its deletion waits for space
+      else if (isStorageError(err)) for (const j of jobs) this.settleStorageFailure(j, err);
+      else for (const j of jobs) this.settleFailure(handler, j, err);
     } finally {
       setImmediate(() => this.pump());
+    }
+  }
+
+  private storageTrouble(err: unknown): void {
+    this.storage.failed(err);
+    this.pauseUntil = this.clock.now() + STORAGE_RETRY_MS;
+  }
+
+  /**
+   * A full disk or I/O error is transient: the job goes back to the queue with its attempt
+   * refunded (it can never end `failed` for it). If even that cannot be written, it is
+   * remembered and written as soon as the disk allows, so it never stays `running`.
+   */
+  private settleStorageFailure(job: Job, err: Error): void {
+    this.storageTrouble(err);
+    this.repeated.error(`job ${job.kind}: the disk refused a write, will retry`, err);
+    this.unsettled.set(job.id, { retryAt: this.clock.now() + STORAGE_RETRY_MS, error: err.message });
+    try {
+      this.settleUnsettled();
+    } catch {
+      /* stays unsettled: retried by the next pump */
+    }
+  }
+
+  /** Writes the outcomes the disk refused earlier; throws (leaving the rest) if it still refuses. */
+  private settleUnsettled(): void {
+    for (const [id, what] of this.unsettled) {
+      try {
+        if ('done' in what) this.repo.complete(id);
+        else this.repo.retryTransient(id, what.retryAt, what.error, this.clock.now());
+      } catch (e) {
+        if (isStorageError(e)) this.storageTrouble(e);
+        throw e;
+      }
+      this.unsettled.delete(id);
     }
   }
 

@@ -23,12 +23,14 @@ export class JobsRepo {
   private readonly claimStmt;
   private readonly doneStmt;
   private readonly retryStmt;
+  private readonly retryTransientStmt;
   private readonly dropDuplicateRunningStmt;
   private readonly failStmt;
   private readonly requeueRunningStmt;
   private readonly depthStmt;
   private readonly nextRunStmt;
   private readonly countKindStmt;
+  private readonly tenantDepthStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
@@ -47,6 +49,11 @@ export class JobsRepo {
       `UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?
          AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
     );
+    // A retry that does not count: the failure was the machine's (a full disk), not the job's.
+    this.retryTransientStmt = db.prepare(
+      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), run_after = ?, last_error = ?, updated_at = ? WHERE id = ? AND status = 'running'
+         AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
+    );
     this.dropDuplicateRunningStmt = db.prepare(
       `DELETE FROM jobs WHERE status = 'running' AND dedupe_key IN (SELECT dedupe_key FROM jobs WHERE status = 'queued' AND dedupe_key IS NOT NULL)`,
     );
@@ -54,6 +61,7 @@ export class JobsRepo {
     this.requeueRunningStmt = db.prepare("UPDATE jobs SET status = 'queued', updated_at = ? WHERE status = 'running'");
     this.depthStmt = db.prepare("SELECT count(*) FROM jobs WHERE status IN ('queued','running')").pluck();
     this.nextRunStmt = db.prepare("SELECT min(run_after) FROM jobs WHERE status = 'queued'").pluck();
+    this.tenantDepthStmt = db.prepare("SELECT count(*) FROM jobs WHERE tenant_id = ? AND status IN ('queued','running')").pluck();
     this.countKindStmt = db.prepare("SELECT count(*) FROM jobs WHERE tenant_id = ? AND kind = ? AND status IN ('queued','running')").pluck();
   }
 
@@ -79,6 +87,9 @@ export class JobsRepo {
   retry(id: number, runAfter: number, error: string, now: number): void {
     if (this.retryStmt.run(runAfter, error, now, id).changes === 0) this.doneStmt.run(id);
   }
+  retryTransient(id: number, runAfter: number, error: string, now: number): void {
+    if (this.retryTransientStmt.run(runAfter, error, now, id).changes === 0) this.doneStmt.run(id);
+  }
   fail(id: number, error: string, now: number): void {
     this.failStmt.run(error, now, id);
   }
@@ -91,6 +102,10 @@ export class JobsRepo {
   }
   depth(): number {
     return this.depthStmt.get() as number;
+  }
+  /** Queued and running jobs of one tenant (what /health shows its caller). */
+  depthOf(tenantId: string): number {
+    return this.tenantDepthStmt.get(tenantId) as number;
   }
   nextRunAt(): number | null {
     return this.nextRunStmt.get() as number | null;

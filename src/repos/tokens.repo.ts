@@ -29,6 +29,7 @@ export class TokensRepo {
   private readonly findRefresh;
   private readonly useRefresh;
   private readonly revokeFamilyStmt;
+  private readonly familyRevokedStmt;
 
   constructor(db: Db) {
     this.insertLink = db.prepare(
@@ -45,6 +46,10 @@ export class TokensRepo {
     this.revokeFamilyStmt = db.prepare(
       'UPDATE refresh_tokens SET revoked_at = ? WHERE tenant_id = ? AND family_id = ? AND revoked_at IS NULL',
     );
+    // Served by the partial index refresh_tokens_revoked_family (migration 2).
+    this.familyRevokedStmt = db
+      .prepare('SELECT 1 FROM refresh_tokens INDEXED BY refresh_tokens_revoked_family WHERE tenant_id = ? AND family_id = ? AND revoked_at IS NOT NULL LIMIT 1')
+      .pluck();
   }
 
   addMagicLink(row: Omit<MagicLinkRow, 'used_at'>): void {
@@ -68,5 +73,8 @@ export class TokensRepo {
   }
   revokeFamily(tenantId: string, familyId: string, at: number): void {
     this.revokeFamilyStmt.run(at, tenantId, familyId);
+  }
+  familyRevoked(tenantId: string, familyId: string): boolean {
+    return this.familyRevokedStmt.get(tenantId, familyId) !== undefined;
   }
 }

@@ -5,7 +5,10 @@ export const Health = z
     status: z.enum(['ok', 'degraded']),
     version: z.string(),
     uptime_s: z.number(),
-    embedding: z.object({ state: z.enum(['loading', 'ready', 'error']), model: z.string(), dimension: z.number(), error: z.string().optional() }),
-    jobs: z.object({ queued: z.number().int() }),
+    /** Why the status is degraded (e.g. the disk is full); absent when ok. */
+    reason: z.string().optional(),
+    /** Model state and queue depth: only for a caller with valid credentials (its own tenant's jobs). */
+    embedding: z.object({ state: z.enum(['loading', 'ready', 'error']), model: z.string(), dimension: z.number(), error: z.string().optional() }).optional(),
+    jobs: z.object({ queued: z.number().int() }).optional(),
   })
   .openapi('Health');

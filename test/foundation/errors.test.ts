@@ -72,8 +72,8 @@ describe('problem+json for every error class', () => {
 });
 
 describe('health and the API description', () => {
-  it('GET /health needs no auth and reports model and queue', async () => {
-    const res = await t.app.request('/health');
+  it('GET /health with credentials reports model and queue (without: status and version only)', async () => {
+    const res = await t.req('GET', '/health');
     expect(res.status).toBe(200);
     const h = await res.json();
     expect(h).toMatchObject({ status: 'ok', embedding: { state: 'ready', model: 'hash-64', dimension: 64 }, jobs: { queued: 0 } });
@@ -89,7 +89,7 @@ describe('health and the API description', () => {
 
   it('counts queued jobs', async () => {
     await t.req('POST', '/api/v1/nodes', { title: 'x' });
-    expect((await (await t.app.request('/health')).json()).jobs.queued).toBe(1);
+    expect((await (await t.req('GET', '/health')).json()).jobs.queued).toBe(1);
   });
 
   it('serves an OpenAPI 3.1 document listing every route, and a browsable reference', async () => {
@@ -104,7 +104,8 @@ describe('health and the API description', () => {
     for (const r of registered) expect(documented, r).toContain(r);
     const page = await t.app.request('/api/v1/docs');
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('/api/v1/openapi.json');
+    expect(await page.text()).toContain('/api/v1/docs/init.js');
+    expect(await (await t.app.request('/api/v1/docs/init.js')).text()).toContain('/api/v1/openapi.json');
     const js = await t.app.request('/api/v1/docs/swagger-ui-bundle.js');
     expect(js.status).toBe(200);
     expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(100_000);

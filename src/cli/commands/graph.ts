@@ -29,8 +29,8 @@ export function registerGraphCommands(program: Command): void {
       if (o.json) return printJson({ server, graph });
       details([
         ['server', `${c.apiUrl} — ${server.status}, version ${server.version}, up ${server.uptime_s}s`],
-        ['embedding', `${server.embedding.model} (${server.embedding.dimension}-d) ${server.embedding.state}${server.embedding.error ? `: ${server.embedding.error}` : ''}`],
-        ['jobs queued', server.jobs.queued],
+        ['embedding', server.embedding ? `${server.embedding.model} (${server.embedding.dimension}-d) ${server.embedding.state}${server.embedding.error ? `: ${server.embedding.error}` : ''}` : '(needs credentials)'],
+        ['jobs queued', server.jobs?.queued ?? '(needs credentials)'],
       ]);
       print('');
       details([

@@ -1,7 +1,7 @@
 // Sign-in with an identity provider (OpenID Connect) and sign-out. All public: the
 // provider's answer, the one-time hand-off code or the refresh token is the credential.
 import { createRoute, z } from '@hono/zod-openapi';
-import { RefreshRequest, TokenPair } from '../../schemas/auth.js';
+import { TokenPair } from '../../schemas/auth.js';
 import { body, errors, json } from '../../schemas/common.js';
 import type { Services } from '../../container.js';
 import { createRouter } from '../router.js';
@@ -126,17 +126,6 @@ export function authOidcRoutes(s: Services) {
       const url = await s.oidc.endSessionUrl(name);
       if (!url) return c.json({ type: 'about:blank', title: 'Not found', status: 404, detail: `Identity provider "${name}" offers no logout`, code: 'not_found' }, 404, { 'Content-Type': 'application/problem+json' });
       return c.redirect(url, 302);
-    },
-  );
-
-  r.openapi(
-    createRoute({
-      method: 'post', path: '/auth/logout', tags, security: [], summary: 'Sign out: revokes the refresh token\'s whole session family (always 204)',
-      request: body(RefreshRequest), responses: { 204: { description: 'Signed out' }, ...errors(400) },
-    }),
-    (c) => {
-      s.auth.revokeSession(c.req.valid('json').refresh_token);
-      return c.body(null, 204);
     },
   );
 

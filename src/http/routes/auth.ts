@@ -57,6 +57,16 @@ export function authRoutes(s: Services) {
     }),
     async (c) => c.json(await s.auth.refresh(c.req.valid('json').refresh_token), 200),
   );
+  r.openapi(
+    createRoute({
+      method: 'post', path: '/auth/logout', tags: ['auth'], summary: 'End a session: revokes the refresh token\'s family and its access tokens at once',
+      security: [], request: body(RefreshRequest), responses: { 204: { description: 'Signed out (also for an unknown token: nothing is revealed)' }, ...errors(400) },
+    }),
+    (c) => {
+      s.auth.logout(c.req.valid('json').refresh_token);
+      return c.body(null, 204);
+    },
+  );
 
   return r;
 }

@@ -15,14 +15,17 @@ const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Rhizome API reference</title><link rel="stylesheet" href="/api/v1/docs/swagger-ui.css"></head>
 <body><div id="ui"></div><script src="/api/v1/docs/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#ui', deepLinking: true, persistAuthorization: true });</script>
+<script src="/api/v1/docs/init.js"></script>
 </body></html>`;
+// A file, not an inline script, so the page's Content-Security-Policy can forbid inline scripts.
+const INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#ui', deepLinking: true, persistAuthorization: true });\n`;
 
 export function docsRoutes() {
   const r = new Hono();
   const dir = () => join(require.resolve('swagger-ui-dist/package.json'), '..');
   const cache = new Map<string, Buffer>();
   r.get('/docs', (c) => c.html(PAGE));
+  r.get('/docs/init.js', (c) => c.body(INIT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }));
   r.get('/docs/:file', (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];

@@ -1,27 +1,32 @@
+// GET /health: without credentials only liveness and version (nothing about tenants); with
+// valid credentials also the model state and the caller's own tenant's queue depth. Invalid
+// credentials are a 401, like anywhere else (and count towards the failed-auth throttle).
 import { createRoute } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import { packageVersion } from '../../paths.js';
 import { json } from '../../schemas/common.js';
 import { Health } from '../../schemas/health.js';
+import { authenticate } from '../auth.middleware.js';
+import { throttled } from '../rate-limit.js';
 import { createRouter } from '../router.js';
 
 export function healthRoutes(s: Services) {
   const r = createRouter();
   const version = packageVersion();
   r.openapi(
-    createRoute({ method: 'get', path: '/health', tags: ['meta'], summary: 'Liveness, version, model state, queue depth (no auth)', security: [], responses: { 200: json(Health) } }),
-    (c) => {
+    createRoute({
+      method: 'get', path: '/health', tags: ['meta'],
+      summary: 'Liveness and version (no auth); with credentials also model state and your queue depth',
+      security: [{}, { ApiKey: [] }, { Bearer: [] }], responses: { 200: json(Health) },
+    }),
+    async (c) => {
+      const header = c.req.header('Authorization');
+      const principal = header ? await throttled(c, s, () => authenticate(s.auth, header)) : null;
       const embedding = s.status.embedder();
-      return c.json(
-        {
-          status: embedding.state === 'error' ? ('degraded' as const) : ('ok' as const),
-          version,
-          uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000),
-          embedding,
-          jobs: { queued: s.status.queueDepth() },
-        },
-        200,
-      );
+      const reason = s.status.storage.reason() ?? (embedding.state === 'error' ? 'the embedding model failed to load' : undefined);
+      const base = { status: reason ? ('degraded' as const) : ('ok' as const), version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), ...(reason ? { reason } : {}) };
+      if (!principal) return c.json(base, 200);
+      return c.json({ ...base, embedding, jobs: { queued: s.status.queueDepthOf(principal.tenantId) } }, 200);
     },
   );
   return r;

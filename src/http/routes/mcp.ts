@@ -17,7 +17,7 @@ export const MCP_PATH = '/mcp';
 const IN_PROCESS_ORIGIN = 'http://rhizome.internal';
 
 export function mcpMount(app: Hono<AppEnv>, s: Services): void {
-  app.use(MCP_PATH, requireAuth(s.auth));
+  app.use(MCP_PATH, requireAuth(s));
   app.use(MCP_PATH, bodyLimit({ maxSize: 4 * 1024 * 1024, onError: () => { throw new PayloadTooLargeError('MCP request body exceeds 4 MB'); } }));
 
   app.post(MCP_PATH, async (c) => {

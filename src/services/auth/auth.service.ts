@@ -1,6 +1,9 @@
 // API keys, magic-link login, access tokens (JWT via hono/jwt) and refresh-token rotation
 // with reuse detection (RFC 9700: presenting a rotated token revokes its whole family).
 import { sign, verify } from 'hono/jwt';
+import { isStorageError } from '../../db/storage-errors.js';
+
+const isBusy = (e: unknown) => /^SQLITE_(BUSY|LOCKED|READONLY)/.test(String((e as { code?: unknown })?.code ?? ''));
 import { hmac, digestsEqual, randomSecret, type Keys } from './secrets.js';
 import { iso, type Clock } from '../../clock.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
@@ -69,7 +72,14 @@ export class AuthService {
     if (!row || !digestsEqual(presented, row.secret_hmac)) throw new UnauthorizedError('Unknown or revoked API key');
     // last_used_at is kept to the minute: a write on every authenticated read is not worth it.
     const now = this.d.clock.now();
-    if (!row.last_used_at || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) this.d.apiKeys.touch(row.tenant_id, row.id, iso(now));
+    if (!row.last_used_at || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+      // Best effort: authenticating must never need a write (a full disk still serves reads).
+      try {
+        this.d.apiKeys.touch(row.tenant_id, row.id, iso(now));
+      } catch (e) {
+        if (!isStorageError(e) && !isBusy(e)) throw e;
+      }
+    }
     return { tenantId: row.tenant_id, kind: 'api_key', id: row.id };
   }
 
@@ -130,6 +140,12 @@ export class AuthService {
     return this.issue(row.tenant_id, row.user_id, row.family_id);
   }
 
+  /** Ends the session a refresh token belongs to (its whole family). Unknown tokens: nothing to do. */
+  logout(refreshToken: string): void {
+    const row = this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, refreshToken));
+    if (row) this.d.tokens.revokeFamily(row.tenant_id, row.family_id, this.d.clock.now());
+  }
+
   async authenticateBearer(token: string): Promise<Principal> {
     let payload: Record<string, unknown>;
     try {
@@ -140,10 +156,13 @@ export class AuthService {
     }
     const exp = typeof payload.exp === 'number' ? payload.exp : 0;
     if (exp * 1000 <= this.d.clock.now()) throw new UnauthorizedError('Access token expired');
-    const tenantId = payload.tid, userId = payload.sub;
-    if (typeof tenantId !== 'string' || typeof userId !== 'string' || !this.d.users.findById(tenantId, userId)) {
+    const tenantId = payload.tid, userId = payload.sub, familyId = payload.fid;
+    if (typeof tenantId !== 'string' || typeof userId !== 'string' || typeof familyId !== 'string' || !this.d.users.findById(tenantId, userId)) {
       throw new UnauthorizedError('Invalid access token');
     }
+    // Revocation is immediate: a revoked session family (logout, refresh-token reuse) ends its
+    // access tokens on their next request, not when they expire.
+    if (this.d.tokens.familyRevoked(tenantId, familyId)) throw new UnauthorizedError('This session has been revoked');
     return { tenantId, kind: 'user', id: userId };
   }
 
@@ -156,16 +175,10 @@ export class AuthService {
     return this.issue(tenantId, userId, newId('rt'));
   }
 
-  /** Sign-out: revokes the whole session family of a refresh token (unknown tokens are ignored). */
-  revokeSession(refreshToken: string): void {
-    const row = this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, refreshToken));
-    if (row) this.d.tokens.revokeFamily(row.tenant_id, row.family_id, this.d.clock.now());
-  }
-
   private async issue(tenantId: string, userId: string, familyId: string): Promise<TokenPair> {
     const now = this.d.clock.now();
     const access_token = await sign(
-      { sub: userId, tid: tenantId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + ACCESS_TTL_S },
+      { sub: userId, tid: tenantId, fid: familyId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + ACCESS_TTL_S },
       this.d.keys.jwtSecret,
       'HS256',
     );

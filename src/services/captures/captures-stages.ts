@@ -1,5 +1,6 @@
 // The seven pipeline stages as functions of a capture. Each returns what it produced and
 // the model/algorithm (with version) that produced it; the pipeline records both.
+import { isStorageError } from '../../db/storage-errors.js';
 import type { Config } from '../../config.js';
 import type { Embedder } from '../../embed/embedder.js';
 import { extractSource, type Extracted, type Source } from '../../ingest/extract/index.js';
@@ -186,5 +187,6 @@ export async function linkStage(d: StageDeps, c: CaptureRow, text: string): Prom
 }
 
 export function isTransient(e: unknown): boolean {
-  return e instanceof FetchError && e.transient;
+  // A full disk or I/O error is the machine's, not the capture's: retried, never `failed`.
+  return (e instanceof FetchError && e.transient) || isStorageError(e);
 }
