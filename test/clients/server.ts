@@ -54,7 +54,9 @@ export async function startChildServer(port: number, serverEnv: Record<string, s
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     // Only our own child's "listening" line proves the port is ours; then /health for the model.
     if (out.includes(`listening on ${url}`)) try {
-      const res = await fetch(`${url}/health`);
+      // The model state is shown to a caller with credentials only.
+      const key = JSON.parse(readFileSync(join(dataDir, 'credentials'), 'utf8')).api_key as string;
+      const res = await fetch(`${url}/health`, { headers: { Authorization: `ApiKey ${key}` } });
       if (res.ok) {
         const h = (await res.json()) as { embedding: { state: string } };
         if (h.embedding.state !== 'loading') break;
