@@ -22,6 +22,7 @@ import { SuggestionsService } from './services/graph/suggestions.service.js';
 import { EmbeddingService } from './services/nodes/embedding.service.js';
 import { NodesService } from './services/nodes/nodes.service.js';
 import { SearchService } from './services/nodes/search.service.js';
+import { TagsService } from './services/tags/tags.service.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
 import { ParaService } from './services/para/para.service.js';
 import { VectorStore } from './vectors/vector-store.js';
@@ -59,6 +60,7 @@ export function buildContainer(o: ServiceOptions) {
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log });
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock);
+  const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
   const para = new ParaService(tx, repos.para, clock, queue);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, queue, vectors, embedder, clock, log });
@@ -92,7 +94,7 @@ export function buildContainer(o: ServiceOptions) {
     // What the faces (HTTP, MCP, CLI) use:
     config, log, clock, status,
     auth, tenants,
-    nodes, search,
+    nodes, search, tags,
     para,
     links, suggestions, context, graphHealth,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
@@ -107,5 +109,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'nodes' | 'search' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'backup'
 >;

@@ -11,6 +11,7 @@ import { registerGraphCommands } from './commands/graph.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerNodeCommands } from './commands/nodes.js';
 import { registerParaCommands } from './commands/para.js';
+import { registerTagCommands } from './commands/tags.js';
 
 const program = new Command('rhizome')
   .description('Rhizome: a local-first personal knowledge graph')
@@ -25,6 +26,7 @@ registerNodeCommands(program);
 registerCaptureCommand(program);
 registerCapturesCommands(program);
 registerParaCommands(program);
+registerTagCommands(program);
 registerGraphCommands(program);
 registerMcpCommand(program);
 

@@ -84,6 +84,17 @@ export class RhizomeClient {
     return this.http.json('DELETE', `/api/v1/nodes/${enc(id)}`);
   }
 
+  // ------------------------------------------------------------ tags
+  async tags(): Promise<T.Tag[]> {
+    return (await this.http.json<{ data: T.Tag[] }>('GET', '/api/v1/tags')).data;
+  }
+  renameTag(name: string, to: string): Promise<T.Tag> {
+    return this.http.json('PATCH', `/api/v1/tags/${enc(name)}`, { json: { name: to } });
+  }
+  deleteTag(name: string): Promise<void> {
+    return this.http.json('DELETE', `/api/v1/tags/${enc(name)}`);
+  }
+
   // ------------------------------------------------------------ links
   setLinks(id: string, links: T.Link[]): Promise<{ links: T.Link[] }> {
     return this.http.json('PATCH', `/api/v1/nodes/${enc(id)}/links`, { json: { links } });

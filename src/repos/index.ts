@@ -9,6 +9,7 @@ import { LinksRepo } from './links.repo.js';
 import { NodesRepo } from './nodes.repo.js';
 import { ParaRepo } from './para.repo.js';
 import { SearchRepo } from './search.repo.js';
+import { TagsRepo } from './tags.repo.js';
 import { TenantsRepo } from './tenants.repo.js';
 import { TokensRepo } from './tokens.repo.js';
 import { UsersRepo } from './users.repo.js';
@@ -23,6 +24,7 @@ export function createRepos(db: Db) {
     jobs: new JobsRepo(db),
     nodes: new NodesRepo(db),
     search: new SearchRepo(db),
+    tags: new TagsRepo(db),
     vectors: new VectorsRepo(db),
     para: new ParaRepo(db),
     links: new LinksRepo(db),

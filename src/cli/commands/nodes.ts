@@ -27,36 +27,46 @@ export function showNode(n: Node): void {
   if (n.body_markdown) print(`\n${n.body_markdown}`);
 }
 
-interface SearchOpts { mode?: SearchMode; para?: string; status?: NodeStatus; orphan?: boolean; page?: number; perPage?: number; json?: boolean }
+interface SearchOpts { mode?: SearchMode; para?: string; status?: NodeStatus; orphan?: boolean; tag?: string[]; page?: number; perPage?: number; json?: boolean }
+
+async function runSearch(query: string | undefined, o: SearchOpts): Promise<void> {
+  const r = await client().search({ query, mode: o.mode, para_item_id: o.para, status: o.status, orphan: o.orphan, tag: o.tag, page: o.page, per_page: o.perPage });
+  if (o.json) return printJson(r);
+  table(
+    r.data.map((n) => ({
+      id: n.id, title: n.title, status: n.status, tags: n.tags,
+      match: n.match_provenance ? `${n.match_provenance.keyword ? 'k' : ''}${n.match_provenance.semantic ? 's' : ''} ${n.match_provenance.score.toFixed(3)}` : '',
+    })),
+    ['id', 'title', 'status', 'tags', ...(r.data.some((n) => n.match_provenance) ? ['match'] : [])],
+    'No nodes found.',
+  );
+  const pages = Math.max(1, Math.ceil(r.total / r.per_page));
+  process.stderr.write(`${r.total} result(s), page ${r.page}/${pages}${r.total_matches !== undefined ? `, ${r.total_matches} keyword match(es)` : ''}${r.coverage_capped ? ' (recall capped)' : ''}\n`);
+}
 
 export function registerNodeCommands(program: Command): void {
-  program
-    .command('search [query...]')
-    .description('search nodes (hybrid by default); with no query, list nodes newest first')
-    .option('-m, --mode <mode>', `search mode: ${SEARCH_MODES.join(', ')}`, choice('--mode', SEARCH_MODES))
-    .option('--para <id>', 'only nodes under this PARA item')
-    .option('--status <status>', `only nodes with this status: ${NODE_STATUSES.join(', ')}`, choice('--status', NODE_STATUSES))
-    .option('--orphan', 'only nodes with no PARA item')
-    .option('--page <n>', 'page number', intOption('--page', 1, 1_000_000))
-    .option('-n, --per-page <n>', 'results per page (max 100)', intOption('--per-page', 1, 100))
-    .option('--json', 'print the API response as JSON')
-    .action(async (words: string[], o: SearchOpts) => {
-      const query = words.join(' ').trim() || undefined;
-      const r = await client().search({ query, mode: o.mode, para_item_id: o.para, status: o.status, orphan: o.orphan, page: o.page, per_page: o.perPage });
-      if (o.json) return printJson(r);
-      table(
-        r.data.map((n) => ({
-          id: n.id, title: n.title, status: n.status, tags: n.tags,
-          match: n.match_provenance ? `${n.match_provenance.keyword ? 'k' : ''}${n.match_provenance.semantic ? 's' : ''} ${n.match_provenance.score.toFixed(3)}` : '',
-        })),
-        ['id', 'title', 'status', 'tags', ...(r.data.some((n) => n.match_provenance) ? ['match'] : [])],
-        'No nodes found.',
-      );
-      const pages = Math.max(1, Math.ceil(r.total / r.per_page));
-      process.stderr.write(`${r.total} result(s), page ${r.page}/${pages}${r.total_matches !== undefined ? `, ${r.total_matches} keyword match(es)` : ''}${r.coverage_capped ? ' (recall capped)' : ''}\n`);
-    });
+  const searchOptions = (cmd: Command) =>
+    cmd
+      .option('-m, --mode <mode>', `search mode: ${SEARCH_MODES.join(', ')}`, choice('--mode', SEARCH_MODES))
+      .option('--para <id>', 'only nodes under this PARA item')
+      .option('--status <status>', `only nodes with this status: ${NODE_STATUSES.join(', ')}`, choice('--status', NODE_STATUSES))
+      .option('--orphan', 'only nodes with no PARA item')
+      .option('-t, --tag <tag>', 'only nodes carrying this tag (repeat, or comma-separated: all must match)', collect)
+      .option('--page <n>', 'page number', intOption('--page', 1, 1_000_000))
+      .option('-n, --per-page <n>', 'results per page (max 100)', intOption('--per-page', 1, 100))
+      .option('--json', 'print the API response as JSON');
 
-  const node = program.command('node').description('create, show, edit and remove knowledge nodes');
+  searchOptions(program.command('search [query...]'))
+    .description('search nodes (hybrid by default); with no query, list nodes newest first')
+    .addHelpText('after', '\nExamples:\n  rhizome search walnut orchard\n  rhizome search -m keyword --tag trees --tag farm grafting\n  rhizome search --orphan --json')
+    .action(async (words: string[], o: SearchOpts) => runSearch(words.join(' ').trim() || undefined, o));
+
+  const node = program.command('node').description('create, list, show, edit and remove knowledge nodes');
+  searchOptions(node.command('list'))
+    .description('list nodes newest first, with the same filters as the API (GET /nodes)')
+    .option('-q, --query <text>', 'search text (then results are ranked instead)')
+    .addHelpText('after', '\nExamples:\n  rhizome node list --tag trees\n  rhizome node list --status validated --para prj_… --json')
+    .action(async (o: SearchOpts & { query?: string }) => runSearch(o.query?.trim() || undefined, o));
   node
     .command('add <title>')
     .description('create a node')

@@ -9,6 +9,7 @@ import { linksRoutes } from './links.js';
 import { contextRoutes } from './context.js';
 import { graphHealthRoutes } from './graph-health.js';
 import { capturesRoutes } from './captures.js';
+import { tagsRoutes } from './tags.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -18,4 +19,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   contextRoutes,
   graphHealthRoutes,
   capturesRoutes,
+  tagsRoutes,
 ];
