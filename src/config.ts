@@ -9,6 +9,8 @@ const flag = z
   .optional()
   .transform((v) => v === '1' || v === 'true');
 
+const emptyIsUnset = (v: unknown) => (v === '' ? undefined : v);
+
 const envSchema = z.object({
   RHIZOME_PORT: z.coerce.number().int().min(0).max(65535).default(7777),
   RHIZOME_HOST: z.string().min(1).default('127.0.0.1'),
@@ -23,8 +25,10 @@ const envSchema = z.object({
   RHIZOME_ALLOW_PRIVATE_FETCH: flag,
   RHIZOME_SYNCHRONOUS: z.enum(['FULL', 'NORMAL', 'full', 'normal']).default('NORMAL').transform((s) => s.toUpperCase() as 'FULL' | 'NORMAL'),
   RHIZOME_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
-  RHIZOME_TOKEN: z.string().min(1).optional(),
-  RHIZOME_API_URL: z.string().url().optional(),
+  // An empty RHIZOME_TOKEN= (or API URL) counts as unset.
+  RHIZOME_TOKEN: z.preprocess(emptyIsUnset, z.string().min(1).optional()),
+  RHIZOME_API_URL: z.preprocess(emptyIsUnset, z.string().url().optional()),
+  RHIZOME_ALLOWED_HOSTS: z.string().optional(),
   RHIZOME_CONFIG_DIR: z.string().min(1).optional(),
   XDG_CONFIG_HOME: z.string().min(1).optional(),
 });
@@ -40,6 +44,8 @@ export interface Config {
   readonly embedModel: string;
   readonly modelDir: string | undefined;
   readonly publicUrl: string;
+  /** Extra host names /mcp accepts in Host and Origin (DNS-rebinding protection). */
+  readonly allowedHosts: readonly string[];
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly llmUrl: string | undefined;
@@ -84,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     embedModel: e.RHIZOME_EMBED_MODEL ?? (e.RHIZOME_MODEL_DIR ? `local:${e.RHIZOME_MODEL_DIR}` : DEFAULT_EMBED_MODEL),
     modelDir: e.RHIZOME_MODEL_DIR,
     publicUrl: e.RHIZOME_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    allowedHosts: (e.RHIZOME_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     smtpUrl: e.RHIZOME_SMTP_URL,
     mailFrom: e.RHIZOME_MAIL_FROM,
     llmUrl: e.RHIZOME_LLM_URL,
