@@ -55,6 +55,8 @@ export interface Config {
   readonly logLevel: 'silent' | 'error' | 'info' | 'debug';
   readonly clientToken: string | undefined;
   readonly apiUrl: string;
+  /** Whether RHIZOME_API_URL was given (else a credentials file's saved api_url may decide). */
+  readonly apiUrlExplicit: boolean;
   /** Where the CLI keeps its login session (session.json, mode 0600). */
   readonly clientConfigDir: string;
 }
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.RHIZOME_LOG,
     clientToken: e.RHIZOME_TOKEN,
     apiUrl: e.RHIZOME_API_URL ?? 'http://127.0.0.1:7777',
+    apiUrlExplicit: e.RHIZOME_API_URL !== undefined,
     clientConfigDir: resolve(e.RHIZOME_CONFIG_DIR ?? join(e.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'rhizome')),
     ...overrides,
   };

@@ -12,6 +12,16 @@ import { registerMcpCommand } from './commands/mcp.js';
 import { registerNodeCommands } from './commands/nodes.js';
 import { registerParaCommands } from './commands/para.js';
 import { registerTagCommands } from './commands/tags.js';
+import { registerCompletionCommand } from './commands/completion.js';
+import { addExamples } from './examples.js';
+
+// `rhizome health | head -1`: the reader went away; that is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
 
 const program = new Command('rhizome')
   .description('Rhizome: a local-first personal knowledge graph')
@@ -29,6 +39,8 @@ registerParaCommands(program);
 registerTagCommands(program);
 registerGraphCommands(program);
 registerMcpCommand(program);
+registerCompletionCommand(program);
+addExamples(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -19,7 +19,7 @@ describe('/mcp transport security', () => {
     });
 
   it('answers its own hosts and origins', async () => {
-    for (const h of [{ Host: '127.0.0.1:7777' }, { Host: 'localhost:7777', Origin: 'http://localhost:7777' }, { Host: 'kb.example.org', Origin: 'https://kb.example.org' }, { Host: 'rhizome.lan:7777' }, { Host: '[::1]:7777' }]) {
+    for (const h of <Record<string, string>[]>[{ Host: '127.0.0.1:7777' }, { Host: 'localhost:7777', Origin: 'http://localhost:7777' }, { Host: 'kb.example.org', Origin: 'https://kb.example.org' }, { Host: 'rhizome.lan:7777' }, { Host: '[::1]:7777' }]) {
       const res = await post(h);
       expect(res.status, JSON.stringify(h)).toBe(200);
       expect((await res.json()).result.serverInfo.name).toBe('rhizome');
@@ -27,7 +27,7 @@ describe('/mcp transport security', () => {
   });
 
   it('refuses a foreign Host or Origin with 403, before authentication', async () => {
-    for (const h of [{ Host: 'evil.example:7777' }, { Host: '127.0.0.1:7777', Origin: 'http://evil.example' }, { Host: 'localhost', Origin: 'null' }, { Host: 'localhost', Origin: 'chrome-extension://abc' }]) {
+    for (const h of <Record<string, string>[]>[{ Host: 'evil.example:7777' }, { Host: '127.0.0.1:7777', Origin: 'http://evil.example' }, { Host: 'localhost', Origin: 'null' }, { Host: 'localhost', Origin: 'chrome-extension://abc' }]) {
       const body = await expectProblem(await post(h), 403, 'forbidden');
       expect(body.detail).toMatch(/not allowed/);
       await expectProblem(await post(h, false), 403, 'forbidden');
