@@ -92,3 +92,12 @@ describe('tags', () => {
     expect((await (await t.req('GET', '/api/v1/tags')).json()).data).toEqual([{ name: 'secret', count: 1 }]);
   });
 });
+
+describe('activity entries', () => {
+  it('carry string ids like every other id', async () => {
+    const cap = await (await t.req('POST', '/api/v1/captures', { title: 'n', content_type: 'note', raw_content: 'hello', source: 'api' })).json();
+    const act = await (await t.req('GET', `/api/v1/captures/${cap.id}/activity`)).json();
+    expect(act.data.length).toBeGreaterThan(0);
+    for (const e of act.data) expect(typeof e.id).toBe('string');
+  });
+});
