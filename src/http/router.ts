@@ -19,13 +19,23 @@ const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   }
 };
 
-type RouteConfig = { request?: { query?: unknown } };
+type RouteConfig = { method?: string; path?: string; operationId?: string; request?: { query?: unknown } };
 
-/** The route with its query schema made strict (an empty strict one when it declares none). */
+/** `get /nodes/{id}/links` → `getNodesIdLinks`: unique per method and path, stable. */
+export function operationIdFor(method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
+/**
+ * The route with its query schema made strict (an empty strict one when it declares none)
+ * and an operationId when it has none.
+ */
 export function strictQuery<R extends RouteConfig>(route: R): R {
   const q = route.request?.query;
   const strict = q instanceof z.ZodObject ? z.strictObject(q.shape) : q === undefined ? z.strictObject({}) : q;
-  return { ...route, request: { ...route.request, query: strict } };
+  const operationId = route.operationId ?? (route.method && route.path ? operationIdFor(route.method, route.path) : undefined);
+  return { ...route, ...(operationId ? { operationId } : {}), request: { ...route.request, query: strict } };
 }
 
 export function createRouter(): OpenAPIHono<AppEnv> {
