@@ -122,3 +122,13 @@ describe('rhizome in a shell', { timeout: 180_000 }, () => {
     expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('--json on removing commands', { timeout: 60_000 }, () => {
+  it('node rm and unlink print JSON for scripts', async () => {
+    const a = JSON.parse((await cli(['node', 'add', 'J1', '--json'])).stdout).id;
+    const b = JSON.parse((await cli(['node', 'add', 'J2', '--json'])).stdout).id;
+    await cli(['link', a, b]);
+    expect(JSON.parse((await cli(['unlink', a, b, '--json'])).stdout)).toEqual({ node_id: a, links: [] });
+    expect(JSON.parse((await cli(['node', 'rm', b, '--json'])).stdout)).toEqual({ deleted: b });
+  });
+});

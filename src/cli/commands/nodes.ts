@@ -140,8 +140,10 @@ export function registerNodeCommands(program: Command): void {
   node
     .command('rm <id>')
     .description('delete a node and its links')
-    .action(async (id: string) => {
+    .option('--json', 'print {"deleted": ID} as JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
       await client().deleteNode(id);
+      if (o.json) return printJson({ deleted: id });
       print(`Deleted node ${id}.`);
     });
 
@@ -162,8 +164,10 @@ export function registerNodeCommands(program: Command): void {
   program
     .command('unlink <from> <to...>')
     .description('remove the links between a node and the given nodes (both directions)')
-    .action(async (from: string, to: string[]) => {
+    .option('--json', 'print the node\'s remaining links as JSON')
+    .action(async (from: string, to: string[], o: { json?: boolean }) => {
       const links = await client().removeLinks(from, to);
+      if (o.json) return printJson({ node_id: from, links });
       print(`Unlinked ${to.join(', ')} from ${from} (${links.length} link(s) left).`);
     });
 
