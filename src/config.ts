@@ -10,6 +10,8 @@ const flag = z
   .optional()
   .transform((v) => v === '1' || v === 'true');
 
+const emptyIsUnset = (v: unknown) => (v === '' ? undefined : v);
+
 const envSchema = z.object({
   RHIZOME_PORT: z.coerce.number().int().min(0).max(65535).default(7777),
   RHIZOME_HOST: z.string().min(1).default('127.0.0.1'),
@@ -24,8 +26,10 @@ const envSchema = z.object({
   RHIZOME_ALLOW_PRIVATE_FETCH: flag,
   RHIZOME_SYNCHRONOUS: z.enum(['FULL', 'NORMAL', 'full', 'normal']).default('NORMAL').transform((s) => s.toUpperCase() as 'FULL' | 'NORMAL'),
   RHIZOME_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
-  RHIZOME_TOKEN: z.string().min(1).optional(),
-  RHIZOME_API_URL: z.string().url().optional(),
+  // An empty RHIZOME_TOKEN= (or API URL) counts as unset.
+  RHIZOME_TOKEN: z.preprocess(emptyIsUnset, z.string().min(1).optional()),
+  RHIZOME_API_URL: z.preprocess(emptyIsUnset, z.string().url().optional()),
+  RHIZOME_ALLOWED_HOSTS: z.string().optional(),
   RHIZOME_CONFIG_DIR: z.string().min(1).optional(),
   XDG_CONFIG_HOME: z.string().min(1).optional(),
   RHIZOME_OPEN_URL_COMMAND: z.string().min(1).optional(),
@@ -65,6 +69,8 @@ export interface Config {
   readonly embedModel: string;
   readonly modelDir: string | undefined;
   readonly publicUrl: string;
+  /** Extra host names /mcp accepts in Host and Origin (DNS-rebinding protection). */
+  readonly allowedHosts: readonly string[];
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly llmUrl: string | undefined;
@@ -74,6 +80,8 @@ export interface Config {
   readonly logLevel: 'silent' | 'error' | 'info' | 'debug';
   readonly clientToken: string | undefined;
   readonly apiUrl: string;
+  /** Whether RHIZOME_API_URL was given (else a credentials file's saved api_url may decide). */
+  readonly apiUrlExplicit: boolean;
   /** Where the CLI keeps its login session (session.json, mode 0600). */
   readonly clientConfigDir: string;
   /** Identity providers for sign-in (docs/oidc.md); empty when none is configured. */
@@ -115,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     embedModel: e.RHIZOME_EMBED_MODEL ?? (e.RHIZOME_MODEL_DIR ? `local:${e.RHIZOME_MODEL_DIR}` : DEFAULT_EMBED_MODEL),
     modelDir: e.RHIZOME_MODEL_DIR,
     publicUrl: e.RHIZOME_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    allowedHosts: (e.RHIZOME_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     smtpUrl: e.RHIZOME_SMTP_URL,
     mailFrom: e.RHIZOME_MAIL_FROM,
     llmUrl: e.RHIZOME_LLM_URL,
@@ -124,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.RHIZOME_LOG,
     clientToken: e.RHIZOME_TOKEN,
     apiUrl: e.RHIZOME_API_URL ?? 'http://127.0.0.1:7777',
+    apiUrlExplicit: e.RHIZOME_API_URL !== undefined,
     clientConfigDir: resolve(e.RHIZOME_CONFIG_DIR ?? join(e.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'rhizome')),
     oidc,
     openUrlCommand: e.RHIZOME_OPEN_URL_COMMAND,

@@ -26,6 +26,7 @@ import { ExportService } from './services/interop/export.service.js';
 import { ImportsService } from './services/interop/imports.service.js';
 import { NodesService } from './services/nodes/nodes.service.js';
 import { SearchService } from './services/nodes/search.service.js';
+import { TagsService } from './services/tags/tags.service.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
 import { ParaService } from './services/para/para.service.js';
 import { VectorStore } from './vectors/vector-store.js';
@@ -70,6 +71,7 @@ export function buildContainer(o: ServiceOptions) {
   const calibration = () => embedding.ready();
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);
+  const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
@@ -112,7 +114,7 @@ export function buildContainer(o: ServiceOptions) {
     // What the faces (HTTP, MCP, CLI) use:
     config, log, clock, status,
     auth, tenants, signIn, oidc, oidcDevice,
-    nodes, search,
+    nodes, search, tags,
     para,
     links, suggestions, context, graphHealth,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
@@ -128,5 +130,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'nodes' | 'search' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'imports' | 'exports' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'imports' | 'exports' | 'backup'
 >;

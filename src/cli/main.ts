@@ -12,6 +12,17 @@ import { registerInteropCommands } from './commands/interop.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerNodeCommands } from './commands/nodes.js';
 import { registerParaCommands } from './commands/para.js';
+import { registerTagCommands } from './commands/tags.js';
+import { registerCompletionCommand } from './commands/completion.js';
+import { addExamples } from './examples.js';
+
+// `rhizome health | head -1`: the reader went away; that is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
 
 const program = new Command('rhizome')
   .description('Rhizome: a local-first personal knowledge graph')
@@ -26,9 +37,12 @@ registerNodeCommands(program);
 registerCaptureCommand(program);
 registerCapturesCommands(program);
 registerParaCommands(program);
+registerTagCommands(program);
 registerGraphCommands(program);
 registerInteropCommands(program);
 registerMcpCommand(program);
+registerCompletionCommand(program);
+addExamples(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -32,14 +32,17 @@ function cell(v: unknown): string {
   return String(v).replace(/\s+/g, ' ');
 }
 
-/** A plain-text table; the widest column is shortened to fit the terminal. */
+/**
+ * A plain-text table. On a terminal the widest column is shortened to fit; into a pipe or
+ * a file nothing is cut (full ids, whole titles).
+ */
 export function table(rows: Array<Record<string, unknown>>, columns: string[], empty = '(nothing)'): void {
   if (!rows.length) return print(empty);
   const data = rows.map((r) => columns.map((c) => cell(r[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...data.map((d) => d[i].length)));
   const total = widths.reduce((a, b) => a + b + 2, 0);
   const over = total - width();
-  if (over > 0) {
+  if (over > 0 && process.stdout.isTTY) {
     const widest = widths.indexOf(Math.max(...widths));
     widths[widest] = Math.max(10, widths[widest] - over);
   }
@@ -55,10 +58,11 @@ export function details(pairs: Array<[string, unknown]>): void {
   for (const [k, v] of pairs) if (v !== undefined && v !== null && v !== '') print(`${`${k}:`.padEnd(w + 2)}${cell(v)}`);
 }
 
+/** A progress bar on stderr, only when stderr is a terminal (logs and pipes stay clean). */
 export function progressBar(total: number, label: string): cliProgress.SingleBar | undefined {
-  if (!total) return undefined;
+  if (!total || !process.stderr.isTTY) return undefined;
   const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {value}/{total} {status}`, stream: process.stderr, hideCursor: false, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 1000 },
+    { format: `${label} [{bar}] {value}/{total} {status}`, stream: process.stderr, hideCursor: false, clearOnComplete: false, },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { status: '' });

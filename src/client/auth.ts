@@ -125,24 +125,46 @@ export function readLocalCredentials(dataDir: string): LocalCredentials | undefi
 
 export interface ResolveAuthOptions {
   apiUrl: string;
+  /** False when RHIZOME_API_URL was not given: a credentials file's api_url then decides. */
+  apiUrlExplicit?: boolean;
   token?: string;
   dataDir: string;
+  /** The per-user config folder (XDG): its `credentials` file is the fallback. */
+  configDir?: string;
   store: SessionStore;
   fetch: FetchLike;
   now: () => number;
 }
 
+const sameOrigin = (a: string, b: string) => {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+};
+
 /**
- * RHIZOME_TOKEN first; then, for a server on this machine, the key it wrote to
- * DATA_DIR/credentials on first start; then the login session for this URL.
+ * Which server to talk to and with what, found from any working folder: RHIZOME_TOKEN
+ * (empty counts as unset); else DATA_DIR/credentials, then CONFIG_DIR/credentials (XDG) —
+ * a file's saved api_url is the server when RHIZOME_API_URL is not set, and its key is used
+ * when it names that server (or the server is on this machine); else the login session.
  */
-export function resolveAuth(o: ResolveAuthOptions): AuthProvider {
-  if (o.token) return new StaticAuth(`ApiKey ${o.token}`);
-  if (isLocalUrl(o.apiUrl)) {
-    const creds = readLocalCredentials(o.dataDir);
-    if (creds) return new StaticAuth(`ApiKey ${creds.api_key}`);
+export function resolveTarget(o: ResolveAuthOptions): { apiUrl: string; auth: AuthProvider } {
+  if (o.token) return { apiUrl: o.apiUrl, auth: new StaticAuth(`ApiKey ${o.token}`) };
+  for (const dir of [o.dataDir, o.configDir]) {
+    const creds = dir ? readLocalCredentials(dir) : undefined;
+    if (!creds) continue;
+    const apiUrl = !o.apiUrlExplicit && creds.api_url ? creds.api_url : o.apiUrl;
+    if (creds.api_url ? sameOrigin(creds.api_url, apiUrl) || isLocalUrl(apiUrl) : isLocalUrl(apiUrl)) {
+      return { apiUrl, auth: new StaticAuth(`ApiKey ${creds.api_key}`) };
+    }
   }
   const session = o.store.get(o.apiUrl);
-  if (session) return new SessionAuth(session, { apiUrl: o.apiUrl, store: o.store, fetch: o.fetch, now: o.now });
-  return new MissingAuth(o.apiUrl);
+  if (session) return { apiUrl: o.apiUrl, auth: new SessionAuth(session, { apiUrl: o.apiUrl, store: o.store, fetch: o.fetch, now: o.now }) };
+  return { apiUrl: o.apiUrl, auth: new MissingAuth(o.apiUrl) };
+}
+
+export function resolveAuth(o: ResolveAuthOptions): AuthProvider {
+  return resolveTarget(o).auth;
 }

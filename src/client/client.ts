@@ -1,6 +1,6 @@
 // The typed Rhizome API client used by the CLI and the MCP server.
 import type { Config } from '../config.js';
-import { resolveAuth, SessionAuth, type AuthProvider, type FetchLike } from './auth.js';
+import { resolveTarget, SessionAuth, type AuthProvider, type FetchLike } from './auth.js';
 import { HttpCore } from './http.js';
 import { SessionStore } from './session.js';
 import type * as T from './types.js';
@@ -37,8 +37,11 @@ export class RhizomeClient {
     const store = new SessionStore(config.clientConfigDir);
     const fetchImpl = o.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
     const now = o.now ?? Date.now;
-    const auth = resolveAuth({ apiUrl: config.apiUrl, token: config.clientToken, dataDir: config.dataDir, store, fetch: fetchImpl, now });
-    return new RhizomeClient({ apiUrl: config.apiUrl, auth, fetch: fetchImpl, store, now });
+    const { apiUrl, auth } = resolveTarget({
+      apiUrl: config.apiUrl, apiUrlExplicit: config.apiUrlExplicit, token: config.clientToken, dataDir: config.dataDir,
+      configDir: config.clientConfigDir, store, fetch: fetchImpl, now,
+    });
+    return new RhizomeClient({ apiUrl, auth, fetch: fetchImpl, store, now });
   }
 
   // ------------------------------------------------------------ login (magic link)
@@ -82,6 +85,17 @@ export class RhizomeClient {
   }
   deleteNode(id: string): Promise<void> {
     return this.http.json('DELETE', `/api/v1/nodes/${enc(id)}`);
+  }
+
+  // ------------------------------------------------------------ tags
+  async tags(): Promise<T.Tag[]> {
+    return (await this.http.json<{ data: T.Tag[] }>('GET', '/api/v1/tags')).data;
+  }
+  renameTag(name: string, to: string): Promise<T.Tag> {
+    return this.http.json('PATCH', `/api/v1/tags/${enc(name)}`, { json: { name: to } });
+  }
+  deleteTag(name: string): Promise<void> {
+    return this.http.json('DELETE', `/api/v1/tags/${enc(name)}`);
   }
 
   // ------------------------------------------------------------ links
@@ -171,11 +185,12 @@ export class RhizomeClient {
   capture(input: T.CaptureInput): Promise<T.Capture> {
     return this.http.json('POST', '/api/v1/captures', { json: input });
   }
-  upload(file: { name: string; data: Uint8Array<ArrayBuffer>; type?: string }, o: { title?: string; why?: string } = {}): Promise<T.Capture> {
+  upload(file: { name: string; data: Uint8Array<ArrayBuffer>; type?: string }, o: { title?: string; why?: string; source?: T.CaptureSource } = {}): Promise<T.Capture> {
     const form = new FormData();
     form.set('file', new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
     if (o.title) form.set('title', o.title);
     if (o.why) form.set('why', o.why);
+    if (o.source) form.set('source', o.source);
     return this.http.json('POST', '/api/v1/captures/upload', { form });
   }
   /** Whether this URL was captured before (the API answers 200 or 404). */

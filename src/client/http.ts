@@ -3,7 +3,9 @@
 import type { AuthProvider, FetchLike } from './auth.js';
 import { RhizomeApiError, RhizomeConnectionError } from './errors.js';
 
-export type Query = Record<string, string | number | boolean | undefined | null>;
+type QueryValue = string | number | boolean | undefined | null;
+/** Array values repeat the parameter (`tag=a&tag=b`). */
+export type Query = Record<string, QueryValue | QueryValue[]>;
 
 export interface RequestOptions {
   query?: Query;
@@ -27,7 +29,8 @@ export class HttpCore {
   url(path: string, query?: Query): string {
     const base = this.apiUrl.replace(/\/+$/, '');
     const qs = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
+    for (const [k, vs] of Object.entries(query ?? {}))
+      for (const v of Array.isArray(vs) ? vs : [vs]) if (v !== undefined && v !== null && v !== '') qs.append(k, String(v));
     const q = qs.toString();
     return `${base}${path}${q ? `?${q}` : ''}`;
   }

@@ -13,6 +13,7 @@ import type * as H from '../schemas/health.js';
 import type * as I from '../schemas/imports.js';
 import type * as N from '../schemas/nodes.js';
 import type * as P from '../schemas/para.js';
+import type * as TG from '../schemas/tags.js';
 
 export { LINK_TYPES, NODE_STATUSES, PARA_CATEGORIES, SEARCH_MODES };
 export const CONTENT_TYPES = CAPTURE_CONTENT_TYPES;
@@ -33,6 +34,8 @@ export type NodeInput = In<typeof N.NodeCreate>;
 export type NodePatch = In<typeof N.NodePatch>;
 export type SearchParams = Partial<Out<typeof N.NodeSearchQuery>>;
 export type SearchResult = Out<typeof N.NodeSearchResult>;
+
+export type Tag = Out<typeof TG.Tag>;
 
 export type Link = Out<typeof G.Link>;
 export type RelatedNode = Out<typeof G.RelatedNode>;

@@ -1,7 +1,7 @@
 // Opens the one SQLite file with the pragmas Rhizome relies on and sqlite-vec loaded.
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrate } from './migrate.js';
 
@@ -15,7 +15,12 @@ export interface OpenOptions {
 }
 
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // The database holds every secret (key hashes, tokens, content): owner-only, like
+  // `credentials`. SQLite gives its -wal and -shm files the database file's mode.
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
@@ -41,6 +46,8 @@ export function closeDatabase(db: Db): void {
 
 /** A consistent copy while the server runs (VACUUM INTO reads one snapshot). */
 export function backupDatabase(db: Db, target: string): void {
-  mkdirSync(dirname(target), { recursive: true });
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  // VACUUM INTO accepts an empty file: create it owner-only first so the copy never is readable by others.
+  if (!existsSync(target)) closeSync(openSync(target, 'wx', 0o600));
   db.prepare('VACUUM INTO ?').run(target);
 }

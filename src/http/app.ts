@@ -17,6 +17,7 @@ import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { apiRouteModules } from './routes/index.js';
 import { mcpMount } from './routes/mcp.js';
+import { documentNonApiRoutes } from './routes/non-api-docs.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes that enforce their own (streamed) size limit. */
@@ -77,13 +78,17 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/v1/openapi.json', {
     openapi: '3.1.0',
-    info: { title: 'Rhizome API', version: packageVersion(), description: 'Local-first personal knowledge graph. Errors are application/problem+json.' },
+    info: {
+      title: 'Rhizome API', version: packageVersion(), description: 'Local-first personal knowledge graph. Errors are application/problem+json.',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+    },
     servers: [{ url: '/' }],
     security: [{ ApiKey: [] }, { Bearer: [] }],
   });
 
   // Streamable HTTP MCP at /mcp (outside /api/v1, authenticated like it).
   mcpMount(app as never, s);
+  documentNonApiRoutes(app.openAPIRegistry);
 
   for (const extra of extras) extra(app as never, s);
 

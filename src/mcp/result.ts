@@ -3,6 +3,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RhizomeApiError } from '../client/errors.js';
 import type { Node } from '../client/types.js';
+import { excerpt } from './markdown.js';
 
 export function ok(text: string, data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: data };
@@ -45,7 +46,8 @@ export function nodeLine(n: Pick<Node, 'id' | 'title'> & Partial<Node>, i?: numb
   const meta = [n.status, n.tags?.length ? `tags: ${n.tags.join(', ')}` : '', n.match_provenance ? `score ${n.match_provenance.score.toFixed(3)}` : '']
     .filter(Boolean)
     .join('; ');
-  const summary = n.summary ? `\n   ${n.summary.replace(/\s+/g, ' ').slice(0, 240)}` : '';
+  const text = excerpt(n);
+  const summary = text ? `\n   ${text}` : '';
   const h = n.highlights?.[0];
   const snippet = h ? `\n   matched in ${h.field}: ${markSnippet(h)}` : '';
   return `${head}${meta ? ` (${meta})` : ''}${summary}${snippet}`;

@@ -1,19 +1,31 @@
-// The Rhizome MCP server: the same tools over stdio (`rhizome mcp`) and HTTP (`/mcp`),
-// each a thin face over the typed API client.
+// The Rhizome MCP server: the same tools, resources and prompts over stdio (`rhizome mcp`)
+// and HTTP (`/mcp`), each a thin face over the typed API client.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RhizomeClient } from '../client/client.js';
 import { packageVersion } from '../paths.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { registerBrowseTools } from './tools-browse.js';
+import { registerEditTools } from './tools-edit.js';
 import { registerNodeTools } from './tools-nodes.js';
 import { registerWorkTools } from './tools-work.js';
 
 export const MCP_INSTRUCTIONS =
-  'Rhizome is a personal knowledge graph. Find knowledge with search_nodes or get_context, read it with get_node, ' +
-  'add it with create_node or capture (URLs and notes are processed in the background), organise it with ' +
-  'assign_para (see para_tree) and link_nodes.';
+  'Rhizome is a personal knowledge graph. Find knowledge with search_nodes or get_context, read it with read_node ' +
+  '(by id or title), add it with create_node or capture (URLs and notes are processed in the background), change it ' +
+  'with edit_node (append, find_replace, replace_section) or update_node, organise it with assign_para (see list_para), ' +
+  'link_nodes and list_tags, and see what changed with recent_activity. Nodes are also resources (rhizome://nodes/{id}).';
 
 export function createMcpServer(client: RhizomeClient): McpServer {
   const server = new McpServer({ name: 'rhizome', version: packageVersion() }, { instructions: MCP_INSTRUCTIONS });
   registerNodeTools(server, client);
+  registerEditTools(server, client);
   registerWorkTools(server, client);
+  registerBrowseTools(server, client);
+  registerResources(server, client);
+  registerPrompts(server, client);
+  // The set of tools, resources and prompts never changes while connected: claim no
+  // list-change notifications (the SDK claims them by default) and no subscriptions.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
   return server;
 }

@@ -2,8 +2,16 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RhizomeClient } from '../client/client.js';
-import { LINK_TYPES, NODE_STATUSES, SEARCH_MODES } from '../client/types.js';
+import { LINK_TYPES, NODE_STATUSES, SEARCH_MODES, type ContextNode } from '../client/types.js';
+import { excerpt } from './markdown.js';
 import { guard, nodeLine, nodeText, ok } from './result.js';
+
+/** Context nodes with an excerpt: the summary, or the start of the body where it is empty. */
+async function withExcerpts(client: RhizomeClient, nodes: ContextNode[]): Promise<Array<ContextNode & { excerpt: string }>> {
+  return Promise.all(
+    nodes.map(async (n) => ({ ...n, excerpt: n.summary ? excerpt(n) : excerpt(await client.getNode(n.id).catch(() => ({ body_markdown: '' }))) })),
+  );
+}
 
 const id = z.string().min(1).max(100);
 const ids = z.array(id).max(50);
@@ -16,7 +24,7 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
       title: 'Search knowledge nodes',
       description:
         'Search the knowledge graph by keyword (BM25), semantic (embeddings) or hybrid (both fused, the default). ' +
-        'Without a query, lists nodes newest first. Filters: PARA item, status, orphans only. Returns ids to use with get_node. ' +
+        'Without a query, lists nodes newest first. Filters: PARA item, status, orphans only, tags (all must match). Returns ids to use with get_node. ' +
         'Scores are absolute (0.3 some words match, 0.5 about half the query, 0.8 all of it); each result shows where the words matched; ' +
         'an empty answer means no note matches (nothing is padded in).',
       inputSchema: {
@@ -25,14 +33,16 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
         para_item_id: id.optional().describe('only nodes under this PARA item'),
         status: z.enum(NODE_STATUSES).optional(),
         orphan: z.boolean().optional().describe('true: only nodes with no PARA item'),
+        tags: z.array(z.string().trim().min(1).max(100)).max(20).optional().describe('only nodes carrying every one of these tags'),
         page: z.number().int().min(1).optional(),
         per_page: z.number().int().min(1).max(100).optional().describe('default 20, max 100'),
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       guard(async () => {
-        const r = await client.search(args);
+        const { tags: tag, ...rest } = args;
+        const r = await client.search({ ...rest, tag });
         if (args.query && r.total === 0) return ok(`No notes match "${args.query}": none contains these words or is close enough in meaning.`, { ...r });
         const head = `${r.total} node(s)${args.query ? ` for "${args.query}"` : ''}, page ${r.page}${r.coverage_capped ? ' (recall capped: refine the query)' : ''}:`;
         return ok([head, ...r.data.map((n, i) => nodeLine(n, (r.page - 1) * r.per_page + i))].join('\n'), { ...r });
@@ -45,7 +55,7 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
       title: 'Get a node',
       description: 'Fetch one knowledge node by id: title, summary, full markdown body, tags, PARA items, status.',
       inputSchema: { id },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ id }) => guard(async () => {
       const n = await client.getNode(id);
@@ -122,7 +132,7 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
       title: 'Related nodes',
       description: "A node's 1-hop neighbours in the graph with the relationship type of each link.",
       inputSchema: { id, limit: z.number().int().min(1).max(500).optional().describe('default 50') },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ id, limit }) => guard(async () => {
       const nodes = await client.related(id, limit);
@@ -139,7 +149,7 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
       title: 'Suggest links for a text',
       description: 'Existing nodes that a piece of text (a draft, a note, a node body) should probably link to, best first.',
       inputSchema: { text: z.string().trim().min(1).max(10_000) },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ text }) => guard(async () => {
       const suggestions = await client.suggestLinks(text);
@@ -163,12 +173,12 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
         mode: z.enum(SEARCH_MODES).optional(),
         limit: z.number().int().min(1).max(100).optional().describe('default 20'),
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) => guard(async () => {
-      const nodes = await client.context(args);
+      const nodes = await withExcerpts(client, await client.context(args));
       const text = nodes.length
-        ? nodes.map((n, i) => `${i + 1}. ${n.title} [${n.id}] (score ${n.score.toFixed(3)}; ${n.reasons.join(', ')})${n.summary ? `\n   ${n.summary.slice(0, 240)}` : ''}`).join('\n')
+        ? nodes.map((n, i) => `${i + 1}. ${n.title} [${n.id}] (score ${n.score.toFixed(3)}; ${n.reasons.join(', ')})${n.excerpt ? `\n   ${n.excerpt}` : ''}`).join('\n')
         : 'No context nodes found.';
       return ok(text, { nodes });
     }),

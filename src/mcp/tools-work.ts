@@ -45,7 +45,7 @@ export function registerWorkTools(server: McpServer, client: RhizomeClient): voi
       title: 'Capture status',
       description: 'Processing status of a capture (pending, processing, completed, failed, archived, dismissed), the node it produced, any error, and its activity timeline.',
       inputSchema: { id },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ id }) => guard(async () => {
       const [c, activity] = await Promise.all([client.getCapture(id), client.captureActivity(id).catch(() => [])]);
@@ -65,7 +65,7 @@ export function registerWorkTools(server: McpServer, client: RhizomeClient): voi
       title: 'PARA tree',
       description: 'All PARA items (projects, areas, resources) with their ids, status and node counts. Use the ids with assign_para or search_nodes.',
       inputSchema: {},
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     () => guard(async () => {
       const tree = await client.paraTree();
@@ -88,7 +88,8 @@ export function registerWorkTools(server: McpServer, client: RhizomeClient): voi
         remove: z.array(id).max(50).optional(),
         set: z.array(id).max(50).optional().describe('replaces the whole list; not combined with add/remove'),
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      // set and remove drop associations: destructive.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ node_id, add, remove, set }) => guard(async () => {
       if (set && (add || remove)) throw new Error('give either set, or add/remove, not both');
@@ -110,7 +111,7 @@ export function registerWorkTools(server: McpServer, client: RhizomeClient): voi
       title: 'Graph health',
       description: 'Counts of nodes, validated nodes, captures, pending captures, links and stale nodes (not validated, untouched for 90 days).',
       inputSchema: {},
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     () => guard(async () => {
       const h = await client.graphHealth();

@@ -13,6 +13,7 @@ import { OidcRepo } from './oidc.repo.js';
 import { ParaAutoRepo } from './para-auto.repo.js';
 import { ParaRepo } from './para.repo.js';
 import { SearchRepo } from './search.repo.js';
+import { TagsRepo } from './tags.repo.js';
 import { TenantsRepo } from './tenants.repo.js';
 import { TokensRepo } from './tokens.repo.js';
 import { UsersRepo } from './users.repo.js';
@@ -27,6 +28,7 @@ export function createRepos(db: Db) {
     jobs: new JobsRepo(db),
     nodes: new NodesRepo(db),
     search: new SearchRepo(db),
+    tags: new TagsRepo(db),
     vectors: new VectorsRepo(db),
     para: new ParaRepo(db),
     paraAuto: new ParaAutoRepo(db),

@@ -22,6 +22,8 @@ export interface NodeFilter {
   status?: string;
   para_item_id?: string;
   orphan?: boolean;
+  /** Every one of these tags must be on the node. */
+  tags?: string[];
 }
 
 /** SQL fragment (over alias n) and params for the filters shared by list and search. */
@@ -38,6 +40,10 @@ export function filterSql(tenantId: string, f: NodeFilter): { sql: string; param
   }
   if (f.orphan !== undefined) {
     parts.push(`${f.orphan ? 'NOT ' : ''}EXISTS (SELECT 1 FROM node_para p WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.archived = 0)`);
+  }
+  for (const t of f.tags ?? []) {
+    parts.push('EXISTS (SELECT 1 FROM json_each(n.tags) t WHERE t.value = ?)');
+    params.push(t);
   }
   return { sql: parts.join(' AND '), params };
 }

@@ -68,7 +68,7 @@ export const CaptureCheckQuery = z.object({ url: httpUrl });
 export const CaptureContentQuery = z.object({ format: z.enum(['markdown', 'raw']).optional() });
 
 export const CaptureEvent = z
-  .object({ id: z.number().int(), kind: z.string(), at: z.string(), detail: z.record(z.string(), z.unknown()) })
+  .object({ id: z.string().openapi({ description: 'opaque, like every id' }), kind: z.string(), at: z.string(), detail: z.record(z.string(), z.unknown()) })
   .openapi('CaptureEvent');
 export const CaptureActivity = z.object({ data: z.array(CaptureEvent) }).openapi('CaptureActivity');
 

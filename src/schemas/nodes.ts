@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { NODE_STATUSES, SEARCH_MODES } from './enums.js';
 export { NODE_STATUSES, SEARCH_MODES };
 import { pageQuery, queryBool } from './common.js';
+import { queryTags } from './tags.js';
 
 const tag = z.string().trim().min(1).max(100);
 const tags = z.array(tag).max(100);
@@ -73,6 +74,7 @@ export const NodeSearchQuery = z.object({
   para_item_id: z.string().min(1).max(100).optional(),
   status: z.enum(NODE_STATUSES).optional(),
   orphan: queryBool.optional(),
+  tag: queryTags,
   ...pageQuery,
 });
 

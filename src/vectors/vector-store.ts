@@ -123,7 +123,7 @@ export class VectorStore {
    */
   nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): ScoredNode[] {
     if (k <= 0) return [];
-    const filtered = filter.status !== undefined || filter.para_item_id !== undefined || filter.orphan !== undefined;
+    const filtered = filter.status !== undefined || filter.para_item_id !== undefined || filter.orphan !== undefined || (filter.tags?.length ?? 0) > 0;
     const available = this.index.warm(tenantId);
     let want = Math.min(k, available);
     for (;;) {

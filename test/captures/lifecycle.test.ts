@@ -278,8 +278,8 @@ describe('activity and provenance', () => {
     const id = await postCapture(t, { title: 'N', content_type: 'note', selected_text: 'abc def' });
     await settled(t, id);
     const { data } = await (await t.req('GET', `/api/v1/captures/${id}/activity`)).json();
-    expect(data[0]).toEqual({ id: expect.any(Number), kind: 'created', at: expect.any(String), detail: { source: 'api', content_type: 'note' } });
-    expect(data.map((e: { id: number }) => e.id)).toEqual([...data.map((e: { id: number }) => e.id)].sort((a, b) => a - b));
+    expect(data[0]).toEqual({ id: expect.any(String), kind: 'created', at: expect.any(String), detail: { source: 'api', content_type: 'note' } });
+    expect(data.map((e: { id: string }) => Number(e.id))).toEqual([...data.map((e: { id: string }) => Number(e.id))].sort((a, b) => a - b));
     expect(data.at(-1)).toMatchObject({ kind: 'completed', detail: { node: 'created', run: 1 } });
     expect(data.filter((e: { kind: string }) => e.kind === 'stage_completed').map((e: { detail: { stage: string } }) => e.detail.stage)).toEqual(['fetch', 'extract', 'summarize', 'tag', 'embed', 'classify', 'link']);
   });

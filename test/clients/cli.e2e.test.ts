@@ -96,8 +96,9 @@ describe('rhizome CLI', { timeout: 180_000 }, () => {
     expect(emptyTitle.stderr).toMatch(/title: .*\[400 validation_failed\]/);
     const unknownCmd = await cli(['nodez']);
     expect(unknownCmd.code).toBe(2);
-    const nothing = await cli(['node', 'edit', 'nod_x']);
-    expect(nothing.code).toBe(2);
+    // With no options `node edit` opens $EDITOR on the node: an unknown node is a 404 first.
+    const nothing = await cli(['node', 'edit', 'nod_x'], undefined, { EDITOR: 'true' });
+    expect(nothing.code).toBe(4);
     for (const r of [badMode, emptyTitle, unknownCmd, nothing]) noStack(r.stderr);
   });
 

@@ -42,7 +42,8 @@ describe('no request can produce a 500', () => {
               const ct = res.headers.get('content-type') ?? '';
               const label = `${method.toUpperCase()} ${concrete}${q} ${JSON.stringify(body)?.slice(0, 60)}`;
               expect(res.status, label).toBeLessThan(500);
-              if (res.status >= 400) expect(ct, label).toMatch(/^application\/problem\+json/);
+              // /mcp answers malformed JSON-RPC with a JSON-RPC error (what MCP clients read).
+              if (res.status >= 400) expect(ct, label).toMatch(concrete === '/mcp' ? /^application\/(problem\+)?json/ : /^application\/problem\+json/);
               await res.arrayBuffer();
             }
           }

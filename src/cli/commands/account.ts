@@ -70,8 +70,10 @@ export function registerAccountCommands(program: Command): void {
   keys
     .command('revoke <id>')
     .description('revoke an API key at once')
-    .action(async (id: string) => {
+    .option('--json', 'print {"revoked": ID} as JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
       await client().revokeApiKey(id);
+      if (o.json) return printJson({ revoked: id });
       print(`Revoked ${id}.`);
     });
 }

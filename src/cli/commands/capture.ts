@@ -94,7 +94,7 @@ async function captureOne(c: RhizomeClient, item: Item, o: Opts, single: boolean
     return c.capture(input);
   }
   const data = new Uint8Array(readFileSync(item.path));
-  return c.upload({ name: basename(item.path), data, type: MIME[extname(item.path).toLowerCase()] }, { title: single ? o.title : undefined, why: o.why });
+  return c.upload({ name: basename(item.path), data, type: MIME[extname(item.path).toLowerCase()] }, { title: single ? o.title : undefined, why: o.why, source: 'cli' });
 }
 
 async function waitForAll(c: RhizomeClient, outcomes: Outcome[], timeoutS: number): Promise<void> {

@@ -65,8 +65,10 @@ export function registerCapturesCommands(program: Command): void {
   captures
     .command('rm <id>')
     .description('delete a capture (the node it produced stays)')
-    .action(async (id: string) => {
+    .option('--json', 'print {"deleted": ID} as JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
       await client().deleteCapture(id);
+      if (o.json) return printJson({ deleted: id });
       print(`Deleted capture ${id}.`);
     });
 

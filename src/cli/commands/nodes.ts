@@ -4,6 +4,9 @@ import { readFileSync } from 'node:fs';
 import type { Node, NodePatch, NodeStatus, SearchMode } from '../../client/types.js';
 import { LINK_TYPES, NODE_STATUSES, SEARCH_MODES } from '../../client/types.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { RhizomeApiError } from '../../client/errors.js';
+import { resolvePara, resolveParas } from '../para-ref.js';
+import { editInEditor } from '../node-editor.js';
 import { choice, client, collect, details, intOption, print, printJson, readStdin, table } from '../ui.js';
 
 async function contentFrom(opts: { content?: string; file?: string }): Promise<string | undefined> {
@@ -19,45 +22,69 @@ async function contentFrom(opts: { content?: string; file?: string }): Promise<s
   return opts.content;
 }
 
-export function showNode(n: Node): void {
+/** The API names a bad link by its place in the set (links.3.target_id): name the node instead. */
+function speakOfTargets(e: unknown, from: string, targets: string[]): unknown {
+  if (!(e instanceof RhizomeApiError) || e.status !== 400) return e;
+  const msgs = e.errors.map((f) => {
+    const m = /^links\.(\d+)\.target_id$/.exec(f.path);
+    const target = m ? targets[Number(m[1])] : undefined;
+    return target ? `${target}: ${f.message}` : `${f.path}: ${f.message}`;
+  });
+  return new CliError(`cannot link ${from}: ${msgs.join('; ') || e.detail} [400 ${e.code}]`, EXIT.usage);
+}
+
+export function showNode(n: Node, labels = new Map<string, string>()): void {
   details([
-    ['id', n.id], ['title', n.title], ['status', n.status], ['tags', n.tags], ['para', n.para_item_ids.length ? n.para_item_ids : '(orphan)'],
+    ['id', n.id], ['title', n.title], ['status', n.status], ['tags', n.tags],
+    ['para', n.para_item_ids.length ? n.para_item_ids.map((id) => labels.get(id) ?? id) : '(orphan)'],
     ['created', n.created_at], ['updated', n.updated_at], ['summary', n.summary],
   ]);
   if (n.body_markdown) print(`\n${n.body_markdown}`);
 }
 
-interface SearchOpts { mode?: SearchMode; para?: string; status?: NodeStatus; orphan?: boolean; page?: number; perPage?: number; json?: boolean }
+interface SearchOpts { mode?: SearchMode; para?: string; status?: NodeStatus; orphan?: boolean; tag?: string[]; page?: number; perPage?: number; json?: boolean }
+
+async function runSearch(query: string | undefined, o: SearchOpts): Promise<void> {
+  const c = client();
+  const para = o.para ? await resolvePara(c, o.para) : undefined;
+  const r = await c.search({ query, mode: o.mode, para_item_id: para, status: o.status, orphan: o.orphan, tag: o.tag, page: o.page, per_page: o.perPage });
+  if (o.json) return printJson(r);
+  table(
+    r.data.map((n) => ({
+      id: n.id, title: n.title, status: n.status, tags: n.tags,
+      match: n.match_provenance ? `${n.match_provenance.keyword ? 'k' : ''}${n.match_provenance.semantic ? 's' : ''} ${n.match_provenance.score.toFixed(3)}` : '',
+      snippet: n.highlights?.length ? markSnippet(n.highlights[0]) : '',
+    })),
+    ['id', 'title', 'status', 'tags', ...(r.data.some((n) => n.match_provenance) ? ['match'] : []), ...(r.data.some((n) => n.highlights?.length) ? ['snippet'] : [])],
+    query ? 'No notes match.' : 'No nodes found.',
+  );
+  const pages = Math.max(1, Math.ceil(r.total / r.per_page));
+  process.stderr.write(`${r.total} result(s), page ${r.page}/${pages}${r.total_matches !== undefined ? `, ${r.total_matches} keyword match(es)` : ''}${r.coverage_capped ? ' (recall capped)' : ''}\n`);
+}
 
 export function registerNodeCommands(program: Command): void {
-  program
-    .command('search [query...]')
-    .description('search nodes (hybrid by default); with no query, list nodes newest first')
-    .option('-m, --mode <mode>', `search mode: ${SEARCH_MODES.join(', ')}`, choice('--mode', SEARCH_MODES))
-    .option('--para <id>', 'only nodes under this PARA item')
-    .option('--status <status>', `only nodes with this status: ${NODE_STATUSES.join(', ')}`, choice('--status', NODE_STATUSES))
-    .option('--orphan', 'only nodes with no PARA item')
-    .option('--page <n>', 'page number', intOption('--page', 1, 1_000_000))
-    .option('-n, --per-page <n>', 'results per page (max 100)', intOption('--per-page', 1, 100))
-    .option('--json', 'print the API response as JSON')
-    .action(async (words: string[], o: SearchOpts) => {
-      const query = words.join(' ').trim() || undefined;
-      const r = await client().search({ query, mode: o.mode, para_item_id: o.para, status: o.status, orphan: o.orphan, page: o.page, per_page: o.perPage });
-      if (o.json) return printJson(r);
-      table(
-        r.data.map((n) => ({
-          id: n.id, title: n.title, status: n.status, tags: n.tags,
-          match: n.match_provenance ? `${n.match_provenance.keyword ? 'k' : ''}${n.match_provenance.semantic ? 's' : ''} ${n.match_provenance.score.toFixed(3)}` : '',
-          snippet: n.highlights?.length ? markSnippet(n.highlights[0]) : '',
-        })),
-        ['id', 'title', 'status', 'tags', ...(r.data.some((n) => n.match_provenance) ? ['match'] : []), ...(r.data.some((n) => n.highlights?.length) ? ['snippet'] : [])],
-        query ? 'No notes match.' : 'No nodes found.',
-      );
-      const pages = Math.max(1, Math.ceil(r.total / r.per_page));
-      process.stderr.write(`${r.total} result(s), page ${r.page}/${pages}${r.total_matches !== undefined ? `, ${r.total_matches} keyword match(es)` : ''}${r.coverage_capped ? ' (recall capped)' : ''}\n`);
-    });
+  const searchOptions = (cmd: Command) =>
+    cmd
+      .option('-m, --mode <mode>', `search mode: ${SEARCH_MODES.join(', ')}`, choice('--mode', SEARCH_MODES))
+      .option('--para <id>', 'only nodes under this PARA item')
+      .option('--status <status>', `only nodes with this status: ${NODE_STATUSES.join(', ')}`, choice('--status', NODE_STATUSES))
+      .option('--orphan', 'only nodes with no PARA item')
+      .option('-t, --tag <tag>', 'only nodes carrying this tag (repeat, or comma-separated: all must match)', collect)
+      .option('--page <n>', 'page number', intOption('--page', 1, 1_000_000))
+      .option('-n, --per-page <n>', 'results per page (max 100)', intOption('--per-page', 1, 100))
+      .option('--json', 'print the API response as JSON');
 
-  const node = program.command('node').description('create, show, edit and remove knowledge nodes');
+  searchOptions(program.command('search [query...]'))
+    .description('search nodes (hybrid by default); with no query, list nodes newest first')
+    .addHelpText('after', '\nExamples:\n  rhizome search walnut orchard\n  rhizome search -m keyword --tag trees --tag farm grafting\n  rhizome search --orphan --json')
+    .action(async (words: string[], o: SearchOpts) => runSearch(words.join(' ').trim() || undefined, o));
+
+  const node = program.command('node').description('create, list, show, edit and remove knowledge nodes');
+  searchOptions(node.command('list'))
+    .description('list nodes newest first, with the same filters as the API (GET /nodes)')
+    .option('-q, --query <text>', 'search text (then results are ranked instead)')
+    .addHelpText('after', '\nExamples:\n  rhizome node list --tag trees\n  rhizome node list --status validated --para prj_… --json')
+    .action(async (o: SearchOpts & { query?: string }) => runSearch(o.query?.trim() || undefined, o));
   node
     .command('add <title>')
     .description('create a node')
@@ -69,7 +96,8 @@ export function registerNodeCommands(program: Command): void {
     .option('--status <status>', `raw (default), validated, dismissed`, choice('--status', NODE_STATUSES))
     .option('--json', 'print the created node as JSON')
     .action(async (title: string, o: { content?: string; file?: string; summary?: string; tag?: string[]; para?: string[]; status?: NodeStatus; json?: boolean }) => {
-      const n = await client().createNode({ title, content: await contentFrom(o), summary: o.summary, tags: o.tag, para_item_ids: o.para, status: o.status });
+      const c = client();
+      const n = await c.createNode({ title, content: await contentFrom(o), summary: o.summary, tags: o.tag, para_item_ids: await resolveParas(c, o.para), status: o.status });
       if (o.json) return printJson(n);
       print(`Created node ${n.id}: ${n.title}`);
     });
@@ -78,13 +106,15 @@ export function registerNodeCommands(program: Command): void {
     .description('show a node with its body')
     .option('--json', 'print JSON')
     .action(async (id: string, o: { json?: boolean }) => {
-      const n = await client().getNode(id);
+      const c = client();
+      const n = await c.getNode(id);
       if (o.json) return printJson(n);
-      showNode(n);
+      const items = n.para_item_ids.length ? await c.paraList() : [];
+      showNode(n, new Map(items.map((p) => [p.id, `${p.label} (${p.category.replace(/s$/, '')}, ${p.id})`])));
     });
   node
     .command('edit <id>')
-    .description('change a node: only the options given are changed')
+    .description('change a node: only the options given are changed; with none, edit it in $EDITOR as Markdown with front matter')
     .option('--title <title>', 'new title')
     .option('-c, --content <markdown>', 'new body (replaces it)')
     .option('-f, --file <path>', 'read the new body from a file ("-" for stdin)')
@@ -101,9 +131,9 @@ export function registerNodeCommands(program: Command): void {
       if (content !== undefined) patch.content = content;
       if (o.summary !== undefined) patch.summary = o.summary;
       if (o.tags !== undefined) patch.tags = list(o.tags);
-      if (o.para !== undefined) patch.para_item_ids = list(o.para);
+      if (o.para !== undefined) patch.para_item_ids = await resolveParas(client(), list(o.para));
       if (o.status !== undefined) patch.status = o.status;
-      if (!Object.keys(patch).length) throw new CliError('nothing to change: give --title, --content, --file, --summary, --tags, --para or --status', EXIT.usage);
+      if (!Object.keys(patch).length) return editInEditor(id, o.json);
       const n = await client().updateNode(id, patch);
       if (o.json) return printJson(n);
       print(`Updated node ${n.id}: ${Object.keys(patch).join(', ')}`);
@@ -111,8 +141,10 @@ export function registerNodeCommands(program: Command): void {
   node
     .command('rm <id>')
     .description('delete a node and its links')
-    .action(async (id: string) => {
+    .option('--json', 'print {"deleted": ID} as JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
       await client().deleteNode(id);
+      if (o.json) return printJson({ deleted: id });
       print(`Deleted node ${id}.`);
     });
 
@@ -122,15 +154,21 @@ export function registerNodeCommands(program: Command): void {
     .option('--type <type>', `link type: ${LINK_TYPES.join(', ')}`, choice('--type', LINK_TYPES), 'related')
     .option('--json', 'print the node\'s links as JSON')
     .action(async (from: string, to: string[], o: { type: (typeof LINK_TYPES)[number]; json?: boolean }) => {
-      const links = await client().addLinks(from, to.map((target_id) => ({ target_id, type: o.type })));
+      const c = client();
+      const current = await c.links(from);
+      const links = await c.addLinks(from, to.map((target_id) => ({ target_id, type: o.type }))).catch((e: unknown) => {
+        throw speakOfTargets(e, from, [...new Set([...current.map((l) => l.target_id), ...to])]);
+      });
       if (o.json) return printJson({ node_id: from, links });
       print(`Linked ${from} -[${o.type}]-> ${to.join(', ')} (${links.length} link(s) now).`);
     });
   program
     .command('unlink <from> <to...>')
     .description('remove the links between a node and the given nodes (both directions)')
-    .action(async (from: string, to: string[]) => {
+    .option('--json', 'print the node\'s remaining links as JSON')
+    .action(async (from: string, to: string[], o: { json?: boolean }) => {
       const links = await client().removeLinks(from, to);
+      if (o.json) return printJson({ node_id: from, links });
       print(`Unlinked ${to.join(', ')} from ${from} (${links.length} link(s) left).`);
     });
 

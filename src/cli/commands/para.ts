@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { PARA_CATEGORIES, type ParaCategory, type ParaItem } from '../../client/types.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { resolvePara } from '../para-ref.js';
 import { choice, client, details, print, printJson, table } from '../ui.js';
 
 const showItem = (i: ParaItem) =>
@@ -38,10 +39,11 @@ export function registerParaCommands(program: Command): void {
     });
 
   para
-    .command('show <id>')
+    .command('show <item>')
     .description('one PARA item')
     .option('--json', 'print JSON')
-    .action(async (id: string, o: { json?: boolean }) => {
+    .action(async (ref: string, o: { json?: boolean }) => {
+        const id = await resolvePara(client(), ref);
       const item = await client().paraGet(id);
       if (o.json) return printJson(item);
       showItem(item);
@@ -60,13 +62,14 @@ export function registerParaCommands(program: Command): void {
     });
 
   para
-    .command('edit <id>')
+    .command('edit <item>')
     .description('change label, description or status')
     .option('--label <label>')
     .option('-d, --description <text>')
     .option('--status <status>', 'active, archived, completed')
     .option('--json', 'print the updated item as JSON')
-    .action(async (id: string, o: { label?: string; description?: string; status?: string; json?: boolean }) => {
+    .action(async (ref: string, o: { label?: string; description?: string; status?: string; json?: boolean }) => {
+        const id = await resolvePara(client(), ref);
       const patch = Object.fromEntries(Object.entries({ label: o.label, description: o.description, status: o.status }).filter(([, v]) => v !== undefined));
       if (!Object.keys(patch).length) throw new CliError('nothing to change: give --label, --description or --status', EXIT.usage);
       const item = await client().paraUpdate(id, patch);
@@ -82,10 +85,11 @@ export function registerParaCommands(program: Command): void {
   ] as const;
   for (const [action, description, done] of lifecycle) {
     para
-      .command(`${action} <id>`)
+      .command(`${action} <item>`)
       .description(description)
       .option('--json', 'print the item as JSON')
-      .action(async (id: string, o: { json?: boolean }) => {
+      .action(async (ref: string, o: { json?: boolean }) => {
+        const id = await resolvePara(client(), ref);
         const item = await client().paraAction(id, action);
         if (o.json) return printJson(item);
         print(`${done} ${id}${item && 'status' in item ? ` (status ${String(item.status)})` : ''}.`);
@@ -93,10 +97,11 @@ export function registerParaCommands(program: Command): void {
   }
 
   para
-    .command('match <id>')
+    .command('match <item>')
     .description('find and assign orphan nodes that fit this item (in the background)')
     .option('--json', 'print JSON')
-    .action(async (id: string, o: { json?: boolean }) => {
+    .action(async (ref: string, o: { json?: boolean }) => {
+        const id = await resolvePara(client(), ref);
       const r = await client().paraAction(id, 'match');
       if (o.json) return printJson(r ?? {});
       print(`Matching orphans to ${id} in the background${r && 'queued' in r ? ` (${String(r.queued)} queued)` : ''}.`);

@@ -13,6 +13,19 @@ function asCliError(e: unknown): never {
   throw e;
 }
 
+/** A busy port is one line, before the data folder or database is touched. */
+async function ensurePortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const { createServer } = await import('node:net');
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer()
+      .once('error', (e: NodeJS.ErrnoException) =>
+        reject(new CliError(e.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use (is Rhizome already running?); choose another with --port` : `cannot listen on ${host}:${port}: ${e.code ?? e.message}`, EXIT.unavailable)),
+      )
+      .listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
 export function registerServerCommands(program: Command): void {
   program
     .command('serve')
@@ -24,6 +37,7 @@ export function registerServerCommands(program: Command): void {
         ...(opts.port ? { port: Number(opts.port) } : {}),
         ...(opts.host ? { host: opts.host } : {}),
       });
+      await ensurePortFree(config.host, config.port);
       const { startServer } = await import('../../server.js');
       const { installProcessGuards } = await import('../../process-guards.js');
       const { createLogger } = await import('../../logger.js');

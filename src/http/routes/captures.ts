@@ -28,7 +28,7 @@ export function capturesRoutes(s: Services) {
   // The upload is read as a stream (never through a body validator that would buffer it),
   // so it is documented in the registry and served by a plain handler.
   r.openAPIRegistry.registerPath({
-    method: 'post', path: '/captures/upload', tags: tag, summary: 'Upload a file (PDF, PNG, JPEG, GIF, WebP, .doc, .docx, text, markdown; max 25 MB)',
+    method: 'post', path: '/captures/upload', tags: tag, operationId: 'postCapturesUpload', summary: 'Upload a file (PDF, PNG, JPEG, GIF, WebP, .doc, .docx, text, markdown; max 25 MB)',
     request: {
       body: {
         required: true,

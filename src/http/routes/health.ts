@@ -4,7 +4,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import { packageVersion } from '../../paths.js';
-import { json } from '../../schemas/common.js';
+import { json, Problem } from '../../schemas/common.js';
 import { Health } from '../../schemas/health.js';
 import { authenticate } from '../auth.middleware.js';
 import { throttled } from '../rate-limit.js';
@@ -17,7 +17,8 @@ export function healthRoutes(s: Services) {
     createRoute({
       method: 'get', path: '/health', tags: ['meta'],
       summary: 'Liveness and version (no auth); with credentials also model state and your queue depth',
-      security: [{}, { ApiKey: [] }, { Bearer: [] }], responses: { 200: json(Health) },
+      security: [{}, { ApiKey: [] }, { Bearer: [] }],
+      responses: { 200: json(Health), 400: { description: 'validation_failed (an unknown query parameter)', content: { 'application/problem+json': { schema: Problem } } }, 401: { description: 'unauthorized (credentials sent but not valid)', content: { 'application/problem+json': { schema: Problem } } } },
     }),
     async (c) => {
       const header = c.req.header('Authorization');

@@ -11,6 +11,7 @@ import { contextRoutes } from './context.js';
 import { graphHealthRoutes } from './graph-health.js';
 import { capturesRoutes } from './captures.js';
 import { interopRoutes } from './interop.js';
+import { tagsRoutes } from './tags.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -22,4 +23,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   graphHealthRoutes,
   capturesRoutes,
   interopRoutes,
+  tagsRoutes,
 ];

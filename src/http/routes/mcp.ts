@@ -7,7 +7,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { StaticAuth } from '../../client/auth.js';
 import { RhizomeClient } from '../../client/client.js';
 import type { Services } from '../../container.js';
-import { MethodNotAllowedError, PayloadTooLargeError } from '../../errors.js';
+import { AppError, MethodNotAllowedError, PayloadTooLargeError } from '../../errors.js';
+import { allowedHostnames, rebindingRefusal } from '../../mcp/http-guard.js';
+import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from '../../mcp/resource-metadata.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { requireAuth } from '../auth.middleware.js';
 import { problem } from '../problem.js';
@@ -17,6 +19,16 @@ export const MCP_PATH = '/mcp';
 const IN_PROCESS_ORIGIN = 'http://rhizome.internal';
 
 export function mcpMount(app: Hono<AppEnv>, s: Services): void {
+  const allowed = allowedHostnames(s.config);
+  app.use(MCP_PATH, async (c, next) => {
+    const refusal = rebindingRefusal(allowed, c.req.header('Host') ?? new URL(c.req.url).host, c.req.header('Origin'));
+    if (refusal) return problem(c, new AppError(403, 'forbidden', 'Forbidden', refusal));
+    await next();
+    // RFC 9728: a client that speaks MCP authorization finds the resource metadata here.
+    if (c.res.status === 401) c.res.headers.set('WWW-Authenticate', `Bearer resource_metadata="${s.config.publicUrl}${PROTECTED_RESOURCE_PATH}"`);
+  });
+  // The well-known path as such, and with the resource's path appended (RFC 9728 §3.1).
+  for (const path of [PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${MCP_PATH}`]) app.get(path, (c) => c.json(protectedResourceMetadata(s.config.publicUrl)));
   app.use(MCP_PATH, requireAuth(s));
   app.use(MCP_PATH, bodyLimit({ maxSize: 4 * 1024 * 1024, onError: () => { throw new PayloadTooLargeError('MCP request body exceeds 4 MB'); } }));
 

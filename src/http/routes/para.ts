@@ -84,7 +84,8 @@ export function paraRoutes(s: Services) {
   r.openapi(
     createRoute({
       method: 'delete', path: '/para/{id}', tags, summary: 'Deprecated: always 410 Gone; archive the item instead', deprecated: true,
-      request: { params: AnyIdParam }, responses: { ...errors(410) },
+      request: { params: AnyIdParam },
+      responses: { 204: { description: 'Never returned: the endpoint is deprecated and always answers 410' }, ...errors(410) },
     }),
     () => s.para.remove(),
   );

@@ -98,7 +98,7 @@ export class CapturesLifecycle {
 
   activity(tenantId: string, id: string) {
     this.row(tenantId, id);
-    return { data: this.repo.events(tenantId, id).map((e) => ({ id: e.id, kind: e.kind, at: e.at, detail: JSON.parse(e.detail) })) };
+    return { data: this.repo.events(tenantId, id).map((e) => ({ id: String(e.id), kind: e.kind, at: e.at, detail: JSON.parse(e.detail) })) };
   }
 
   provenance(tenantId: string, id: string) {
