@@ -33,9 +33,18 @@ export function operationIdFor(method: string, path: string): string {
  */
 export function strictQuery<R extends RouteConfig>(route: R): R {
   const q = route.request?.query;
-  const strict = q instanceof z.ZodObject ? z.strictObject(q.shape) : q === undefined ? z.strictObject({}) : q;
+  const strict = q instanceof z.ZodObject && !isLoose(q) ? z.strictObject(q.shape) : q === undefined ? z.strictObject({}) : q;
   const operationId = route.operationId ?? (route.method && route.path ? operationIdFor(route.method, route.path) : undefined);
   return { ...route, ...(operationId ? { operationId } : {}), request: { ...route.request, query: strict } };
+}
+
+/**
+ * A route whose query string another party writes (an identity provider's redirect adds
+ * `iss`, `session_state`...) declares it with z.looseObject: the only exception.
+ */
+function isLoose(q: z.ZodObject): boolean {
+  const catchall = (q as unknown as { _zod: { def: { catchall?: { _zod: { def: { type: string } } } } } })._zod.def.catchall;
+  return catchall?._zod.def.type === 'unknown';
 }
 
 export function createRouter(): OpenAPIHono<AppEnv> {

@@ -9,7 +9,8 @@ afterAll(() => t.close());
 
 const toOpenApi = (path: string) => path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, '{$1}');
 /** Served, but not API operations: the dashboard, GET/DELETE /mcp (405 by design). */
-const NOT_OPERATIONS = [/^(GET|DELETE) \/mcp$/];
+// Not operations: /mcp's GET/DELETE (405 by design) and the API reference page's own script.
+const NOT_OPERATIONS = [/^(GET|DELETE) \/mcp$/, /^GET \/api\/v1\/docs\/init\.js$/];
 
 describe('OpenAPI document', () => {
   it('lists every route the app serves, and only those, each with an operationId', async () => {

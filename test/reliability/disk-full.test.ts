@@ -44,7 +44,7 @@ describe('disk full', () => {
     expect(statuses.every((s) => s === 201 || s === 507)).toBe(true);
 
     expect((await t.req('GET', `/api/v1/nodes/${n0.id}`, undefined, `ApiKey ${fresh}`)).status).toBe(200);
-    expect((await t.req('GET', '/api/v1/nodes?limit=5')).status).toBe(200);
+    expect((await t.req('GET', '/api/v1/nodes?per_page=5')).status).toBe(200);
     const h = await (await t.req('GET', '/health')).json();
     expect(h.status).toBe('degraded');
     expect(h.reason).toMatch(/disk is full/);

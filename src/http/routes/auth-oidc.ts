@@ -24,7 +24,8 @@ const StartQuery = z.object({
   state: z.string().min(16).max(200).optional().openapi({ description: 'cli: echoed to the loopback listener' }),
   code_challenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional().openapi({ description: 'S256 challenge for the hand-off exchange (required for cli)' }),
 });
-const CallbackQuery = z.object({
+// The provider writes this query string (and may add iss, session_state...): loose by design.
+const CallbackQuery = z.looseObject({
   code: z.string().max(4000).optional(),
   state: z.string().max(500).optional(),
   error: z.string().max(500).optional(),
@@ -46,7 +47,7 @@ export function authOidcRoutes(s: Services) {
   const tags = ['auth'];
 
   r.openapi(
-    createRoute({ method: 'get', path: '/auth/oidc/providers', tags, security: [], summary: 'Identity providers configured for sign-in', responses: { 200: json(z.object({ data: z.array(Provider) })) } }),
+    createRoute({ method: 'get', path: '/auth/oidc/providers', tags, security: [], summary: 'Identity providers configured for sign-in', responses: { 200: json(z.object({ data: z.array(Provider) })), ...errors(400) } }),
     async (c) => {
       const data = await Promise.all(
         s.oidc.providers.list.map(async (p) => {

@@ -26,7 +26,7 @@ export function interopRoutes(s: Services) {
   const tag = ['import and export'];
 
   r.openAPIRegistry.registerPath({
-    method: 'post', path: '/imports/markdown', tags: tag, summary: 'Import a Markdown vault (a zip); answers at once with an import id to poll',
+    method: 'post', path: '/imports/markdown', operationId: 'importMarkdown', tags: tag, summary: 'Import a Markdown vault (a zip); answers at once with an import id to poll',
     request: fileBody({ para_from_folders: z.enum(['true', 'false']).optional().openapi({ description: 'top-level Projects/, Areas/, Resources/, Archive/ folders become PARA items' }) }),
     responses: { 202: json(ImportAccepted, 'Accepted; runs in the background'), ...errors(400, 413, 415) },
   });
@@ -39,7 +39,7 @@ export function interopRoutes(s: Services) {
   });
 
   r.openAPIRegistry.registerPath({
-    method: 'post', path: '/imports/bookmarks', tags: tag,
+    method: 'post', path: '/imports/bookmarks', operationId: 'importBookmarks', tags: tag,
     summary: 'Import a bookmark file (Netscape HTML, Pocket CSV, Omnivore, Karakeep or Linkwarden JSON; recognised from the content)',
     request: fileBody({}), responses: { 202: json(ImportAccepted, 'Accepted; runs in the background'), ...errors(400, 413, 415) },
   });
@@ -54,7 +54,7 @@ export function interopRoutes(s: Services) {
   );
 
   r.openAPIRegistry.registerPath({
-    method: 'get', path: '/exports/markdown', tags: tag, summary: 'Every node as a Markdown file with YAML front matter, in PARA folders, as one zip',
+    method: 'get', path: '/exports/markdown', operationId: 'exportMarkdown', tags: tag, summary: 'Every node as a Markdown file with YAML front matter, in PARA folders, as one zip',
     responses: { 200: { description: 'A zip archive', content: { 'application/zip': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } }, ...errors() },
   });
   r.get('/exports/markdown', async (c) => {
@@ -67,7 +67,7 @@ export function interopRoutes(s: Services) {
   });
 
   r.openAPIRegistry.registerPath({
-    method: 'get', path: '/exports/json', tags: tag, summary: 'Everything (nodes, links, PARA items) as one JSON document',
+    method: 'get', path: '/exports/json', operationId: 'exportJson', tags: tag, summary: 'Everything (nodes, links, PARA items) as one JSON document',
     responses: { 200: json(z.object({ format: z.string(), version: z.number() }).passthrough()), ...errors() },
   });
   r.get('/exports/json', async (c) => c.json(await s.exports.json(c.get('tenantId')), 200));
