@@ -46,10 +46,11 @@ function exitFor(run: ImportRun): void {
 }
 
 export function registerInteropCommands(program: Command): void {
-  const imp = program.command('import').description('bring notes and bookmarks in');
+  const imp = program.command('import').description('bring notes and bookmarks in').addHelpText('after', '\nExamples:\n  rhizome import markdown ~/Obsidian/Vault\n  rhizome import bookmarks bookmarks.html');
   imp
     .command('markdown <dir>')
     .description('import a folder of Markdown notes (Obsidian, Logseq, Foam...) or a zip of one; importing again updates the same nodes')
+    .addHelpText('after', '\nExamples:\n  rhizome import markdown ~/Obsidian/Vault\n  rhizome import markdown vault.zip --para-from-folders\n  rhizome import markdown ~/notes --json')
     .option('--para-from-folders', 'top-level Projects/, Areas/, Resources/, Archive/ folders become PARA items (else folders become tags)')
     .option('--json', 'print the import run as JSON')
     .action(async (dir: string, o: { paraFromFolders?: boolean; json?: boolean }) => {
@@ -72,6 +73,7 @@ export function registerInteropCommands(program: Command): void {
   imp
     .command('bookmarks <file>')
     .description('import bookmarks as URL captures: Netscape HTML (browsers), Pocket CSV, Omnivore, Karakeep or Linkwarden JSON')
+    .addHelpText('after', '\nExamples:\n  rhizome import bookmarks bookmarks.html\n  rhizome import bookmarks pocket-export.csv --json')
     .option('--json', 'print the import run as JSON')
     .action(async (file: string, o: { json?: boolean }) => {
       let data: Uint8Array<ArrayBuffer>;
@@ -84,10 +86,11 @@ export function registerInteropCommands(program: Command): void {
       exitFor(run);
     });
 
-  const exp = program.command('export').description('take everything out');
+  const exp = program.command('export').description('take everything out').addHelpText('after', '\nExamples:\n  rhizome export markdown ~/rhizome-export\n  rhizome export json rhizome.json');
   exp
     .command('markdown <dir>')
     .description('write every node as a Markdown file with YAML front matter, in PARA folders (orphans in Inbox/)')
+    .addHelpText('after', '\nExamples:\n  rhizome export markdown ~/rhizome-export\n  rhizome import markdown ~/rhizome-export   # into another tenant: the same graph')
     .action(async (dir: string) => {
       const zip = await client().exportMarkdownZip();
       const { files, problems } = await readZip(zip);
@@ -104,6 +107,7 @@ export function registerInteropCommands(program: Command): void {
   exp
     .command('json <file>')
     .description('write everything as one JSON document ("-" for stdout)')
+    .addHelpText('after', '\nExamples:\n  rhizome export json rhizome.json\n  rhizome export json - | jq .nodes[0]')
     .action(async (file: string) => {
       const doc = await client().exportJson();
       const text = JSON.stringify(doc, null, 2) + '\n';
