@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startChildServer, waitForFreePort, type ChildServer } from './server.js';
+import { runCli, startChildServer, type ChildServer } from './server.js';
 
-const PAGES = 'http://127.0.0.1:7845';
+let PAGES = '';
 let srv: ChildServer;
 let pages: Server;
 let env: Record<string, string>;
@@ -26,9 +26,9 @@ beforeAll(async () => {
       : null;
     res.writeHead(body ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' }).end(body ?? 'not here');
   });
-  await waitForFreePort(7845);
-  await new Promise<void>((r) => pages.listen(7845, '127.0.0.1', () => r()));
-  srv = await startChildServer(7844, { RHIZOME_ALLOW_PRIVATE_FETCH: '1' });
+  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
+  PAGES = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+  srv = await startChildServer(0, { RHIZOME_ALLOW_PRIVATE_FETCH: '1' });
   env = srv.env();
 });
 afterAll(async () => {

@@ -14,7 +14,7 @@ const sh = (script: string, env: Record<string, string>) => spawnSync('/bin/sh',
 const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at |Error:/);
 
 beforeAll(async () => {
-  srv = await startChildServer(7848);
+  srv = await startChildServer();
 });
 afterAll(() => srv?.stop());
 
@@ -31,9 +31,9 @@ describe('rhizome in a shell', { timeout: 180_000 }, () => {
 
   it('serve on a busy port says so in one line and creates nothing', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'rz-busy-')), 'data');
-    const r = spawnSync(process.execPath, [BIN, 'serve', '--port', '7848'], { env: { ...srv.env(), RHIZOME_DATA_DIR: dir }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [BIN, 'serve', '--port', new URL(srv.url).port], { env: { ...srv.env(), RHIZOME_DATA_DIR: dir }, encoding: 'utf8', timeout: 30_000 });
     expect(r.status).toBe(6);
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^rhizome: port 7848 on 127\.0\.0\.1 is already in use/)]);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^rhizome: port ${new URL(srv.url).port} on 127\\.0\\.0\\.1 is already in use`))]);
     expect(() => statSync(dir)).toThrow();
   });
 

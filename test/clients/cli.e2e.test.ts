@@ -5,7 +5,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, startChildServer, type ChildServer } from './server.js';
+import { BIN, freePort, runCli, startChildServer, type ChildServer } from './server.js';
 
 let srv: ChildServer;
 let env: Record<string, string>;
@@ -13,7 +13,7 @@ const cli = (args: string[], input?: string, extra?: Record<string, string>) => 
 const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at /);
 
 beforeAll(async () => {
-  srv = await startChildServer(7841);
+  srv = await startChildServer();
   env = srv.env();
 });
 afterAll(() => srv?.stop());
@@ -41,7 +41,7 @@ describe('rhizome CLI', { timeout: 180_000 }, () => {
   it('health works with no set-up (the local server\'s credentials file)', async () => {
     const r = await cli(['health']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/server:\s+http:\/\/127\.0\.0\.1:7841 — ok/);
+    expect(r.stdout).toContain(`${srv.url} — ok`);
     expect(r.stdout).toMatch(/nodes:\s+0/);
     const j = JSON.parse((await cli(['health', '--json'])).stdout);
     expect(j.server.status).toBe('ok');
@@ -177,9 +177,10 @@ describe('rhizome CLI', { timeout: 180_000 }, () => {
     const none = await cli(['search'], undefined, { RHIZOME_DATA_DIR: empty });
     expect(none.code).toBe(3);
     expect(none.stderr).toMatch(/no credentials .*rhizome login/);
-    const down = await cli(['search'], undefined, { RHIZOME_API_URL: 'http://127.0.0.1:7848' });
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const down = await cli(['search'], undefined, { RHIZOME_API_URL: closed });
     expect(down.code).toBe(6);
-    expect(down.stderr).toMatch(/cannot reach the Rhizome server at http:\/\/127\.0\.0\.1:7848/);
+    expect(down.stderr).toContain(`cannot reach the Rhizome server at ${closed}`);
     noStack(down.stderr);
     const badUrl = await cli(['search'], undefined, { RHIZOME_API_URL: 'not a url' });
     expect(badUrl.code).toBe(2);
@@ -207,7 +208,7 @@ describe('rhizome CLI', { timeout: 180_000 }, () => {
     child.stdin.end(`${token}\n`);
     const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
     expect(code).toBe(0);
-    expect(out).toMatch(/Signed in to http:\/\/127\.0\.0\.1:7841/);
+    expect(out).toContain(`Signed in to ${srv.url}`);
     expect(statSync(join(cfg, 'session.json')).mode & 0o777).toBe(0o600);
 
     const viaSession = await runCli(['keys', 'list', '--json'], loginEnv);

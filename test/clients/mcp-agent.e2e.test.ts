@@ -13,7 +13,7 @@ let srv: ChildServer;
 const open: Client[] = [];
 
 beforeAll(async () => {
-  srv = await startChildServer(7847);
+  srv = await startChildServer();
 });
 afterAll(async () => {
   for (const c of open) await c.close().catch(() => undefined);

@@ -40,7 +40,7 @@ async function call(c: Client, name: string, args: Record<string, unknown> = {})
 }
 
 beforeAll(async () => {
-  srv = await startChildServer(7843);
+  srv = await startChildServer();
   const beta = await runCli(['tenants', 'create', 'beta', '--json'], srv.env());
   betaKey = JSON.parse(beta.stdout).api_key;
 });

@@ -27,6 +27,16 @@ const portFree = (port: number) =>
     probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
   });
 
+/** A port nothing listens on right now (for "server unreachable" cases and fixtures). */
+export async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
 export async function waitForFreePort(port: number): Promise<void> {
   for (let waited = 0; !(await portFree(port)); waited += 500) {
     if (waited > 90_000) throw new Error(`port ${port} stayed busy`);
@@ -34,13 +44,12 @@ export async function waitForFreePort(port: number): Promise<void> {
   }
 }
 
-export async function startChildServer(port: number, serverEnv: Record<string, string> = {}): Promise<ChildServer> {
-  // Our ports are fixed (7840-7849): if another run of this same test holds one, wait for it
-  // rather than fail, and never talk to someone else's server.
-  await waitForFreePort(port);
+/** A server on a free port (0: the system picks; the child's "listening" line names it). */
+export async function startChildServer(port = 0, serverEnv: Record<string, string> = {}): Promise<ChildServer> {
+  if (port !== 0) await waitForFreePort(port);
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-cli-'));
   const configDir = mkdtempSync(join(tmpdir(), 'rhizome-cfg-'));
-  const url = `http://127.0.0.1:${port}`;
+  let url = '';
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
     cwd: dataDir,
@@ -53,7 +62,9 @@ export async function startChildServer(port: number, serverEnv: Record<string, s
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     // Only our own child's "listening" line proves the port is ours; then /health for the model.
-    if (out.includes(`listening on ${url}`)) try {
+    const heard = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
+    if (heard && (port === 0 || Number(heard[2]) === port)) url = heard[1];
+    if (url) try {
       // The model state is shown to a caller with credentials only.
       const key = JSON.parse(readFileSync(join(dataDir, 'credentials'), 'utf8')).api_key as string;
       const res = await fetch(`${url}/health`, { headers: { Authorization: `ApiKey ${key}` } });

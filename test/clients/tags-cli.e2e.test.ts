@@ -7,7 +7,7 @@ let srv: ChildServer;
 const cli = (...args: string[]) => runCli(args, srv.env());
 
 beforeAll(async () => {
-  srv = await startChildServer(7846);
+  srv = await startChildServer();
 });
 afterAll(() => srv?.stop());
 

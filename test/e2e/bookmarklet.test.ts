@@ -8,7 +8,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { e2eSuite, ROOT, screenshot } from '../web/harness.js';
 
-const s = e2eSuite(7858);
+const s = e2eSuite();
 
 // The visited page records everything that reaches it: what window.open returned,
 // messages posted to it, and its storage.

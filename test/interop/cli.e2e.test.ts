@@ -11,7 +11,7 @@ const work = mkdtempSync(join(tmpdir(), 'rhizome-interop-cli-'));
 const cli = (args: string[]) => runCli(args, env, undefined, work);
 
 beforeAll(async () => {
-  srv = await startChildServer(7846);
+  srv = await startChildServer();
   env = srv.env();
 });
 afterAll(async () => { await srv?.stop(); });

@@ -134,7 +134,7 @@ export interface Suite {
   anonymousPage(): Promise<Page>;
 }
 
-/** One server and one browser for a test file (each file gets its own port in 7851-7859). */
+/** One server (on a free port) and one browser for a test file. */
 export function e2eSuite(port = 0): Suite {
   let server: Server | undefined;
   let browser: Browsing | undefined;

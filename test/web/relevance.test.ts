@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, screenshot } from './harness.js';
 
-const s = e2eSuite(7861);
+const s = e2eSuite();
 
 describe('relevance in the dashboard', () => {
   it('says "No notes match" for an unrelated query and marks where the words matched', async () => {
