@@ -82,17 +82,18 @@ export function buildContainer(o: ServiceOptions) {
   const captures = createCaptures({
     config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {
-      create: (t, n) => nodes.create(t, n),
+      create: (t, n, dates) => nodes.create(t, n, dates),
       update: (t, id, n) => nodes.update(t, id, n),
       exists: (t, id) => repos.nodes.get(t, id) !== undefined,
     },
     para: paraClassifier,
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
+    links,
   });
 
   const imports = new ImportsService({
     tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake,
-    upload: (t, input) => captures.intake.upload(t, input),
+    upload: (t, input, origin) => captures.intake.upload(t, input, origin),
   });
   const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle });
 

@@ -151,6 +151,15 @@ describe('import and export over the API', () => {
     expect(caps).toEqual([expect.objectContaining({ title: 'map', content_type: 'image', why: 'Embedded in [[Trip]]' })]);
     const again = await runImport('/api/v1/imports/markdown', form('trip.zip', zip));
     expect(again.counts).toMatchObject({ skipped: 1, attachments_captured: 0 });
+    // Once processed, the note that embeds the file references the file's node.
+    t.s.queue.start();
+    await t.s.queue.idle();
+    await t.s.queue.stop();
+    const cap = await ok(await t.req('GET', `/api/v1/captures/${caps[0].id}`));
+    expect(cap).toMatchObject({ status: 'completed', node_id: expect.any(String) });
+    const trip = (await ok(await t.req('GET', '/api/v1/nodes?query=Trip&mode=keyword'))).data.find((n: { title: string }) => n.title === 'Trip');
+    const related = (await ok(await t.req('GET', `/api/v1/nodes/${trip.id}/related`))).nodes;
+    expect(related).toContainEqual(expect.objectContaining({ id: cap.node_id, relationship_type: 'references' }));
   });
 
   it('refuses what is not a zip, and a zip bomb, changing nothing', async () => {
@@ -171,6 +180,15 @@ describe('import and export over the API', () => {
     expect(nature).toMatchObject({ title: 'Why AI needs a lab notebook', why: expect.stringContaining('Argues for provenance'), status: 'pending' });
     const again = await runImport('/api/v1/imports/bookmarks', form('bookmarks.html', html));
     expect(again.counts).toMatchObject({ created: 0, skipped: 4 });
+    // Offline, the fetch fails at once: the bookmark node keeps the date it was first saved.
+    t.s.queue.start();
+    await t.s.queue.idle();
+    await t.s.queue.stop();
+    const processed = await ok(await t.req('GET', `/api/v1/captures/${nature.id}`));
+    expect(processed.node_id).toEqual(expect.any(String));
+    const node = await ok(await t.req('GET', `/api/v1/nodes/${processed.node_id}`));
+    expect(node.created_at).toBe(new Date(1700000500 * 1000).toISOString());
+    expect(node.tags).toEqual(expect.arrayContaining(['science', 'ai']));
   });
 
   it('answers a bookmark file of the wrong format with a 400 naming the formats understood', async () => {

@@ -21,6 +21,23 @@ export interface UploadInput {
   source?: CaptureDto['source'];
 }
 
+/**
+ * What an importer knows beyond the API's fields: when the item was first saved (the node
+ * keeps that creation date) and which nodes embed it (they get a `references` link to the
+ * capture's node when it is made). Kept in the capture's metadata.
+ */
+export interface CaptureOrigin {
+  originalCreatedAt?: string;
+  linkFrom?: string[];
+}
+
+function originMetadata(o: CaptureOrigin | undefined): Record<string, unknown> {
+  const m: Record<string, unknown> = {};
+  if (o?.originalCreatedAt && !Number.isNaN(Date.parse(o.originalCreatedAt))) m.original_created_at = new Date(o.originalCreatedAt).toISOString();
+  if (o?.linkFrom?.length) m.link_from = [...new Set(o.linkFrom)];
+  return m;
+}
+
 /** Uploaded documents map onto the contract's content types; the precise type is in metadata.detected_mime. */
 const UPLOAD_CONTENT_TYPE: Record<Detected['kind'], CaptureDto['content_type']> = {
   pdf: 'pdf', image: 'image', docx: 'note', doc: 'note', text: 'note', markdown: 'note', html: 'article',
@@ -34,8 +51,8 @@ export class CapturesIntake {
     private readonly clock: Clock,
   ) {}
 
-  create(tenantId: string, input: CaptureCreateInput): { id: string; status: 'pending' } {
-    const metadata: Record<string, unknown> = {};
+  create(tenantId: string, input: CaptureCreateInput, origin?: CaptureOrigin): { id: string; status: 'pending' } {
+    const metadata: Record<string, unknown> = originMetadata(origin);
     if (input.raw_content) metadata.raw_content_bytes = Buffer.byteLength(input.raw_content);
     const tags = [...new Set((input.tags ?? []).map(normalizeTag).filter(Boolean))];
     if (tags.length) metadata.user_tags = tags;
@@ -52,7 +69,7 @@ export class CapturesIntake {
     });
   }
 
-  async upload(tenantId: string, input: UploadInput): Promise<{ id: string; status: 'pending' }> {
+  async upload(tenantId: string, input: UploadInput, origin?: CaptureOrigin): Promise<{ id: string; status: 'pending' }> {
     if (input.bytes.length === 0) throw new ValidationError('the uploaded file is empty', [{ path: 'file', message: 'empty file' }]);
     let detected: Detected;
     try {
@@ -78,7 +95,7 @@ export class CapturesIntake {
         selected_text: null,
         raw_content: null,
         source: input.source ?? 'api',
-        metadata: { origin: 'upload', filename: base || 'upload', byte_size: input.bytes.length, detected_mime: detected.mime, detected_kind: detected.kind, content_sha256: hash },
+        metadata: { origin: 'upload', filename: base || 'upload', byte_size: input.bytes.length, detected_mime: detected.mime, detected_kind: detected.kind, content_sha256: hash, ...originMetadata(origin) },
       },
       { filename: base || `upload.${detected.ext}`, mime: detected.mime, bytes: input.bytes },
       recognised,

@@ -25,7 +25,7 @@ const CRASH_LIMIT = CAPTURE_MAX_ATTEMPTS + 4;
 const NODE_CONTENT_MAX = 500_000;
 
 export interface NodeWriter {
-  create(tenantId: string, input: { title: string; content: string; summary: string; tags: string[] }): { id: string };
+  create(tenantId: string, input: { title: string; content: string; summary: string; tags: string[] }, dates?: { created_at?: string }): { id: string };
   update(tenantId: string, id: string, patch: { title: string; content: string; summary: string; tags: string[] }): { id: string };
   exists(tenantId: string, id: string): boolean;
 }
@@ -33,6 +33,8 @@ export interface NodeWriter {
 export interface PipelineDeps extends StageDeps {
   tx: UnitOfWork;
   vectors: Pick<VectorStore, 'storeNodeVectors'>;
+  /** Adds a typed link pair keeping the others (nodes that embed a captured file reference it). */
+  links?: { add(tenantId: string, sourceId: string, targetId: string, type: 'references'): boolean };
   jobs: Pick<JobQueue, 'complete'>;
   clock: Clock;
   log: Logger;
@@ -156,10 +158,21 @@ export class CapturePipeline {
   private bookmark(c: CaptureRow, reason: string, willRetry: boolean): void {
     const { repo, nodes } = this.d;
     if (c.node_id && nodes.exists(c.tenant_id, c.node_id)) return;
-    const node = nodes.create(c.tenant_id, bookmarkNode(c, reason, willRetry, userTags(c)));
+    const nodeId = this.newNode(c, bookmarkNode(c, reason, willRetry, userTags(c)));
     const at = iso(this.d.clock.now());
-    repo.setNode(c.tenant_id, c.id, node.id, at);
-    repo.addEvent(c.tenant_id, c.id, 'bookmarked', at, { node_id: node.id, reason });
+    repo.setNode(c.tenant_id, c.id, nodeId, at);
+    repo.addEvent(c.tenant_id, c.id, 'bookmarked', at, { node_id: nodeId, reason });
+  }
+
+  /**
+   * The capture's node, made for the first time: it keeps the date the item was first saved
+   * (an imported bookmark's), and the nodes that embed the captured file reference it.
+   */
+  private newNode(c: CaptureRow, fields: { title: string; content: string; summary: string; tags: string[] }): string {
+    const origin = JSON.parse(c.metadata) as { original_created_at?: string; link_from?: string[] };
+    const id = this.d.nodes.create(c.tenant_id, fields, origin.original_created_at ? { created_at: origin.original_created_at } : undefined).id;
+    for (const from of origin.link_from ?? []) this.d.links?.add(c.tenant_id, from, id, 'references');
+    return id;
   }
 
   /** The final write: node, capture, event and job deletion commit together or not at all. */
@@ -180,7 +193,7 @@ export class CapturePipeline {
       // The fetched page is kept as the capture's raw content (replaced on reingest).
       if (source.origin === 'url' && source.bytes.length) repo.putFile(t, id, fetchedName(source.finalUrl), fetchedMime(source), source.bytes);
       const reuse = cur.node_id && nodes.exists(t, cur.node_id);
-      const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : nodes.create(t, node).id;
+      const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : this.newNode(cur, node);
       const at = iso(this.d.clock.now());
       repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
       repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });

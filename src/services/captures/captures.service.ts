@@ -10,7 +10,7 @@ import type { CapturesRepo } from '../../repos/captures.repo.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
 import { CapturesIntake } from './captures-intake.service.js';
 import { CapturesLifecycle } from './captures-lifecycle.service.js';
-import { CapturePipeline, type NodeWriter } from './captures-pipeline.service.js';
+import { CapturePipeline, type NodeWriter, type PipelineDeps } from './captures-pipeline.service.js';
 import type { StageDeps } from './captures-stages.js';
 
 export interface CapturesDeps {
@@ -26,6 +26,7 @@ export interface CapturesDeps {
   nodes: NodeWriter;
   para?: StageDeps['para'];
   suggest?: StageDeps['suggest'];
+  links?: PipelineDeps['links'];
 }
 
 export function createCaptures(d: CapturesDeps) {

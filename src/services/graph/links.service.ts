@@ -52,6 +52,21 @@ export class LinksService {
     });
   }
 
+  /**
+   * Adds one link pair, keeping the node's other links (importers, the capture pipeline).
+   * False when either node is gone or it would link a node to itself; an existing link
+   * between the two takes the new type.
+   */
+  add(tenantId: string, sourceId: string, targetId: string, type: LinkType): boolean {
+    return this.tx.withTx(() => {
+      if (sourceId === targetId || this.repo.existingIds(tenantId, [sourceId, targetId]).size !== 2) return false;
+      const now = iso(this.clock.now());
+      this.repo.upsert(tenantId, sourceId, targetId, type, now);
+      this.repo.upsert(tenantId, targetId, sourceId, INVERSE_LINK_TYPE[type], now);
+      return true;
+    });
+  }
+
   related(tenantId: string, nodeId: string, limit: number): { nodes: RelatedRow[] } {
     return this.tx.withTx(() => {
       if (!this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');

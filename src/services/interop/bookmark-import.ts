@@ -1,5 +1,5 @@
-// Bookmarks become URL captures that keep the URL, title, tags and note (as the capture's
-// "why"). A URL already captured (compared in normal form) is skipped and counted. The
+// Bookmarks become URL captures that keep the URL, title, tags, note (as the capture's
+// "why") and first-saved date (the node's creation date). A URL already captured (compared in normal form) is skipped and counted. The
 // captures are only queued here: fetching is the capture pipeline's, which runs its jobs
 // with bounded concurrency.
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -38,8 +38,8 @@ export async function importBookmarks(
 }
 
 function capture(intake: Pick<CapturesIntake, 'create'>, tenantId: string, b: ImportedBookmark): void {
-  const when = b.created_at ? `Bookmarked ${b.created_at.slice(0, 10)}.` : '';
-  const why = [b.note ?? '', when].filter(Boolean).join('\n\n').slice(0, 10_000) || undefined;
+  const why = (b.note ?? '').slice(0, 10_000) || undefined;
+  // The node keeps the date the page was first bookmarked as its creation date.
   intake.create(tenantId, {
     title: (b.title ?? b.url).slice(0, 500),
     url: b.url,
@@ -47,7 +47,7 @@ function capture(intake: Pick<CapturesIntake, 'create'>, tenantId: string, b: Im
     why,
     source: 'api',
     tags: b.tags.map((t) => t.slice(0, 100)).filter(Boolean).slice(0, 50),
-  });
+  }, { originalCreatedAt: b.created_at ?? undefined });
 }
 
 function alreadyCaptured(intake: Pick<CapturesIntake, 'check'>, tenantId: string, url: string): boolean {

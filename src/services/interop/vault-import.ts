@@ -148,7 +148,8 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
 
 /**
  * Embedded files (images, PDFs...) become upload captures, processed like any upload, with
- * the notes that embed them named in the capture's "why". Only files embedded by a note that
+ * the notes that embed them named in the capture's "why" and linked to its node
+ * (`references`) when the capture makes it. Only files embedded by a note that
  * was created or changed in this run are captured, so importing an unchanged vault again
  * captures nothing twice.
  */
@@ -167,7 +168,7 @@ async function captureAttachments(d: VaultImportDeps, tenantId: string, vault: V
         bytes: a.bytes,
         why: `Embedded in ${by.map((p) => `[[${titles.get(p)}]]`).join(', ')}`.slice(0, 10_000),
         source: 'api',
-      });
+      }, { linkFrom: by.map((p) => nodeOf.get(p)!) });
       progress.counts.attachments_captured++;
     } catch (e) {
       addProblem(progress, { path: a.path, kind: 'unreadable', detail: `attachment not captured: ${e instanceof Error ? e.message : String(e)}` });
