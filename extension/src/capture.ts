@@ -19,15 +19,8 @@ export async function readTab(tabId: number): Promise<PageSnapshot | null> {
   }
 }
 
-export interface Draft {
-  title: string;
-  url?: string;
-  content_type: string;
-  why?: string;
-  selected_text?: string;
-  raw_content?: string;
-  tags?: string[];
-}
+/** What the popup and the context menu gather: the capture body before `source` is set. */
+export type Draft = Omit<CaptureBody, 'source'>;
 
 /** The capture body as the API wants it: trimmed, within the schema's caps and the 1 MB limit. */
 export function toBody(d: Draft): CaptureBody & { truncated: boolean } {

@@ -1,8 +1,8 @@
 // Requests the Node HTTP layer rejects before Rhizome's app sees them still get
 // problem+json 400 with Connection: close, over a raw socket against the real process.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, tempDataDir, type ChildServer } from '../helpers/server-process.js';
+import { rawRequest } from '../helpers/raw-socket.js';
 
 let server: ChildServer;
 beforeAll(async () => {
@@ -12,18 +12,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function raw(bytes: string): Promise<string> {
-  const { port } = new URL(server.url);
-  return new Promise((resolve) => {
-    const sock = connect(Number(port), '127.0.0.1');
-    let got = '';
-    sock.on('data', (d) => (got += d));
-    sock.on('error', () => resolve(got));
-    sock.on('close', () => resolve(got));
-    sock.write(bytes);
-    setTimeout(() => sock.destroy(), 3000).unref();
-  });
-}
+const raw = (bytes: string) => rawRequest(server.url, bytes);
 
 function parse(resp: string) {
   const [head, ...rest] = resp.split('\r\n\r\n');

@@ -1,9 +1,9 @@
 // Requests that end badly must never end the server: a multipart body cut before its
 // closing boundary, a JSON body whose client hangs up half-way. Run against the real
 // process, because what is at stake is the process itself.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials, startServer, tempDataDir, type ChildServer } from '../helpers/server-process.js';
+import { rawRequest } from '../helpers/raw-socket.js';
 
 let server: ChildServer;
 let auth: string;
@@ -22,21 +22,7 @@ async function alive(): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-/** Writes raw bytes on a socket and resolves with what came back (or '' if nothing). */
-function raw(bytes: string, closeAfterWrite = false): Promise<string> {
-  const { port } = new URL(server.url);
-  return new Promise((resolve) => {
-    const sock = connect(Number(port), '127.0.0.1');
-    let got = '';
-    sock.on('data', (d) => (got += d));
-    sock.on('error', () => resolve(got));
-    sock.on('close', () => resolve(got));
-    sock.write(bytes, () => {
-      if (closeAfterWrite) sock.destroy();
-    });
-    setTimeout(() => sock.destroy(), 3000).unref();
-  });
-}
+const raw = (bytes: string, closeAfterWrite = false) => rawRequest(server.url, bytes, closeAfterWrite);
 
 describe('hostile requests', () => {
   it('a multipart upload that ends before its closing boundary is a 400 and the server lives on', async () => {
