@@ -41,6 +41,7 @@ const envSchema = z.object({
   RHIZOME_MAGIC_LINKS_PER_EMAIL: z.coerce.number().int().min(0).default(3),
   RHIZOME_MAGIC_LINKS_PER_ADDRESS: z.coerce.number().int().min(0).default(10),
   RHIZOME_MAGIC_LINK_WINDOW_S: z.coerce.number().int().min(1).default(900),
+  RHIZOME_TENANT_BUDGET: z.coerce.number().int().min(0).default(600),
   RHIZOME_TRUST_PROXY: flag,
 });
 
@@ -54,6 +55,8 @@ export interface RateLimits {
   readonly magicLinksPerEmail: number;
   readonly magicLinksPerAddress: number;
   readonly magicLinkWindowS: number;
+  /** Expensive requests (search, suggestions, context, captures, uploads, imports) per tenant per minute; 0 = no budget. */
+  readonly tenantBudgetPerMinute: number;
   /** Take the client address from the last X-Forwarded-For entry (behind a reverse proxy). */
   readonly trustProxy: boolean;
 }
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       magicLinksPerEmail: e.RHIZOME_MAGIC_LINKS_PER_EMAIL,
       magicLinksPerAddress: e.RHIZOME_MAGIC_LINKS_PER_ADDRESS,
       magicLinkWindowS: e.RHIZOME_MAGIC_LINK_WINDOW_S,
+      tenantBudgetPerMinute: e.RHIZOME_TENANT_BUDGET,
       trustProxy: e.RHIZOME_TRUST_PROXY,
     },
     ...overrides,

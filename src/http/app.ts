@@ -8,6 +8,7 @@ import { isClientAbort } from './client-abort.js';
 import { isStorageError } from '../db/storage-errors.js';
 import { packageVersion } from '../paths.js';
 import { requireAuth } from './auth.middleware.js';
+import { tenantBudget } from './tenant-budget.js';
 import { extensionCors } from './cors.js';
 import { problem, toAppError } from './problem.js';
 import { securityHeaders } from './security-headers.js';
@@ -66,6 +67,7 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
   app.use('/api/v1/*', requireAuth(s));
+  app.use('/api/v1/*', tenantBudget(s));
   app.use('/api/v1/auth/magic-link', magicLinkLimit(s));
 
   app.route('/', healthRoutes(s));

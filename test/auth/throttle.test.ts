@@ -7,7 +7,7 @@ import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 let t: TestApp;
 afterEach(() => t?.close());
 
-const LIMITS = { authFailuresPerAddress: 8, authFailuresPerKey: 4, authWindowS: 1, magicLinksPerEmail: 2, magicLinksPerAddress: 5, magicLinkWindowS: 60, trustProxy: false };
+const LIMITS = { authFailuresPerAddress: 8, authFailuresPerKey: 4, authWindowS: 1, magicLinksPerEmail: 2, magicLinksPerAddress: 5, magicLinkWindowS: 60, trustProxy: false, tenantBudgetPerMinute: 0 };
 
 /** A request from a given client address (as the Node adapter would report the socket). */
 function from(address: string, path: string, headers: Record<string, string>, init: RequestInit = {}) {

@@ -32,6 +32,11 @@ export class TenantsService {
     return this.tx.withTx(() => (this.repo.count() === 0 ? this.create('default') : null));
   }
 
+  /** How many tenants the install has (request budgets apply only when there are several). */
+  count(): number {
+    return this.repo.count();
+  }
+
   findByName(name: string) {
     return this.repo.findByName(name);
   }
