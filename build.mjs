@@ -10,6 +10,7 @@ const entryPoints = {
   'embed-worker': 'src/embed/worker.ts',
 };
 if (existsSync('bench/run.ts')) entryPoints.bench = 'bench/run.ts';
+if (existsSync('bench/load/run.ts')) entryPoints['bench-load'] = 'bench/load/run.ts';
 if (existsSync('src/eval/run.ts')) entryPoints.eval = 'src/eval/run.ts';
 
 await build({

@@ -42,6 +42,9 @@ const envSchema = z.object({
   RHIZOME_MAGIC_LINKS_PER_ADDRESS: z.coerce.number().int().min(0).default(10),
   RHIZOME_MAGIC_LINK_WINDOW_S: z.coerce.number().int().min(1).default(900),
   RHIZOME_TENANT_BUDGET: z.coerce.number().int().min(0).default(600),
+  RHIZOME_EMBED_WORKERS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(1).max(2).optional()),
+  RHIZOME_EMBED_SCHEDULING: z.enum(['priority', 'fifo']).default('priority'),
+  RHIZOME_QUERY_CACHE: z.coerce.number().int().min(0).max(100_000).default(1000),
   RHIZOME_TRUST_PROXY: flag,
 });
 
@@ -92,6 +95,8 @@ export interface Config {
   /** CLI: the command that opens a URL for `rhizome login --provider` (else the platform's opener). */
   readonly openUrlCommand: string | undefined;
   readonly limits: RateLimits;
+  /** Embedding workers (2: a background one on demand), their scheduling, the query-vector cache size. */
+  readonly embedding: { workers: number | undefined; scheduling: 'priority' | 'fifo'; queryCache: number };
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -150,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tenantBudgetPerMinute: e.RHIZOME_TENANT_BUDGET,
       trustProxy: e.RHIZOME_TRUST_PROXY,
     },
+    embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryCache: e.RHIZOME_QUERY_CACHE },
     ...overrides,
   };
   return Object.freeze(config);

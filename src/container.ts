@@ -67,7 +67,7 @@ export function buildContainer(o: ServiceOptions) {
   const tenants = new TenantsService(tx, repos.tenants, auth, clock);
   const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
 
-  const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations });
+  const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.embedding.queryCache });
   const calibration = () => embedding.ready();
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);

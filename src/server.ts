@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
 import { registerJobHandlers, startBackground, wireEvents } from './wiring.js';
 import { closeDatabase, openDatabase } from './db/open.js';
-import { WorkerEmbedder } from './embed/worker-embedder.js';
+import { defaultWorkers, WorkerEmbedder } from './embed/worker-embedder.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { webMount } from './http/web.js';
@@ -26,7 +26,10 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
   const db = openDatabase(config.dbPath, { synchronous: config.synchronous });
-  const embedder = new WorkerEmbedder({ model: config.embedModel, cacheDir: config.dataDir }, (line) => log.info(line));
+  const embedder = new WorkerEmbedder(
+    { model: config.embedModel, cacheDir: config.dataDir },
+    { workers: config.embedding.workers ?? defaultWorkers(config.embedModel), scheduling: config.embedding.scheduling, onProgress: (line) => log.info(line) },
+  );
   embedder.ready.then(
     () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),
     (e) => log.error('embedding model failed to load; keyword search still works', e),

@@ -3,7 +3,8 @@ export interface Embedder {
   /** Stable id recorded with every stored vector (changing it re-embeds everything). */
   readonly modelId: string;
   readonly dimension: number;
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** `query`: someone is waiting (a search); goes ahead of `background` work (the default). */
+  embed(texts: string[], priority?: 'query' | 'background'): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
 

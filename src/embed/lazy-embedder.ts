@@ -15,9 +15,9 @@ export class LazyEmbedder implements Embedder {
   get state(): ModelState {
     return this.inner?.state ?? 'loading';
   }
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], priority?: 'query' | 'background'): Promise<Float32Array[]> {
     this.inner ??= new WorkerEmbedder(this.spec);
-    return this.inner.embed(texts);
+    return this.inner.embed(texts, priority);
   }
   async close(): Promise<void> {
     await this.inner?.close();

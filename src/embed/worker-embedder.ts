@@ -1,117 +1,135 @@
-// Main-thread side of the embedding worker. A worker that dies (an error inside the model
-// library, a crash) fails the calls in flight at once and is started again, so no caller
-// hangs and the next call is served; one that never managed to load the model is not
-// restarted (its error is the embedder's state).
-import { Worker } from 'node:worker_threads';
-import { distPath } from '../paths.js';
+// The embedder the server uses: the model in worker threads, off the event loop. One
+// foreground worker is always there (queries first, see embed-scheduler.ts). With
+// `workers: 2`, a second worker at a lower CPU priority is started while background work
+// is waiting and stopped after a quiet spell, so a long ingestion never holds a search up
+// and the idle server keeps one model's memory.
+import { availableParallelism } from 'node:os';
 import type { Embedder, ModelState } from './embedder.js';
+import { DEFAULT_SCHEDULER, EmbedScheduler, type Lane, type Priority } from './embed-scheduler.js';
+import { ModelWorker } from './model-worker.js';
 import type { ModelSpec } from './providers.js';
 
-type Pending = { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void };
+export interface WorkerEmbedderOptions {
+  /** 1, or 2 for a background worker on demand. Default 1. */
+  workers?: number;
+  /** 'priority' (default) or 'fifo' (whole requests in arrival order, for comparison). */
+  scheduling?: 'priority' | 'fifo';
+  /** How long the background worker may sit idle before it is stopped. */
+  backgroundIdleMs?: number;
+  onProgress?: (line: string) => void;
+}
 
-/** Restarts allowed within RESTART_WINDOW_MS before the embedder gives up (a crash loop). */
-const MAX_RESTARTS = 5;
-const RESTART_WINDOW_MS = 60_000;
+/**
+ * Workers to use for a model when the user did not say: a second one needs a spare core,
+ * and the model must be able to load twice in one process (onnxruntime's native binding,
+ * which transformers.js models use, cannot be loaded by a second thread).
+ */
+export function defaultWorkers(model: string): number {
+  return model === 'use-lite' && availableParallelism() >= 2 ? 2 : 1;
+}
+
+const NICE_BACKGROUND = 10;
+
+class WorkerLane implements Lane {
+  constructor(readonly worker: ModelWorker) {}
+  get busy() {
+    return this.worker.busy;
+  }
+  get ready() {
+    return this.worker.state === 'ready';
+  }
+  run(texts: string[]) {
+    return this.worker.embed(texts);
+  }
+}
 
 export class WorkerEmbedder implements Embedder {
-  modelId = '';
-  dimension = 0;
-  state: ModelState = 'loading';
-  error: string | undefined;
-  private worker!: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private closing = false;
-  private restarts: number[] = [];
-  /** Resolves when the current worker has loaded the model. */
-  ready!: Promise<void>;
+  private readonly foreground: WorkerLane;
+  private background: WorkerLane | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly scheduler: EmbedScheduler;
+  private closed = false;
 
   constructor(
     private readonly spec: ModelSpec,
-    private readonly onProgress: (line: string) => void = () => {},
+    private readonly opts: WorkerEmbedderOptions = {},
   ) {
-    this.spawn();
+    this.foreground = new WorkerLane(
+      new ModelWorker(spec, {
+        onProgress: opts.onProgress,
+        onReady: () => this.scheduler?.dispatch(), // after a restart, queued work goes on
+        onFail: (e) => this.scheduler?.failAll(new Error(e)),
+      }),
+    );
+    this.scheduler = new EmbedScheduler(() => (this.background ? [this.foreground, this.background] : [this.foreground]), {
+      ...DEFAULT_SCHEDULER,
+      policy: opts.scheduling ?? 'priority',
+    });
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  get modelId() {
+    return this.foreground.worker.modelId;
+  }
+  get dimension() {
+    return this.foreground.worker.dimension;
+  }
+  get state(): ModelState {
+    return this.foreground.worker.state;
+  }
+  get error() {
+    return this.foreground.worker.error;
+  }
+  /** Resolves when the model has loaded (rejects if it never does). */
+  get ready(): Promise<void> {
+    return this.foreground.worker.ready;
+  }
+  /** Batching and scheduling counters, for the load bench. */
+  get stats() {
+    return { ...this.scheduler.stats, backgroundWorker: this.background !== undefined };
+  }
+
+  async embed(texts: string[], priority: Priority = 'background'): Promise<Float32Array[]> {
     await this.ready;
-    if (texts.length === 0) return [];
-    const id = this.nextId++;
-    this.worker.ref(); // keep the process alive while work is in flight
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, texts });
-    });
+    if (this.closed) throw new Error('embedder closed');
+    const done = this.scheduler.submit(texts, priority);
+    if (priority === 'background') this.wantBackgroundLane();
+    return done;
   }
 
   async close(): Promise<void> {
-    this.closing = true;
-    await this.worker.terminate();
-    this.rejectPending('embedder closed');
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    this.scheduler.failAll(new Error('embedder closed'));
+    await Promise.all([this.foreground.worker.close(), this.background?.worker.close()]);
   }
 
-  private spawn(): void {
-    const worker = new Worker(distPath('embed-worker.js'), { workerData: this.spec });
-    this.worker = worker;
-    worker.unref();
-    let loaded = false;
-    this.ready = new Promise((resolve, reject) => {
-      worker.on('message', (m) => {
-        if (m.type === 'progress') this.onProgress(m.line);
-        else if (m.type === 'ready') {
-          loaded = true;
-          this.modelId = m.modelId;
-          this.dimension = m.dimension;
-          this.state = 'ready';
-          this.error = undefined;
-          resolve();
-        } else if (m.type === 'fatal') {
-          this.fail(m.error);
-          reject(new Error(`embedding model failed to load: ${m.error}`));
-        } else if (m.type === 'result') {
-          const p = this.pending.get(m.id);
-          this.pending.delete(m.id);
-          if (this.pending.size === 0) worker.unref();
-          if (m.error) p?.reject(new Error(m.error));
-          else p?.resolve(m.vectors.map((v: Float32Array) => new Float32Array(v.buffer, v.byteOffset, v.length)));
-        }
-      });
-      // An error thrown inside the model library (not caught by the worker's own handler)
-      // ends the worker: before the model loaded, that is a load failure.
-      worker.on('error', (e) => {
-        if (!loaded) {
-          this.fail(e.message);
-          reject(new Error(`embedding model failed to load: ${e.message}`));
-        }
-      });
-      worker.on('exit', (code) => {
-        if (this.closing || worker !== this.worker) return;
-        this.rejectPending(`the embedding worker stopped (exit code ${code}); the call can be retried`);
-        if (!loaded) {
-          if (this.state !== 'error') this.fail(`the embedding worker stopped while loading the model (exit code ${code})`);
-          reject(new Error(this.error));
-          return;
-        }
-        const now = Date.now();
-        this.restarts = [...this.restarts.filter((t) => now - t < RESTART_WINDOW_MS), now];
-        if (this.restarts.length > MAX_RESTARTS) return this.fail(`the embedding worker stopped ${MAX_RESTARTS + 1} times within a minute; not restarting it`);
-        this.state = 'loading';
-        this.spawn();
-      });
-    });
-    this.ready.catch(() => {}); // surfaced through state/error and embed()
+  /** Starts the background worker when allowed and work is waiting; stops it once idle. */
+  private wantBackgroundLane(): void {
+    if ((this.opts.workers ?? 1) < 2 || (this.opts.scheduling ?? 'priority') === 'fifo' || this.closed) return;
+    if (!this.background) {
+      const worker = new ModelWorker(this.spec, { nice: NICE_BACKGROUND, onReady: () => this.scheduler.dispatch() });
+      this.background = new WorkerLane(worker);
+      // Once loaded it takes the background work; if it cannot load, the foreground lane
+      // keeps doing it as before.
+      worker.ready.catch(() => this.retireBackground());
+    }
+    this.armIdleTimer();
   }
 
-  private rejectPending(msg: string): void {
-    for (const p of this.pending.values()) p.reject(new Error(msg));
-    this.pending.clear();
+  private armIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.background?.busy || this.scheduler.backgroundWaiting) return this.armIdleTimer();
+      this.retireBackground();
+    }, this.opts.backgroundIdleMs ?? 30_000);
+    this.idleTimer.unref();
   }
 
-  private fail(msg: string): void {
-    this.state = 'error';
-    this.error = msg;
-    this.rejectPending(msg);
-    this.ready = Promise.reject(new Error(msg));
-    this.ready.catch(() => {});
+  private retireBackground(): void {
+    const lane = this.background;
+    if (!lane) return;
+    this.background = undefined;
+    void lane.worker.close();
+    this.scheduler.dispatch();
   }
 }

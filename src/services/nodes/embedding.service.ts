@@ -2,6 +2,7 @@
 // in a worker thread), and embeds query texts for search, suggestions, context and
 // captures. Also keeps the vector table in step with the configured model: a model change
 // recreates it and re-embeds every node in the background.
+import { LRUCache } from 'lru-cache';
 import { iso, type Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Embedder } from '../../embed/embedder.js';
@@ -26,13 +27,22 @@ export interface EmbeddingDeps {
   log: Logger;
   /** Where each model's calibration is recorded. */
   calibrations: CalibrationsRepo;
+  /** Query vectors kept (least recently used dropped); 0: none. */
+  queryCacheSize?: number;
 }
 
 export class EmbeddingService {
   private initialised: Promise<void> | undefined;
   private cal: Calibration | null = null;
+  /** Recent query vectors, by model and text: a repeated query (typing, paging, an agent's retries) costs no model call. */
+  private readonly queryCache: LRUCache<string, Float32Array> | undefined;
+  /** Identical queries in flight share one model call. */
+  private readonly inFlight = new Map<string, Promise<Float32Array | null>>();
 
-  constructor(private readonly d: EmbeddingDeps) {}
+  constructor(private readonly d: EmbeddingDeps) {
+    const size = d.queryCacheSize ?? 1000;
+    if (size > 0) this.queryCache = new LRUCache({ max: size });
+  }
 
   /** The durable job that embeds nodes, claimed in batches. */
   jobHandler(): JobHandler<EmbedJobPayload> {
@@ -91,12 +101,29 @@ export class EmbeddingService {
   async embedQuery(text: string): Promise<Float32Array | null> {
     try {
       await this.init();
-      const [v] = await this.d.embedder.embed([text]);
-      return v ?? null;
     } catch (e) {
       this.d.log.error('query embedding failed; falling back to keyword search', e);
       return null;
     }
+    const key = `${this.d.embedder.modelId}\n${text}`;
+    const cached = this.queryCache?.get(key);
+    if (cached) return cached;
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.d.embedder.embed([text], 'query').then(
+        ([v]) => {
+          if (v) this.queryCache?.set(key, v);
+          return v ?? null;
+        },
+        (e) => {
+          this.d.log.error('query embedding failed; falling back to keyword search', e);
+          return null;
+        },
+      );
+      this.inFlight.set(key, pending);
+      void pending.finally(() => this.inFlight.delete(key));
+    }
+    return pending;
   }
 
   /** Queues an embed job for every node without a vector (all of them after a model change). */

@@ -1,0 +1,91 @@
+// `npm run bench:load`: 50 connections of mixed traffic (get, list, keyword, semantic,
+// hybrid, write) for RHIZOME_LOAD_SECONDS against a real server holding RHIZOME_LOAD_NODES
+// notes embedded by the bundled model. Every configuration in RHIZOME_LOAD_CONFIGS runs on
+// a copy of the same seeded data folder, one after the other in the same run, so their
+// figures compare side by side. Prints one JSON line per configuration and a summary.
+import { loadavg, availableParallelism } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadNotes, loadQueries } from './corpus.js';
+import { cloneDataDir, drained, seed, startServer } from './server.js';
+import { runTraffic, type Kind, type KindResult } from './traffic.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const env = process.env;
+const nodes = Number(env.RHIZOME_LOAD_NODES ?? 2000);
+const seconds = Number(env.RHIZOME_LOAD_SECONDS ?? 60);
+const connections = Number(env.RHIZOME_LOAD_CONNECTIONS ?? 50);
+
+/**
+ * `before`: the embedding levers off (one worker, first come first served, no query-vector
+ * cache, no micro-batching); `after`: the defaults. The knobs are server variables.
+ */
+const CONFIGS: Record<string, Record<string, string>> = {
+  before: { RHIZOME_EMBED_WORKERS: '1', RHIZOME_EMBED_SCHEDULING: 'fifo', RHIZOME_QUERY_CACHE: '0' },
+  after: {},
+  'after-2-workers': { RHIZOME_EMBED_WORKERS: '2' },
+};
+const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
+for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);
+
+const started = Date.now();
+const notes = loadNotes(ROOT, nodes);
+const queries = loadQueries(ROOT, 40_000);
+
+// Seed once with the defaults; each configuration then starts from a copy. With
+// RHIZOME_LOAD_SEED_DIR the seeded folder is kept there and reused by later runs.
+const seedDir = env.RHIZOME_LOAD_SEED_DIR ? resolve(env.RHIZOME_LOAD_SEED_DIR) : undefined;
+const reuse = seedDir && existsSync(join(seedDir, 'seeded.json')) ? (JSON.parse(readFileSync(join(seedDir, 'seeded.json'), 'utf8')) as { ids: string[] }) : undefined;
+let ids: string[];
+let seededDir: string;
+if (reuse && reuse.ids.length === nodes) {
+  ids = reuse.ids;
+  seededDir = seedDir!;
+  console.log(JSON.stringify({ kind: 'load_seed', nodes, reused: seedDir }));
+} else {
+  const seeding = Date.now();
+  if (seedDir) mkdirSync(seedDir, { recursive: true });
+  const seeder = await startServer(ROOT, {}, seedDir);
+  ids = await seed(seeder, notes);
+  await seeder.stop();
+  seededDir = seeder.dataDir;
+  if (seedDir) writeFileSync(join(seedDir, 'seeded.json'), JSON.stringify({ ids }));
+  console.log(JSON.stringify({ kind: 'load_seed', nodes: ids.length, seconds: Math.round((Date.now() - seeding) / 100) / 10 }));
+}
+
+const results: Record<string, { total_rps: number; errors: number; kinds: Record<Kind, KindResult> }> = {};
+for (const name of chosen) {
+  const server = await startServer(ROOT, CONFIGS[name], cloneDataDir(seededDir));
+  const load_before = loadavg()[0];
+  const kinds = await runTraffic(server, { connections, seconds, ids, queries });
+  const load_after = loadavg()[0];
+  const drain_ms = await drained(server);
+  await server.stop();
+  rmSync(server.dataDir, { recursive: true, force: true });
+  const total = Object.values(kinds).reduce((s, k) => s + k.requests, 0);
+  const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
+  results[name] = { total_rps: Math.round(total / seconds), errors, kinds };
+  console.log(JSON.stringify({ kind: 'load', config: name, env: CONFIGS[name], nodes, connections, seconds, total_rps: results[name].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, per_kind: kinds }));
+}
+
+if (!seedDir) rmSync(seededDir, { recursive: true, force: true });
+
+const p99 = (name: string, k: Kind) => results[name]?.kinds[k]?.p99_ms;
+console.log(
+  JSON.stringify({
+    kind: 'load_summary',
+    cores: availableParallelism(),
+    loadavg_1m: round(loadavg()[0]),
+    seconds_total: Math.round((Date.now() - started) / 1000),
+    configs: Object.fromEntries(
+      Object.entries(results).map(([name, r]) => [
+        name,
+        { total_rps: r.total_rps, errors: r.errors, p99_ms: Object.fromEntries((Object.keys(r.kinds) as Kind[]).map((k) => [k, p99(name, k)])) },
+      ]),
+    ),
+  }),
+);
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,91 @@
+// Mixed traffic against one server: one autocannon instance per request kind, all running
+// at once, so each kind gets its own latency histogram while they compete for the same
+// process (connections split as in `MIX`, 50 in all by default).
+import autocannon from 'autocannon';
+import type { BenchServer } from './server.js';
+
+export type Kind = 'get' | 'list' | 'keyword' | 'semantic' | 'hybrid' | 'write';
+/** Share of the connections per kind (reads dominate, as for a person plus an agent). */
+export const MIX: Record<Kind, number> = { get: 0.24, list: 0.1, keyword: 0.16, semantic: 0.16, hybrid: 0.18, write: 0.16 };
+
+export interface KindResult {
+  connections: number;
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  errors: number;
+  non_2xx: number;
+  timeouts: number;
+}
+
+export interface TrafficOptions {
+  connections: number;
+  seconds: number;
+  ids: string[];
+  queries: string[];
+}
+
+export async function runTraffic(s: BenchServer, o: TrafficOptions): Promise<Record<Kind, KindResult>> {
+  const kinds = Object.keys(MIX) as Kind[];
+  const split = splitConnections(o.connections, kinds);
+  let q = 0;
+  let w = 0;
+  const nextQuery = () => encodeURIComponent(o.queries[q++ % o.queries.length]);
+  const pick = () => o.ids[Math.floor(Math.random() * o.ids.length)];
+  const headers = { Authorization: `ApiKey ${s.key}`, 'Content-Type': 'application/json' };
+  const path: Record<Kind, () => string> = {
+    get: () => `/api/v1/nodes/${pick()}`,
+    list: () => `/api/v1/nodes?per_page=20&page=${1 + Math.floor(Math.random() * 20)}`,
+    keyword: () => `/api/v1/nodes?mode=keyword&per_page=10&query=${nextQuery()}`,
+    semantic: () => `/api/v1/nodes?mode=semantic&per_page=10&query=${nextQuery()}`,
+    hybrid: () => `/api/v1/nodes?mode=hybrid&per_page=10&query=${nextQuery()}`,
+    write: () => '/api/v1/nodes',
+  };
+  const runs = kinds.map((kind) =>
+    autocannon({
+      url: s.url,
+      connections: split[kind],
+      duration: o.seconds,
+      timeout: 10,
+      headers,
+      requests: [
+        kind === 'write'
+          ? {
+              method: 'POST',
+              path: path.write(),
+              setupRequest: (req: object) => {
+                const n = w++;
+                return { ...req, body: JSON.stringify({ title: `Load note ${n}`, content: `Written under load, number ${n}: ${o.queries[n % o.queries.length]}.` }) };
+              },
+            }
+          : { method: 'GET', setupRequest: (req: object) => ({ ...req, path: path[kind]() }) },
+      ],
+    }).then((r) => [kind, summarise(r, split[kind], o.seconds)] as const),
+  );
+  return Object.fromEntries(await Promise.all(runs)) as Record<Kind, KindResult>;
+}
+
+function splitConnections(total: number, kinds: Kind[]): Record<Kind, number> {
+  const out = Object.fromEntries(kinds.map((k) => [k, Math.max(1, Math.floor(total * MIX[k]))])) as Record<Kind, number>;
+  let left = total - kinds.reduce((s, k) => s + out[k], 0);
+  for (const k of kinds) if (left-- > 0) out[k]++;
+  return out;
+}
+
+function summarise(r: autocannon.Result, connections: number, seconds: number): KindResult {
+  return {
+    connections,
+    requests: r.requests.total,
+    rps: Math.round(r.requests.total / seconds),
+    p50_ms: r.latency.p50,
+    p90_ms: r.latency.p90,
+    p99_ms: r.latency.p99,
+    max_ms: r.latency.max,
+    errors: r.errors,
+    non_2xx: r.non2xx,
+    timeouts: r.timeouts,
+  };
+}
