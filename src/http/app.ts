@@ -18,7 +18,7 @@ import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { apiRouteModules } from './routes/index.js';
 import { mcpMount } from './routes/mcp.js';
-import { oauthMount } from './oauth/mount.js';
+import { oauthCors, oauthMount } from './oauth/mount.js';
 import { documentOAuthRoutes } from './oauth/openapi.js';
 import { documentNonApiRoutes } from './routes/non-api-docs.js';
 
@@ -91,6 +91,7 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   });
 
   // Streamable HTTP MCP at /mcp (outside /api/v1, authenticated like it).
+  oauthCors(app as never);
   mcpMount(app as never, s);
   oauthMount(app as never, s);
   documentNonApiRoutes(app.openAPIRegistry);

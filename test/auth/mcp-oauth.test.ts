@@ -249,6 +249,29 @@ describe('authorization endpoint refusals', () => {
   });
 });
 
+describe('limits and cross-origin use', () => {
+  it('opening authorization pages is rate-limited per address (each stores a pending request)', async () => {
+    const id = await register();
+    const url = authorizeUrl(id, pkce().challenge);
+    for (let i = 0; i < 30; i++) expect((await browser.get(url)).status).toBe(200);
+    const res = await browser.get(url);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('Retry-After')).toMatch(/^\d+$/);
+    expect(count('oauth_requests')).toBe(30);
+  });
+
+  it('discovery, registration and token endpoints answer a browser-based client; the pages do not', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/oauth/token', '/oauth/register']) {
+      const pre = await t.app.request(`${ORIGIN}${path}`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } });
+      expect(pre.status, path).toBe(204);
+      expect(pre.headers.get('Access-Control-Allow-Origin'), path).toBe('*');
+      expect(pre.headers.get('Access-Control-Allow-Credentials')).toBeNull();
+    }
+    const page = await t.app.request(`${ORIGIN}/oauth/authorize/email`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'POST' } });
+    expect(page.headers.get('Access-Control-Allow-Origin')).toBeNull();
+  });
+});
+
 describe('dynamic client registration refusals', () => {
   it('bad bodies: RFC 7591 errors, nothing stored', async () => {
     const cases: [unknown, string][] = [

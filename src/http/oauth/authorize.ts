@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Services } from '../../container.js';
 import { allowedHostnames, rebindingRefusal } from '../../mcp/http-guard.js';
 import { ConsentPageError } from '../../services/auth/oauth/oauth-error.js';
@@ -13,6 +14,8 @@ import type { AppEnv } from '../router.js';
 import { checkEmailPage, consentPage, errorPage, signInPage, type Page } from './pages.js';
 
 const COOKIE = 'rhizome_oauth_browser';
+/** Each opened authorization page stores a pending request: bounded per client address. */
+export const AUTHORIZE_PAGES_PER_MINUTE = 30;
 const BASE = '/oauth/authorize';
 
 function send(c: Context, page: Page, status = 200) {
@@ -55,8 +58,16 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
     return next();
   });
 
+  const opened = new RateLimiterMemory({ points: AUTHORIZE_PAGES_PER_MINUTE, duration: 60 });
   app.get(BASE, (c) =>
-    step(c, () => {
+    step(c, async () => {
+      try {
+        await opened.consume(clientAddress(c, s.config.limits.trustProxy));
+      } catch (e) {
+        if (!(e instanceof RateLimiterRes)) throw e;
+        c.header('Retry-After', String(Math.max(1, Math.ceil(e.msBeforeNext / 1000))));
+        return send(c, errorPage('Too many requests', 'Too many sign-in pages were opened from this address; wait a minute and try again.'), 429);
+      }
       const check = authorization.check(new URL(c.req.url).searchParams);
       if (!check.ok) return c.redirect(check.redirect, 302);
       let browser = browserOf(c);

@@ -65,7 +65,7 @@ export function documentOAuthRoutes(registry: Registry): void {
     registry.registerPath({ ...base, method, path, operationId, summary, ...(request ? { request } : {}), responses: { ...responses, 400: html('Error page'), 403: html('Another browser, or a cross-site post') } as never });
   const Query = (shape: Record<string, z.ZodType>) => ({ query: z.object(shape) });
   page('get', '/oauth/authorize', 'getOAuthAuthorize', 'Authorization endpoint: checks the request (client, exact redirect URI, response_type=code, S256 PKCE, resource) and shows the sign-in page',
-    { 200: html('Sign-in page'), 302: redirect('Back to the client with error=... when the request is wrong') },
+    { 200: html('Sign-in page'), 302: redirect('Back to the client with error=... when the request is wrong'), 429: html('Too many pages opened from this address') },
     Query({ client_id: z.string(), redirect_uri: z.string(), response_type: z.literal('code'), code_challenge: z.string(), code_challenge_method: z.literal('S256'), state: z.string().optional(), resource: z.string().optional(), scope: z.string().optional() }));
   page('post', '/oauth/authorize/email', 'postOAuthAuthorizeEmail', 'Emails a one-time sign-in link for the request (same page whether or not the address has an account)',
     { 200: html('Check your email') }, form(Handle.extend({ email: z.string() })));
