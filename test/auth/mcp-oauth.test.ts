@@ -134,6 +134,26 @@ describe('authorization code with PKCE', () => {
   });
 });
 
+describe('native apps', () => {
+  it("registers Cursor's three redirect URIs and returns to its own scheme after consent", async () => {
+    const cursor = 'cursor://anysphere.cursor-mcp/oauth/callback';
+    const res = await postJson('/oauth/register', { client_name: 'Cursor', redirect_uris: [cursor, 'https://www.cursor.com/agents/mcp/oauth/callback', 'http://localhost:8787/callback'], token_endpoint_auth_method: 'none' });
+    expect(res.status).toBe(201);
+    const id = (await res.json()).client_id;
+    const { verifier, challenge } = pkce();
+    const page = await browser.get(authorizeUrl(id, challenge, { redirect_uri: cursor }));
+    const request = handleOf(await page.text());
+    await browser.post('/oauth/authorize/email', { request, email: 'ada@example.com' });
+    const consent = await browser.get((await browser.get(mailedLink(t.log.lines))).headers.get('location')!);
+    expect(consent.headers.get('content-security-policy')).toContain("form-action 'self' cursor:");
+    expect(await consent.text()).toContain('cursor://anysphere.cursor-mcp');
+    const done = await browser.post('/oauth/authorize/decision', { request, decision: 'approve' });
+    const back = new URL(done.headers.get('location')!);
+    expect(back.protocol + back.host + back.pathname).toBe('cursor:anysphere.cursor-mcp/oauth/callback');
+    expect((await exchange(id, back.searchParams.get('code')!, verifier, { redirect_uri: cursor })).status).toBe(200);
+  });
+});
+
 describe('token endpoint refusals change nothing', () => {
   it('wrong verifier: invalid_grant, and the right one still works', async () => {
     const { clientId, verifier, code } = await approvedCode();
@@ -281,6 +301,9 @@ describe('dynamic client registration refusals', () => {
       [{ redirect_uris: [] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['http://evil.example/cb'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['javascript:alert(1)'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['data:text/html,hi'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['file:///etc/passwd'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['https://ok.example/cb', 'http://10.0.0.5/cb'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['https://app.example/cb#frag'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['not a url'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' }, 'invalid_client_metadata'],

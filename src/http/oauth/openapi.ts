@@ -21,7 +21,7 @@ const AsMetadata = z
   .openapi('AuthorizationServerMetadata');
 const ClientMetadata = z
   .object({
-    redirect_uris: z.array(z.string()).min(1).max(10).openapi({ description: 'https, or http on 127.0.0.1, [::1] or localhost' }),
+    redirect_uris: z.array(z.string()).min(1).max(10).openapi({ description: 'https; http on 127.0.0.1, [::1] or localhost; or an app\'s own scheme (not javascript:, data:, file:...)' }),
     client_name: z.string().max(100).optional(), client_uri: z.string().optional(),
     grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).optional(), response_types: z.array(z.literal('code')).optional(),
     token_endpoint_auth_method: z.literal('none').optional(), software_id: z.string().optional(), software_version: z.string().optional(),

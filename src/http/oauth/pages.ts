@@ -3,6 +3,7 @@
 // form, to redirect on to the application's own redirect URI), and no framing.
 import { randomBytes } from 'node:crypto';
 import type { ConsentView } from '../../services/auth/oauth/authorization.service.js';
+import { redirectCspSource, redirectTarget } from '../../services/auth/oauth/redirect-uris.js';
 
 export interface Page {
   html: string;
@@ -34,9 +35,9 @@ function render(title: string, body: string, formTargets: string[] = []): Page {
 }
 
 function who(v: ConsentView): string {
-  const host = new URL(v.redirectUri).host;
+  const target = redirectTarget(v.redirectUri);
   const site = v.clientUri ? ` (<span class="muted">${esc(v.clientUri)}</span>)` : '';
-  return `<p><strong>${esc(v.clientName)}</strong>${site} asks to use your Rhizome knowledge graph: read, search, create and change your notes. It will return to <code>${esc(host)}</code>.</p>`;
+  return `<p><strong>${esc(v.clientName)}</strong>${site} asks to use your Rhizome knowledge graph: read, search, create and change your notes. It will return to <code>${esc(target)}</code>.</p>`;
 }
 
 const hidden = (handle: string) => `<input type="hidden" name="request" value="${esc(handle)}">`;
@@ -64,15 +65,14 @@ export function checkEmailPage(v: ConsentView): Page {
 }
 
 export function consentPage(v: ConsentView): Page {
-  const origin = new URL(v.redirectUri).origin;
   return render(
     'Connect this application?',
     `${who(v)}<p>You are signed in as <strong>${esc(v.email ?? '')}</strong>.</p>
 <form method="post" action="/oauth/authorize/decision">${hidden(v.handle)}
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>
-<p class="muted">You can end this access at any time by signing out of the application; its session is revoked at once.</p>`,
-    [origin],
+<p class="muted">The application gets a 15-minute access token that it renews for as long as it is used (a renewal token lasts 30 days). Signing out in the application, or a renewal token used twice, ends the access at once.</p>`,
+    [redirectCspSource(v.redirectUri)],
   );
 }
 
