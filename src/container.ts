@@ -67,7 +67,7 @@ export function buildContainer(o: ServiceOptions) {
   const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
   const tenants = new TenantsService(tx, repos.tenants, auth, clock);
   const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
-  const oauth = buildOAuthServer({ repo: repos.oauth, auth, oidc, tokenHmac: keys.tokenHmac, clock, publicUrl: config.publicUrl });
+  const oauth = buildOAuthServer({ repo: repos.oauth, auth, oidc, tokenHmac: keys.tokenHmac, clock, log, publicUrl: config.publicUrl });
 
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations });
   const calibration = () => embedding.ready();

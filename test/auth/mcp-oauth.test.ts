@@ -213,6 +213,8 @@ describe('authorization endpoint refusals', () => {
       [{ code_challenge_method: 'plain' }, 'invalid_request'],
       [{ code_challenge: '' }, 'invalid_request'],
       [{ resource: 'https://evil.example/mcp' }, 'invalid_target'],
+      [{ resource: `${ORIGIN}/mcp-other` }, 'invalid_target'],
+      [{ resource: `${ORIGIN}/mcp?x=1` }, 'invalid_target'],
       [{ response_type: 'token' }, 'unsupported_response_type'],
     ];
     for (const [extra, error] of cases) {
@@ -224,6 +226,8 @@ describe('authorization endpoint refusals', () => {
       expect(to.searchParams.get('state')).toBe('st-123');
     }
     expect(count('oauth_requests')).toBe(0);
+    // The same resource written differently is the same resource.
+    expect((await browser.get(authorizeUrl(id, challenge, { resource: 'HTTP://127.0.0.1:7777/mcp/' }))).status).toBe(200);
   });
 
   it('denied consent: error=access_denied, no code, no session', async () => {
@@ -232,6 +236,7 @@ describe('authorization endpoint refusals', () => {
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('state')).toBe('st-123');
     expect(back.searchParams.get('code')).toBeNull();
+    expect(t.log.lines.join('')).toContain('ada@example.com denied access for the application "Test Agent"');
     expect(count('oauth_codes')).toBe(0);
     expect(count('refresh_tokens')).toBe(0);
   });

@@ -4,6 +4,7 @@
 // code, valid 60 s, bound to the client, redirect URI, PKCE challenge, resource and user.
 import type { Clock } from '../../../clock.js';
 import { AppError } from '../../../errors.js';
+import type { Logger } from '../../../logger.js';
 import type { OAuthRepo, OAuthRequestRow } from '../../../repos/oauth.repo.js';
 import type { AuthService } from '../auth.service.js';
 import type { OidcService } from '../oidc.service.js';
@@ -33,6 +34,7 @@ export interface AuthorizationDeps {
   oidc: Pick<OidcService, 'startForConsent' | 'redeem'>;
   tokenHmac: Buffer;
   clock: Clock;
+  log: Logger;
   publicUrl: string;
 }
 
@@ -133,6 +135,8 @@ export class AuthorizationService {
     if (!row.tenant_id || !row.user_id) throw new ConsentPageError('Not signed in', 'Sign in before approving or denying this request.', 401);
     const now = this.d.clock.now();
     if (!this.d.repo.decide(this.h(handle), now)) throw new ConsentPageError('Request expired', EXPIRED);
+    const client = this.d.clients.get(row.client_id)?.client_name ?? row.client_id;
+    this.d.log.info(`${this.d.auth.userEmail(row.tenant_id, row.user_id) ?? row.user_id} ${approve ? 'approved' : 'denied'} access for the application "${client}" (${row.client_id})`);
     if (!approve) return redirectWith(row.redirect_uri, { error: 'access_denied', error_description: 'The user denied the request', state: row.state }, this.issuer);
     const code = randomSecret();
     this.d.repo.addCode({

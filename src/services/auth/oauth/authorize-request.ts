@@ -4,6 +4,7 @@
 import type { OAuthClientRow } from '../../../repos/oauth.repo.js';
 import type { OAuthClients } from './clients.service.js';
 import { ConsentPageError } from './oauth-error.js';
+import { sameResource } from './metadata.js';
 import { matchRedirectUri } from './redirect-uris.js';
 
 export interface AuthorizeParams {
@@ -55,7 +56,7 @@ export function checkAuthorizeRequest(q: URLSearchParams, clients: OAuthClients,
   if (method !== 'S256') return fail('invalid_request', `code_challenge_method ${method} is not supported: use S256`);
   if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) return fail('invalid_request', 'code_challenge must be the 43-character base64url SHA-256 of the verifier');
   const target = one('resource') ?? resource;
-  if (target !== resource) return fail('invalid_target', `This server issues tokens only for ${resource}`);
+  if (!sameResource(target, resource)) return fail('invalid_target', `This server issues tokens only for ${resource}`);
   const scope = one('scope');
   if (scope !== null && scope.length > 1000) return fail('invalid_scope', 'scope is too long');
   return { ok: true, params: { client, redirectUri, state, codeChallenge: challenge, resource, scope } };

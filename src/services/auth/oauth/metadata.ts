@@ -12,6 +12,23 @@ export const issuerOf = (publicUrl: string) => publicUrl.replace(/\/+$/, '');
 /** The one resource tokens are issued for (RFC 8707): this server's MCP endpoint. */
 export const mcpResourceOf = (publicUrl: string) => `${issuerOf(publicUrl)}/mcp`;
 
+/**
+ * Whether a client's resource indicator names this resource: compared as URLs (host case,
+ * default port and a trailing slash do not matter), never by prefix.
+ */
+export function sameResource(presented: string, resource: string): boolean {
+  const norm = (raw: string) => {
+    const u = new URL(raw);
+    if (u.hash || u.search || u.username || u.password) return null;
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  };
+  try {
+    return norm(presented) === norm(resource);
+  } catch {
+    return false;
+  }
+}
+
 export function authorizationServerMetadata(publicUrl: string) {
   const base = issuerOf(publicUrl);
   return {

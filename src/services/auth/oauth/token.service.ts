@@ -9,6 +9,7 @@ import type { AuthService, TokenPair } from '../auth.service.js';
 import { s256 } from '../oidc.service.js';
 import { digestsEqual, hmac } from '../secrets.js';
 import type { OAuthClients } from './clients.service.js';
+import { sameResource } from './metadata.js';
 import { OAuthError } from './oauth-error.js';
 import { matchRedirectUri } from './redirect-uris.js';
 
@@ -35,7 +36,7 @@ export class OAuthTokens {
     if (!clientId) throw new OAuthError('invalid_client', 'client_id is required (public clients send it in the body)', 401);
     if (!this.d.clients.get(clientId)) throw new OAuthError('invalid_client', 'Unknown client', 401);
     const resource = form.get('resource');
-    if (resource !== null && resource !== this.d.resource) throw new OAuthError('invalid_target', `This server issues tokens only for ${this.d.resource}`);
+    if (resource !== null && !sameResource(resource, this.d.resource)) throw new OAuthError('invalid_target', `This server issues tokens only for ${this.d.resource}`);
     if (grantType === 'authorization_code') return this.code(form, clientId);
     if (grantType === 'refresh_token') return this.refresh(form, clientId);
     throw new OAuthError('unsupported_grant_type', `grant_type ${grantType.slice(0, 50)} is not supported (authorization_code, refresh_token)`);
