@@ -88,7 +88,15 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
       if (!/^[^@\s]{1,200}@[^@\s]{1,200}$/.test(email)) return send(c, signInPage(view, providers(), 'Enter a valid email address.'), 400);
       // Past the sign-in link limits the page reads the same, and nothing is sent.
       const t = throttleFor(s);
-      if (await t.magicLinkAllowed(clientAddress(c, t.limits.trustProxy), email)) await authorization.emailLink(view.handle, browserOf(c), email);
+      if (await t.magicLinkAllowed(clientAddress(c, t.limits.trustProxy), email)) {
+        try {
+          await authorization.emailLink(view.handle, browserOf(c), email);
+        } catch (e) {
+          // The page must not differ for addresses with an account: the operator sees the log.
+          if (e instanceof ConsentPageError) throw e;
+          s.log.error('sending an authorization sign-in link failed', e);
+        }
+      }
       return send(c, checkEmailPage(view));
     }),
   );
