@@ -74,6 +74,39 @@ describe('authorization code with PKCE', () => {
   });
 });
 
+describe('other ways through', () => {
+  it('the code from the email, pasted on the page, signs in the same way', async () => {
+    const id = await f.register();
+    const { verifier, challenge } = pkce();
+    const request = handleOf(await (await f.browser.get(f.authorizeUrl(id, challenge))).text());
+    await f.browser.post('/oauth/authorize/email', { request, email: 'ada@example.com' });
+    const token = new URL(mailedLink(f.t.log.lines)).searchParams.get('token')!;
+    expect(f.t.log.lines.join('')).toContain(`paste this code on the sign-in page: ${token}`);
+    const wrong = await f.browser.post('/oauth/authorize/signin', { request, token: 'not-the-code' });
+    expect(wrong.status).toBe(401);
+    const pasted = await f.browser.post('/oauth/authorize/signin', { request, token: ` ${token} ` });
+    expect(pasted.status).toBe(303);
+    expect(await (await f.browser.get(pasted.headers.get('location')!)).text()).toContain('ada@example.com');
+    const done = await f.browser.post('/oauth/authorize/decision', { request, decision: 'approve' });
+    const code = new URL(done.headers.get('location')!).searchParams.get('code')!;
+    expect((await f.exchange(id, code, verifier)).status).toBe(200);
+    // Decided once: a second decision is refused.
+    expect((await f.browser.post('/oauth/authorize/decision', { request, decision: 'approve' })).status).toBe(400);
+  });
+
+  it('revocation (RFC 7009) ends the session at once', async () => {
+    const { clientId, verifier, code } = await f.approvedCode();
+    const tokens = await (await f.exchange(clientId, code, verifier)).json();
+    const res = await f.postForm('/oauth/revoke', { token: tokens.refresh_token, client_id: clientId });
+    expect(res.status).toBe(200);
+    expect((await f.mcpTools(tokens.access_token)).status).toBe(401);
+    await expectOAuthError(await f.postForm('/oauth/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token }), 400, 'invalid_grant');
+    // Unknown tokens: 200 and nothing to do; a missing token is a request error.
+    expect((await f.postForm('/oauth/revoke', { token: 'unknown' })).status).toBe(200);
+    await expectOAuthError(await f.postForm('/oauth/revoke', {}), 400, 'invalid_request');
+  });
+});
+
 describe('native apps', () => {
   it("registers Cursor's three redirect URIs and returns to its own scheme after consent", async () => {
     const cursor = 'cursor://anysphere.cursor-mcp/oauth/callback';
