@@ -21,6 +21,7 @@ const BASE = '/oauth/authorize';
 function send(c: Context, page: Page, status = 200) {
   c.header('Content-Security-Policy', page.csp);
   c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'same-origin');
   return c.html(page.html, status as 200);
 }
 

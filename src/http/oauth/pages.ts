@@ -1,6 +1,8 @@
 // The authorization pages, rendered on the server: no script at all, one nonce'd style
 // sheet, every value escaped. Their CSP allows forms to post only here (and, for the consent
-// form, to redirect on to the application's own redirect URI), and no framing.
+// form, to redirect on to the application's own redirect URI), and no framing. Referrer
+// policy same-origin: with no-referrer a browser sends `Origin: null` on the pages' own form
+// posts, and the Origin check could no longer tell them from a foreign site's.
 import { randomBytes } from 'node:crypto';
 import type { ConsentView } from '../../services/auth/oauth/authorization.service.js';
 import { redirectCspSource, redirectTarget } from '../../services/auth/oauth/redirect-uris.js';
@@ -29,7 +31,7 @@ function render(title: string, body: string, formTargets: string[] = []): Page {
     "base-uri 'none'",
   ].join('; ');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${esc(title)} · Rhizome</title><style nonce="${nonce}">${STYLE}</style></head>
+<meta name="referrer" content="same-origin"><title>${esc(title)} · Rhizome</title><style nonce="${nonce}">${STYLE}</style></head>
 <body><h1>${esc(title)}</h1>${body}</body></html>`;
   return { html, csp };
 }
