@@ -16,6 +16,7 @@ import { AuthService } from './services/auth/auth.service.js';
 import { loadKeys } from './services/auth/secrets.js';
 import { buildOidc } from './services/auth/oidc.build.js';
 import { TenantsService } from './services/auth/tenants.service.js';
+import { buildOAuthServer } from './services/auth/oauth/oauth.build.js';
 import { createCaptures } from './services/captures/captures.service.js';
 import { ContextService } from './services/graph/context.service.js';
 import { GraphHealthService } from './services/graph/graph-health.service.js';
@@ -66,6 +67,7 @@ export function buildContainer(o: ServiceOptions) {
   const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
   const tenants = new TenantsService(tx, repos.tenants, auth, clock);
   const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
+  const oauth = buildOAuthServer({ repo: repos.oauth, auth, oidc, tokenHmac: keys.tokenHmac, clock, log, publicUrl: config.publicUrl });
 
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.embedding.queryCache });
   const calibration = () => embedding.ready();
@@ -114,7 +116,7 @@ export function buildContainer(o: ServiceOptions) {
   return {
     // What the faces (HTTP, MCP, CLI) use:
     config, log, clock, status,
-    auth, tenants, signIn, oidc, oidcDevice,
+    auth, tenants, signIn, oidc, oidcDevice, oauth,
     nodes, search, tags,
     para,
     links, suggestions, context, graphHealth,
@@ -131,5 +133,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'imports' | 'exports' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'imports' | 'exports' | 'backup'
 >;

@@ -6,6 +6,7 @@ import { schemaPath } from '../paths.js';
 import { migrateRelevance } from './migrations/002-relevance.js';
 import { oidcSchema } from './migrations/003-oidc.js';
 import { migrateImports } from './migrations/004-imports.js';
+import { oauthServerSchema } from './migrations/006-oauth-server.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -17,6 +18,7 @@ const MIGRATIONS: Step[] = [
   // Immediate revocation: every bearer request asks "is this session family revoked?" in
   // one lookup on this small partial index (only revoked rows are in it).
   (db) => db.exec('CREATE INDEX IF NOT EXISTS refresh_tokens_revoked_family ON refresh_tokens(tenant_id, family_id) WHERE revoked_at IS NOT NULL'),
+  oauthServerSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

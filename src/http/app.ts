@@ -18,6 +18,8 @@ import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { apiRouteModules } from './routes/index.js';
 import { mcpMount } from './routes/mcp.js';
+import { oauthCors, oauthMount } from './oauth/mount.js';
+import { documentOAuthRoutes } from './oauth/openapi.js';
 import { documentNonApiRoutes } from './routes/non-api-docs.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -89,8 +91,11 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   });
 
   // Streamable HTTP MCP at /mcp (outside /api/v1, authenticated like it).
+  oauthCors(app as never);
   mcpMount(app as never, s);
+  oauthMount(app as never, s);
   documentNonApiRoutes(app.openAPIRegistry);
+  documentOAuthRoutes(app.openAPIRegistry);
 
   for (const extra of extras) extra(app as never, s);
 

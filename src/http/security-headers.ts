@@ -38,6 +38,16 @@ const page = secureHeaders({
   },
 });
 
+/**
+ * The authorization server: its JSON endpoints get the API's headers; its pages set their
+ * own stricter CSP (a style nonce, form targets), which this one must not overwrite.
+ */
+const oauth = secureHeaders({
+  ...common,
+  overwrite: false,
+  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+});
+
 function isApi(path: string): boolean {
   if (path === '/health' || path === '/mcp' || path.startsWith('/mcp/')) return true;
   if (path.startsWith('/api/v1/docs')) return false;
@@ -45,5 +55,5 @@ function isApi(path: string): boolean {
 }
 
 export function securityHeaders(): MiddlewareHandler {
-  return (c, next) => (isApi(c.req.path) ? api(c, next) : page(c, next));
+  return (c, next) => (c.req.path.startsWith('/oauth/') ? oauth(c, next) : isApi(c.req.path) ? api(c, next) : page(c, next));
 }

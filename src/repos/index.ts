@@ -9,6 +9,7 @@ import { ImportsRepo } from './imports.repo.js';
 import { JobsRepo } from './jobs.repo.js';
 import { LinksRepo } from './links.repo.js';
 import { NodesRepo } from './nodes.repo.js';
+import { OAuthRepo } from './oauth.repo.js';
 import { OidcRepo } from './oidc.repo.js';
 import { ParaAutoRepo } from './para-auto.repo.js';
 import { ParaRepo } from './para.repo.js';
@@ -38,6 +39,7 @@ export function createRepos(db: Db) {
     graphHealth: new GraphHealthRepo(db),
     captures: new CapturesRepo(db),
     oidc: new OidcRepo(db),
+    oauth: new OAuthRepo(db),
     imports: new ImportsRepo(db),
   };
 }

@@ -19,6 +19,8 @@ export interface RefreshTokenRow {
   expires_at: number;
   used_at: number | null;
   revoked_at: number | null;
+  /** The OAuth client the session was issued to (authorization server); null for Rhizome's own sign-ins. */
+  client_id: string | null;
 }
 
 export class TokensRepo {
@@ -38,8 +40,8 @@ export class TokensRepo {
     this.findLink = db.prepare('SELECT * FROM magic_links WHERE token_hmac = ?');
     this.useLink = db.prepare('UPDATE magic_links SET used_at = ? WHERE tenant_id = ? AND token_hmac = ? AND used_at IS NULL');
     this.insertRefresh = db.prepare(
-      `INSERT INTO refresh_tokens (id, tenant_id, user_id, family_id, token_hmac, created_at, expires_at)
-       VALUES (@id, @tenant_id, @user_id, @family_id, @token_hmac, @created_at, @expires_at)`,
+      `INSERT INTO refresh_tokens (id, tenant_id, user_id, family_id, token_hmac, created_at, expires_at, client_id)
+       VALUES (@id, @tenant_id, @user_id, @family_id, @token_hmac, @created_at, @expires_at, @client_id)`,
     );
     this.findRefresh = db.prepare('SELECT * FROM refresh_tokens WHERE token_hmac = ?');
     this.useRefresh = db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE tenant_id = ? AND id = ? AND used_at IS NULL AND revoked_at IS NULL');

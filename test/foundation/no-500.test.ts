@@ -26,6 +26,13 @@ const BODIES: unknown[] = [
 const IDS = ['does-not-exist', '%00', 'x'.repeat(300), "' OR 1=1 --"];
 const QUERIES = ['', '?limit=abc', '?limit=-5', '?limit=1e10', '?page=0&per_page=1000', '?text=', '?url=not a url', '?query=%FF', '?status=zzz&category=zzz'];
 
+function errorType(path: string): RegExp {
+  if (path === '/mcp') return /^application\/(problem\+)?json/;
+  if (path.startsWith('/oauth/authorize')) return /^text\/html/;
+  if (path.startsWith('/oauth/')) return /^application\/json/;
+  return /^application\/problem\+json/;
+}
+
 describe('no request can produce a 500', () => {
   it('holds for every documented route', async () => {
     const doc = await (await t.app.request('/api/v1/openapi.json')).json();
@@ -42,8 +49,9 @@ describe('no request can produce a 500', () => {
               const ct = res.headers.get('content-type') ?? '';
               const label = `${method.toUpperCase()} ${concrete}${q} ${JSON.stringify(body)?.slice(0, 60)}`;
               expect(res.status, label).toBeLessThan(500);
-              // /mcp answers malformed JSON-RPC with a JSON-RPC error (what MCP clients read).
-              if (res.status >= 400) expect(ct, label).toMatch(concrete === '/mcp' ? /^application\/(problem\+)?json/ : /^application\/problem\+json/);
+              // /mcp answers malformed JSON-RPC with a JSON-RPC error (what MCP clients read); the
+              // authorization server answers OAuth's JSON errors, and its pages error pages.
+              if (res.status >= 400) expect(ct, label).toMatch(errorType(concrete));
               await res.arrayBuffer();
             }
           }

@@ -6,7 +6,7 @@ import { Problem } from '../../schemas/common.js';
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
 const JsonRpc = z.object({ jsonrpc: z.literal('2.0'), method: z.string().optional(), id: z.union([z.string(), z.number()]).optional() }).passthrough().openapi('JsonRpcMessage');
 const ResourceMetadata = z
-  .object({ resource: z.string(), resource_name: z.string(), bearer_methods_supported: z.array(z.string()), resource_documentation: z.string() })
+  .object({ resource: z.string(), resource_name: z.string(), authorization_servers: z.array(z.string()), bearer_methods_supported: z.array(z.string()), resource_documentation: z.string() })
   .openapi('ProtectedResourceMetadata');
 
 type Registry = OpenAPIHono['openAPIRegistry'];

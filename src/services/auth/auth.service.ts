@@ -95,6 +95,20 @@ export class AuthService {
 
   /** Always succeeds from the caller's view: no hint whether the email has an account. */
   async requestMagicLink(email: string): Promise<void> {
+    await this.sendSignInLink(email, (token) => {
+      const link = `${this.d.publicUrl}/#/login?token=${encodeURIComponent(token)}`;
+      return {
+        subject: 'Your Rhizome sign-in link',
+        text: `Sign in to Rhizome: ${link}\nOr paste this token into \`rhizome login\`: ${token}\nThe link works once and expires in 15 minutes.`,
+      };
+    });
+  }
+
+  /**
+   * Mails a one-time sign-in token to the user with this email, worded by `mail` (the
+   * dashboard's link, or the authorization server's consent page). Silent for unknown emails.
+   */
+  async sendSignInLink(email: string, mail: (token: string) => { subject: string; text: string }): Promise<void> {
     const user = this.d.users.findByEmail(email);
     if (!user) return;
     const token = randomSecret();
@@ -104,29 +118,42 @@ export class AuthService {
       user_id: user.id,
       expires_at: this.d.clock.now() + MAGIC_LINK_TTL_MS,
     });
-    const link = `${this.d.publicUrl}/#/login?token=${encodeURIComponent(token)}`;
-    await this.d.mailer.send(
-      user.email,
-      'Your Rhizome sign-in link',
-      `Sign in to Rhizome: ${link}\nOr paste this token into \`rhizome login\`: ${token}\nThe link works once and expires in 15 minutes.`,
-    );
+    const m = mail(token);
+    await this.d.mailer.send(user.email, m.subject, m.text);
   }
 
-  async verifyMagicLink(token: string): Promise<TokenPair> {
+  /** Uses up a sign-in token (once) and says whose it was; 401 when invalid, expired or used. */
+  consumeSignInLink(token: string): { tenantId: string; userId: string } {
     const h = hmac(this.d.keys.tokenHmac, token);
     const row = this.d.tokens.findMagicLink(h);
     const now = this.d.clock.now();
     if (!row || row.used_at !== null || row.expires_at <= now || !this.d.tokens.consumeMagicLink(row.tenant_id, h, now)) {
       throw new UnauthorizedError('This sign-in link is invalid, expired or already used');
     }
-    return this.issue(row.tenant_id, row.user_id, newId('rt'));
+    return { tenantId: row.tenant_id, userId: row.user_id };
+  }
+
+  async verifyMagicLink(token: string): Promise<TokenPair> {
+    const { tenantId, userId } = this.consumeSignInLink(token);
+    return this.issue(tenantId, userId, newId('rt'), null);
+  }
+
+  /** The user's email (for the consent page), or undefined. */
+  userEmail(tenantId: string, userId: string): string | undefined {
+    return this.d.users.findById(tenantId, userId)?.email;
   }
 
   // ------------------------------------------------------------ bearer tokens
-  async refresh(token: string): Promise<TokenPair> {
+  /**
+   * Rotates a refresh token. `clientId` (the OAuth token endpoint) must be the client the
+   * session was issued to; a token of another client or of a Rhizome sign-in is refused
+   * there without being used up.
+   */
+  async refresh(token: string, clientId?: string): Promise<TokenPair> {
     const row = this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, token));
     const now = this.d.clock.now();
     if (!row) throw new UnauthorizedError('Unknown refresh token');
+    if (clientId !== undefined && row.client_id !== clientId) throw new UnauthorizedError('This refresh token was not issued to this client');
     if (row.used_at !== null || row.revoked_at !== null) {
       this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
       throw new UnauthorizedError('Refresh token reuse detected; the session has been revoked');
@@ -137,7 +164,7 @@ export class AuthService {
       this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
       throw new UnauthorizedError('Refresh token reuse detected; the session has been revoked');
     }
-    return this.issue(row.tenant_id, row.user_id, row.family_id);
+    return this.issue(row.tenant_id, row.user_id, row.family_id, row.client_id);
   }
 
   /** Ends the session a refresh token belongs to (its whole family). Unknown tokens: nothing to do. */
@@ -172,10 +199,22 @@ export class AuthService {
    */
   startSession(tenantId: string, userId: string): Promise<TokenPair> {
     if (!this.d.users.findById(tenantId, userId)) throw new UnauthorizedError('Unknown user');
-    return this.issue(tenantId, userId, newId('rt'));
+    return this.issue(tenantId, userId, newId('rt'), null);
   }
 
-  private async issue(tenantId: string, userId: string, familyId: string): Promise<TokenPair> {
+  /** startSession() for an OAuth client: its refresh tokens rotate only for that client. */
+  async startClientSession(tenantId: string, userId: string, clientId: string): Promise<{ tokens: TokenPair; familyId: string }> {
+    if (!this.d.users.findById(tenantId, userId)) throw new UnauthorizedError('Unknown user');
+    const familyId = newId('rt');
+    return { tokens: await this.issue(tenantId, userId, familyId, clientId), familyId };
+  }
+
+  /** Ends one session family (e.g. the one a replayed authorization code produced). */
+  revokeSession(tenantId: string, familyId: string): void {
+    this.d.tokens.revokeFamily(tenantId, familyId, this.d.clock.now());
+  }
+
+  private async issue(tenantId: string, userId: string, familyId: string, clientId: string | null): Promise<TokenPair> {
     const now = this.d.clock.now();
     const access_token = await sign(
       { sub: userId, tid: tenantId, fid: familyId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + ACCESS_TTL_S },
@@ -191,6 +230,7 @@ export class AuthService {
       token_hmac: hmac(this.d.keys.tokenHmac, refresh),
       created_at: now,
       expires_at: now + REFRESH_TTL_MS,
+      client_id: clientId,
     });
     return { access_token, refresh_token: refresh, token_type: 'Bearer', expires_in: ACCESS_TTL_S };
   }

@@ -57,7 +57,7 @@ export class OidcService {
 
   /** Records the flow and returns the provider's authorization URL to redirect to. */
   async start(name: string, r: StartRequest): Promise<string> {
-    const p = this.d.providers.get(name);
+    this.d.providers.get(name);
     let returnTo = '/';
     if (r.client === 'cli') {
       let u: URL | undefined;
@@ -77,6 +77,21 @@ export class OidcService {
       if (!/^\/(?![/\\])[\x21-\x7e]*$/.test(r.returnTo)) throw new ValidationError('return_to must be a dashboard path such as /search', [{ path: 'return_to', message: 'not a local path' }]);
       returnTo = r.returnTo;
     }
+    return this.begin(name, r.client, returnTo, r.state ?? null, r.codeChallenge ?? null);
+  }
+
+  /**
+   * For Rhizome's own authorization server: the answer comes back to `returnUrl` (one of
+   * this server's pages) with a hand-off code and `state`, the way a CLI's loopback
+   * listener gets it (so the flow is recorded with the 'cli' kind: "redirect to this URL").
+   */
+  startForConsent(name: string, returnUrl: string, state: string, codeChallenge: string): Promise<string> {
+    this.d.providers.get(name);
+    return this.begin(name, 'cli', returnUrl, state, codeChallenge);
+  }
+
+  private async begin(name: string, kind: 'web' | 'cli', returnTo: string, clientState: string | null, challenge: string | null): Promise<string> {
+    const p = this.d.providers.get(name);
     const cfg = await this.d.providers.config(name);
     const now = this.d.clock.now();
     this.d.repo.purge(now);
@@ -87,13 +102,13 @@ export class OidcService {
       id: randomUUID(),
       handle_hmac: hmac(this.d.tokenHmac, state),
       provider: name,
-      kind: r.client,
+      kind,
       nonce,
       code_verifier: verifier,
       device_code: null,
       return_to: returnTo,
-      client_state: r.state ?? null,
-      handoff_challenge: r.codeChallenge ?? null,
+      client_state: clientState,
+      handoff_challenge: challenge,
       created_at: now,
       expires_at: now + FLOW_TTL_MS,
     });
@@ -188,6 +203,12 @@ export class OidcService {
 
   /** One-time hand-off code → Rhizome tokens; the verifier must match the flow's challenge. */
   async exchange(code: string, verifier: string | undefined): Promise<TokenPair & { provider: string }> {
+    const row = this.redeem(code, verifier);
+    return { ...(await this.d.auth.startSession(row.tenantId, row.userId)), provider: row.provider };
+  }
+
+  /** Uses up a hand-off code (once) and says who signed in; 401 when invalid. */
+  redeem(code: string, verifier: string | undefined): { tenantId: string; userId: string; provider: string } {
     const h = hmac(this.d.tokenHmac, code);
     const row = this.d.repo.findHandoffByCode(h);
     const now = this.d.clock.now();
@@ -195,7 +216,7 @@ export class OidcService {
     // Consumed before the verifier is checked: a wrong guess burns the code.
     if (!row || row.used_at !== null || row.expires_at <= now || !this.d.repo.consumeHandoff(row.tenant_id, h, now)) throw invalid();
     if (row.challenge !== null && (!verifier || !digestsEqual(Buffer.from(s256(verifier)), Buffer.from(row.challenge)))) throw invalid();
-    return { ...(await this.d.auth.startSession(row.tenant_id, row.user_id)), provider: row.provider };
+    return { tenantId: row.tenant_id, userId: row.user_id, provider: row.provider };
   }
 
   /** RP-initiated logout at the provider, when it offers it (else null). */
