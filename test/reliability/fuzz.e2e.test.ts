@@ -28,9 +28,12 @@ afterAll(async () => {
 
 /**
  * Errors are problem+json, except the authorization server's: OAuth's JSON errors from its
- * endpoints (what OAuth clients parse), error pages from its browser pages.
+ * endpoints (what OAuth clients parse), error pages from its browser pages; and the MCP
+ * transport's JSON-RPC errors on /mcp (what MCP clients parse, e.g. 406 for a request that
+ * does not accept text/event-stream).
  */
 function errorTypeFits(path: string, type: string): boolean {
+  if (path === '/mcp' || path.startsWith('/mcp?')) return type.startsWith('application/json') || type.startsWith('application/problem+json');
   if (path.startsWith('/oauth/authorize')) return type.startsWith('text/html') || type.startsWith('application/problem+json');
   if (path.startsWith('/oauth/')) return type.startsWith('application/json') || type.startsWith('application/problem+json');
   return type.startsWith('application/problem+json');
