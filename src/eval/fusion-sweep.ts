@@ -47,7 +47,7 @@ const convex = (alpha: number | null, tau = KEYWORD_TAU, risk: number | null = 0
  * `(1−a)·sem(cos)`; with no keyword hit at all, semanticScore alone. `exact`: a keyword hit
  * outside the semantic pool gets its own cosine (sides.keywordCosine) instead of nothing.
  */
-function absolute(a: number, sem: (cos: number, sc: Scale, t: QueryTrace) => number, exact: boolean, risk: number | null = ABSTAIN_RISK): Rule {
+function absolute(a: number, sem: (cos: number, sc: Scale, t: QueryTrace) => number, exact: boolean, risk: number | null = ABSTAIN_RISK, combine = (k: number, s: number) => a * k + (1 - a) * s): Rule {
   return (t) => {
     const sc = t.sides.scale;
     const k = keywordSide(t);
@@ -64,7 +64,7 @@ function absolute(a: number, sem: (cos: number, sc: Scale, t: QueryTrace) => num
       if (c === undefined && exact) c = own.get(seq);
       if (!kh && !(c! > gate)) continue;
       const s = c === undefined ? 0 : sem(c, sc, t);
-      out.push({ seq, score: a * (kh?.score ?? 0) + (1 - a) * s, keyword: kh !== undefined, semantic: c !== undefined && clearsFloor(c, sc), tie: (kh?.raw ?? 0) + (c ?? 0) });
+      out.push({ seq, score: combine(kh?.score ?? 0, s), keyword: kh !== undefined, semantic: c !== undefined && clearsFloor(c, sc), tie: (kh?.raw ?? 0) + (c ?? 0) });
     }
     return out.sort((x, y) => y.score - x.score || y.tie - x.tie || x.seq - y.seq);
   };
@@ -73,6 +73,8 @@ function absolute(a: number, sem: (cos: number, sc: Scale, t: QueryTrace) => num
 const calibrated = (c: number, sc: Scale) => (clearsFloor(c, sc) ? semanticScore(c, sc) : 0);
 /** Linear from the floor (0) to cosine 1 (1): no compression above the related ceiling. */
 const linear = (c: number, sc: Scale) => (clearsFloor(c, sc) ? semanticEvidence(c, sc) : 0);
+/** Linear from the unrelated median (PARA's zero: a typical unrelated text) to cosine 1. */
+const fromMedian = (c: number, sc: Scale) => Math.max(0, Math.min(1, (c - sc.unrelated_median) / Math.max(1e-6, 1 - sc.unrelated_median)));
 /** How far above the tenant's typical note the node is, in the query's own spread (clamped z / 4). */
 const specific = (z: number) => (c: number, _sc: Scale, t: QueryTrace) => (t.background && t.background.std > 0 ? Math.max(0, Math.min(1, (c - t.background.mean) / (z * t.background.std))) : 0);
 
@@ -93,6 +95,9 @@ for (const a of [0.9, 0.85, 0.8, 0.75]) {
   VARIANTS[`calibrated ${a}, exact cosine of keyword hits`] = absolute(a, calibrated, true);
   VARIANTS[`linear cosine ${a}`] = absolute(a, linear, false);
   VARIANTS[`linear cosine ${a}, exact cosine of keyword hits`] = absolute(a, linear, true);
+  VARIANTS[`linear from unrelated median ${a}, exact`] = absolute(a, fromMedian, true);
+  const beta = Math.round((1 - a) * 2 * 100) / 100;
+  VARIANTS[`noisy-or beta ${beta}, linear, exact`] = absolute(a, linear, true, ABSTAIN_RISK, (k, s) => 1 - (1 - k) * (1 - beta * s));
   for (const z of [3, 4, 6]) VARIANTS[`specificity z/${z} ${a}, exact`] = absolute(a, specific(z), true);
 }
 
