@@ -18,10 +18,12 @@ for (const line of readFileSync(process.argv[2], 'utf8').split('\n')) {
 }
 const log = console.log;
 for (const [collection, traces] of byCollection) {
+  const gates: { gate: string; ndcg10: number; foreign_no_semantic_only: number; own_no_semantic_only: number }[] = [];
   const rows: { variant: string; ndcg10: number; odd: number; even: number; diff: number; diff_se: number; foreign_no_semantic_only: number }[] = [];
   console.log = (s: string) => {
     const o = JSON.parse(s);
     if (o.kind === 'fusion_variant') rows.push(o);
+    if (o.kind === 'gate_sweep') gates.push(o);
   };
   sweep(collection, traces);
   console.log = log;
@@ -30,4 +32,5 @@ for (const [collection, traces] of byCollection) {
   log(`== ${collection}`);
   for (const r of rows)
     log(`${r.variant.padEnd(48)} ${r.ndcg10.toFixed(4)} ${pct(r.ndcg10, ref.ndcg10)}  odd ${pct(r.odd, ref.odd)}  even ${pct(r.even, ref.even)}  diff ${r.diff.toFixed(4)} ± ${r.diff_se.toFixed(4)}  foreign no semantic-only ${(r.foreign_no_semantic_only * 100).toFixed(1)}%`);
+  for (const g of gates) log(`gate ${g.gate.padEnd(40)} nDCG@10 ${g.ndcg10.toFixed(4)}  foreign no semantic-only ${(g.foreign_no_semantic_only * 100).toFixed(1)}%  own ${(g.own_no_semantic_only * 100).toFixed(1)}%`);
 }

@@ -54,7 +54,10 @@ function absolute(a: number, sem: (cos: number, sc: Scale, t: QueryTrace) => num
     if (!sc) return k.map((h) => ({ seq: h.seq, score: h.score, keyword: true }));
     const gate = gateOf(t, risk);
     const cos = new Map(t.sides.semantic.map((h) => [h.seq, h.score]));
-    if (k.length === 0) return rankSides(t.sides, 'hybrid');
+    if (k.length === 0) {
+      // No keyword match: the calibrated semantic score alone, over the gate.
+      return t.sides.semantic.filter((h) => h.score > gate).map((h) => ({ seq: h.seq, score: semanticScore(h.score, sc), keyword: false, semantic: true }));
+    }
     const km = new Map(k.map((h) => [h.seq, h]));
     const own = new Map((t.sides.keywordCosine ?? []).map((h) => [h.seq, h.score]));
     const out: (Hit & { tie: number })[] = [];
