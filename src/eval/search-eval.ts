@@ -65,6 +65,8 @@ export interface QueryTrace {
   relevant: Set<string>;
   sides: SearchSides;
   idOf: Map<number, string>;
+  /** Mean and standard deviation of the query's cosine over all the tenant's notes (fusion experiments). */
+  background?: { mean: number; std: number };
 }
 
 export const FOREIGN_QUERIES = 100;
@@ -87,6 +89,10 @@ export async function evaluateSearch(
     for (const d of c.docs) docOf.set(s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text }).id, d.id);
     await s.queue.idle(60 * 60_000);
     const ingestSeconds = (Date.now() - t0) / 1000;
+    const allVectors = (db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ?').raw().all(tenantId) as [number, string][])
+      .map(([seq, id]) => ({ seq, v: s.vectors.get(tenantId, id) }))
+      .filter((x): x is { seq: number; v: Float32Array } => x.v !== null);
+    const exact = onTrace ? async (text: string) => background(await s.embedding.embedQuery(text), allVectors) : async () => ({});
     const idOfSeq = new Map((db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ?').raw().all(tenantId) as [number, string][]).map(([seq, id]) => [seq, id]));
 
     const perQuery = Object.fromEntries(EVAL_MODES.map((m) => [m, [] as { ndcg: number; recall: number }[]])) as Record<EvalMode, { ndcg: number; recall: number }[]>;
@@ -96,7 +102,7 @@ export async function evaluateSearch(
       const rel = c.relevant.get(q.id)!;
       const run = async (mode: 'keyword' | 'semantic') => (await s.search.search(tenantId, { query: q.text, mode, page: 1, per_page: 100 })).data.map((n) => n.id);
       const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
-      onTrace?.({ foreign: false, text: q.text, relevant: new Set([...rel]), sides, idOf: new Map([...idOfSeq].map(([seq, id]) => [seq, docOf.get(id)!])) });
+      onTrace?.({ foreign: false, text: q.text, relevant: new Set([...rel]), sides, idOf: new Map([...idOfSeq].map(([seq, id]) => [seq, docOf.get(id)!])), ...(await exact(q.text)) });
       const ids = (hits: { seq: number }[]) => hits.slice(0, 100).map((h) => idOfSeq.get(h.seq)!);
       const hybridHits = rankSides(sides, 'hybrid');
       if (!hybridHits.some((h) => h.semantic && !h.keyword)) inDomainAbstained++;
@@ -132,7 +138,7 @@ export async function evaluateSearch(
         if (!rankSides(sides, 'hybrid').some((x) => x.semantic && !x.keyword)) hybridNone++;
         const sem = await s.search.search(tenantId, { query: q.text, mode: 'semantic', page: 1, per_page: 20 });
         if (sem.total === 0) semanticEmpty++;
-        onTrace?.({ foreign: true, text: q.text, relevant: new Set(), sides, idOf: new Map() });
+        onTrace?.({ foreign: true, text: q.text, relevant: new Set(), sides, idOf: new Map(), ...(await exact(q.text)) });
         const before = fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length));
         if (!before.some((x) => x.semantic && !x.keyword)) beforeNone++;
       }
@@ -169,6 +175,21 @@ export async function evaluateSearch(
     db.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The query's cosine over all the tenant's notes: its mean and spread. */
+function background(q: Float32Array | null, all: { seq: number; v: Float32Array }[]): Pick<QueryTrace, 'background'> {
+  if (!q || all.length === 0) return {};
+  let sum = 0;
+  let sq = 0;
+  for (const { v } of all) {
+    let c = 0;
+    for (let i = 0; i < v.length; i++) c += v[i] * q[i];
+    sum += c;
+    sq += c * c;
+  }
+  const mean = sum / all.length;
+  return { background: { mean, std: Math.sqrt(Math.max(0, sq / all.length - mean * mean)) } };
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;

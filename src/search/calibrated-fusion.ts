@@ -1,18 +1,21 @@
 // Hybrid ranking on absolute scores (replaces per-query min-max fusion):
-//   score = a · keyword + (1 - a) · semantic,   a = HYBRID_KEYWORD_WEIGHT (0.9)
-// keyword  = keywordScore (keyword-score.ts), semantic = semanticScore (calibration.ts), both
-// absolute in [0, 1], so the fused score means the same across queries. A hit only the
-// semantic side found must clear the model's floor (abstention); every keyword hit is kept.
-// An empty side hands its weight to the other only when the other side is absent for the
-// whole query (no keyword match at all: a paraphrase; no vectors: keyword only), so a
-// node's score does not depend on what else matched. Pure functions.
+//   score = a · keyword + (1 - a) · semantic,   a = HYBRID_KEYWORD_WEIGHT (0.8)
+// keyword  = keywordScore (keyword-score.ts); semantic = semanticEvidence (calibration.ts) of
+// the node's own cosine to the query — every keyword hit gets its cosine, not only those in
+// the k-NN pool — both absolute in [0, 1], so the fused score means the same across
+// queries. A hit only the semantic side found must clear the model's abstention gate; every
+// keyword hit is kept. The semantic side hands its weight to the keyword side only when it
+// is absent for the whole query (no query vector, no vectors in the tenant); with no keyword
+// match at all the calibrated semantic score alone ranks (a paraphrase). So a node's score
+// does not depend on what else matched. Pure functions.
 
 /**
- * The keyword weight. On absolute scores a fixed 0.9 ranked best on all three collections
- * (CISI, Debian, pydoc; 0.7, 0.8 and the old query-length rule were lower everywhere but
- * CISI): the semantic side mostly reorders notes the keywords found.
+ * The keyword weight. With every keyword hit's own cosine on the linear evidence scale,
+ * 0.8 ranked best or within noise on all three collections (CISI, Debian, pydoc; 0.9 and
+ * 0.85 lost 0.7-0.9% on Debian, 0.75 was within noise of 0.8): `npm run eval` with
+ * RHIZOME_EVAL_SWEEP=1 re-checks it.
  */
-export const HYBRID_KEYWORD_WEIGHT = 0.9;
+export const HYBRID_KEYWORD_WEIGHT = 0.8;
 
 export interface SideHit {
   seq: number;
@@ -31,12 +34,13 @@ export interface CalibratedHit {
 
 /**
  * Fuses keyword hits (all kept) with semantic hits (only those whose cosine cleared the
- * floor should be passed in, see clearsFloor). `alpha` is the keyword weight. A semantic
- * hit the keyword side did not find is kept only when its raw cosine exceeds
- * `semanticOnlyMin` (the abstention gate, see abstentionFloor).
+ * floor should be passed in, see clearsFloor). `alpha` is the keyword weight (the caller
+ * passes 1 when the query has no semantic side at all); with no keyword hit the semantic
+ * score alone ranks. A semantic hit the keyword side did not find is kept only when its raw
+ * cosine exceeds `semanticOnlyMin` (the abstention gate, see abstentionFloor).
  */
 export function fuseCalibrated(keyword: SideHit[], semantic: SideHit[], alpha: number, semanticOnlyMin = -Infinity): CalibratedHit[] {
-  const a = keyword.length === 0 ? 0 : semantic.length === 0 ? 1 : alpha;
+  const a = keyword.length === 0 ? 0 : alpha;
   const k = new Map(keyword.map((h) => [h.seq, h]));
   const s = new Map(semantic.map((h) => [h.seq, h]));
   const hits: (CalibratedHit & { tie: number })[] = [];

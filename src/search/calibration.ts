@@ -183,6 +183,19 @@ export function semanticScore(cos: number, cal: Pick<Scale, 'floor' | 'ceiling'>
   return top > 0 ? clamp(CEILING_SCORE + ((1 - CEILING_SCORE) * (cos - cal.ceiling)) / top, 0, 1) : 1;
 }
 
+/**
+ * Cosine → semantic evidence for hybrid fusion, in [0, 1]: linear from the floor (0) to
+ * cosine 1 (1). Unlike semanticScore it does not flatten above the related ceiling: notes on
+ * the query's own topic all lie there, and their order is what the semantic side adds to a
+ * keyword match (the piecewise map lost 0.7% nDCG@10 on the Debian known-item set). Never NaN.
+ */
+export function semanticEvidence(cos: number, cal: Pick<Scale, 'floor'>): number {
+  if (!Number.isFinite(cos) || !Number.isFinite(cal.floor)) return 0;
+  const span = 1 - cal.floor;
+  if (!(span > 0)) return cos >= cal.floor ? 1 : 0;
+  return clamp((cos - cal.floor) / span, 0, 1);
+}
+
 /** Whether a cosine clears the model's floor (a hit drawn by meaning alone must). */
 export function clearsFloor(cos: number, cal: Pick<Scale, 'floor'>): boolean {
   return Number.isFinite(cos) && cos > cal.floor;

@@ -92,10 +92,28 @@ export class QuantizedIndex {
     if (query.length !== this.dimension || k <= 0 || this.size === 0) return [];
     const want = Math.min(this.size, Math.max(k, rerank));
     const candidates = want >= this.size ? this.allSlots() : this.hammingNearest(query, want);
+    const scores = this.dots(query, candidates);
+    const seqOf = this.seqOf;
+    const order = Array.from(candidates.keys()).sort((a, b) => scores[b] - scores[a] || seqOf[candidates[a]] - seqOf[candidates[b]]);
+    return order.slice(0, k).map((c) => ({ seq: seqOf[candidates[c]], score: scores[c] }));
+  }
+
+  /**
+   * The same approximate cosine as search() for these seqs (those not in the index are left
+   * out): the similarity of a node another signal found, whatever its rank.
+   */
+  scoreOf(query: Float32Array, seqs: number[]): ScoredSeq[] {
+    if (query.length !== this.dimension) return [];
+    const present = seqs.filter((seq) => this.slotOf.has(seq));
+    const scores = this.dots(query, present.map((seq) => this.slotOf.get(seq)!));
+    return present.map((seq, i) => ({ seq, score: scores[i] }));
+  }
+
+  /** int8 dot products of the query with these slots. */
+  private dots(query: Float32Array, slots: number[]): Float64Array {
     const d = this.dimension;
     const q8 = this.q8;
     const scale = this.scale;
-    const seqOf = this.seqOf;
     // The query too is quantised (to 11 bits, so a 512-d dot product stays an int32):
     // integer multiply-adds run several times faster than float x int8 in V8.
     let qmax = 0;
@@ -103,16 +121,15 @@ export class QuantizedIndex {
     const qscale = qmax > 0 ? qmax / 2047 : 1;
     const qi = new Int16Array(d);
     for (let i = 0; i < d; i++) qi[i] = Math.round(query[i] / qscale);
-    const scores = new Float64Array(candidates.length);
-    for (let c = 0; c < candidates.length; c++) {
-      const slot = candidates[c];
+    const scores = new Float64Array(slots.length);
+    for (let c = 0; c < slots.length; c++) {
+      const slot = slots[c];
       const qo = slot * d;
       let dot = 0;
       for (let i = 0; i < d; i++) dot = (dot + qi[i] * q8[qo + i]) | 0;
       scores[c] = dot * scale[slot] * qscale;
     }
-    const order = Array.from(candidates.keys()).sort((a, b) => scores[b] - scores[a] || seqOf[candidates[a]] - seqOf[candidates[b]]);
-    return order.slice(0, k).map((c) => ({ seq: seqOf[candidates[c]], score: scores[c] }));
+    return scores;
   }
 
   /**

@@ -65,6 +65,13 @@ export class SemanticIndexes {
     return t.index.search(query, k).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
   }
 
+  /** The query's approximate cosine to these seqs (the ones in the index), with their node ids. */
+  scoreOf(tenantId: string, query: Float32Array, seqs: number[]): IndexHit[] {
+    const t = this.tenant(tenantId);
+    if (!t || seqs.length === 0) return [];
+    return t.index.scoreOf(query, seqs).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
+  }
+
   /** These nodes have new vectors. Tenants not loaded yet will read them on first use. */
   onEmbedded(tenantId: string, nodeIds: string[]): void {
     const t = this.tenants.get(tenantId);

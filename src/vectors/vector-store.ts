@@ -137,6 +137,17 @@ export class VectorStore {
     }
   }
 
+  /**
+   * The similarity of a vector to these nodes (approximate cosine, as nearest() scores
+   * them), for those that have a vector and are still live; order not guaranteed.
+   */
+  similarities(tenantId: string, vec: Float32Array, seqs: number[]): ScoredNode[] {
+    if (seqs.length === 0) return [];
+    const hits = this.index.scoreOf(tenantId, vec, seqs);
+    const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), {});
+    return hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
+  }
+
   /** The k nodes nearest to a vector, nearest first; distance = 1 - approximate cosine. */
   knn(tenantId: string, vec: Float32Array, k: number): KnnHit[] {
     return this.nearest(tenantId, vec, k).map((h) => ({ id: h.id, seq: h.seq, distance: 1 - h.score }));

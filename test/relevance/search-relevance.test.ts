@@ -2,6 +2,7 @@
 // HashEmbedder, whose floor is derived from the shipped calibration set like any model's.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { rankSides } from '../../src/services/nodes/search.service.js';
 import { loadNotebook, search } from './helpers.js';
 
 let t: TestApp;
@@ -61,6 +62,27 @@ describe('absolute scores', () => {
     const after = await search(t, 'sourdough starter flour');
     const s1 = after.data.find((n) => n.id === ids.get('Sourdough starter schedule'))!.match_provenance!.score;
     expect(Math.abs(s1 - s0)).toBeLessThan(0.1);
+  });
+});
+
+describe('every keyword hit is read with its own closeness in meaning', () => {
+  it('a keyword hit outside the k-NN pool gets the cosine the pool would give it, so its score does not depend on the pool', async () => {
+    await loadNotebook(t);
+    const tenant = t.s.db.prepare('SELECT tenant_id FROM nodes LIMIT 1').pluck().get() as string;
+    const q = 'flour water dough';
+    const sides = await t.s.search.sides(tenant, q, {}, 'hybrid', 200);
+    expect(sides.keyword.length).toBeGreaterThan(1);
+    // The similarity the service reads for any keyword hit is the one k-NN gives it.
+    const v = (await t.s.embedding.embedQuery(q))!;
+    const pool = new Map(t.s.vectors.nearest(tenant, v, 200).map((h) => [h.seq, h.score]));
+    const own = new Map(t.s.vectors.similarities(tenant, v, sides.keyword.map((h) => h.seq)).map((h) => [h.seq, h.score]));
+    for (const h of sides.keyword) expect(own.get(h.seq)).toBe(pool.get(h.seq));
+    // Hence the same scores when the pool holds only the nearest note and the service
+    // supplies the rest of the keyword hits' similarities.
+    const [nearest] = sides.semantic;
+    const narrow = { ...sides, semantic: [nearest], keywordCosine: sides.keyword.filter((h) => h.seq !== nearest.seq).map((h) => ({ seq: h.seq, score: own.get(h.seq)! })) };
+    const keywordScores = (r: ReturnType<typeof rankSides>) => new Map(r.filter((h) => h.keyword).map((h) => [h.seq, h.score]));
+    expect(keywordScores(rankSides(narrow, 'hybrid'))).toEqual(keywordScores(rankSides(sides, 'hybrid')));
   });
 });
 

@@ -28,6 +28,17 @@ describe('QuantizedIndex', () => {
   const ix = new QuantizedIndex(dim);
   vs.forEach((v, i) => ix.upsert(i + 1, v));
 
+  it('scores given seqs with the same approximate cosine search() gives, and skips unknown ones', () => {
+    const [q] = corpus(1, dim, 5);
+    const top = ix.search(q, 5, 5000);
+    const far = [4000, 4500, 4999];
+    const got = new Map(ix.scoreOf(q, [...top.map((h) => h.seq), ...far, 999_999]).map((h) => [h.seq, h.score]));
+    expect(got.size).toBe(top.length + far.length);
+    for (const h of top) expect(got.get(h.seq)).toBe(h.score);
+    for (const seq of far) expect(got.get(seq)).toBeCloseTo(dot(q, vs[seq - 1]), 1);
+    expect(ix.scoreOf(new Float32Array(3), [1])).toEqual([]);
+  });
+
   it('finds the exact top 10 (recall >= 0.95) with approximate cosines', () => {
     const queries = corpus(20, dim, 99);
     let found = 0;

@@ -8,7 +8,7 @@
 import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
 import type { SearchRepo } from '../../repos/search.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
-import { abstentionFloor, clearsFloor, semanticScore, type Scale } from '../../search/calibration.js';
+import { abstentionFloor, clearsFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
 import { fuseCalibrated, HYBRID_KEYWORD_WEIGHT, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { highlightsFor } from '../../search/highlights.js';
@@ -93,8 +93,12 @@ export class SearchService {
     }
     const vector = await vectorPromise;
     const semantic = vector ? this.vectors.nearest(tenantId, vector, pool, filter) : [];
+    // Every keyword hit's own similarity, not only of those in the k-NN pool: a node's
+    // hybrid score must not depend on how many closer notes the tenant holds.
+    const inPool = new Set(semantic.map((h) => h.seq));
+    const keywordCosine = vector && keyword.length ? this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq)).map((h) => ({ seq: h.seq, score: h.score })) : [];
     const scale = vector ? (await this.embedding.ready()).query : null;
-    return { keyword, maxBm25, semantic, scale, vectors: vector ? this.vectors.warm(tenantId) : 0, totalMatches };
+    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, vectors: vector ? this.vectors.warm(tenantId) : 0, totalMatches };
   }
 
   /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */
@@ -117,6 +121,8 @@ export interface SearchSides {
   maxBm25: number;
   /** Semantic hits, nearest first; score = approximate cosine. */
   semantic: RankedHit[];
+  /** The cosine of the keyword hits the semantic pool does not hold (those with a vector). */
+  keywordCosine: RankedHit[];
   /** The model's calibration for query-to-note similarity (null: no query vector). */
   scale: Scale | null;
   /** How many notes of the tenant have a vector (the abstention gate rises with it). */
@@ -134,6 +140,12 @@ export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hy
   if (mode === 'keyword') return keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
   const gate = scale ? abstentionFloor(scale, sides.vectors) : Infinity;
   if (mode === 'semantic') return semantic.filter((h) => h.raw > gate).map((h) => ({ seq: h.seq, score: h.score, keyword: false, semantic: true }));
-  return fuseCalibrated(keyword, semantic, HYBRID_KEYWORD_WEIGHT, gate);
+  // No keyword match at all: the calibrated semantic score alone (a paraphrase).
+  if (!scale || keyword.length === 0) return fuseCalibrated(keyword, semantic, 1, gate);
+  // Keyword hits mixed with the semantic evidence of their own cosine.
+  const cosine = new Map(sides.semantic.map((h) => [h.seq, h.score]));
+  for (const h of sides.keywordCosine) if (!cosine.has(h.seq)) cosine.set(h.seq, h.score);
+  const evidence: SideHit[] = [...cosine].filter(([, c]) => clearsFloor(c, scale)).map(([seq, c]) => ({ seq, score: semanticEvidence(c, scale), raw: c }));
+  return fuseCalibrated(keyword, evidence, sides.vectors > 0 ? HYBRID_KEYWORD_WEIGHT : 1, gate);
 }
 
