@@ -8,22 +8,27 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { loadNotes, loadQueries } from './corpus.js';
 import { cloneDataDir, drained, seed, startServer } from './server.js';
-import { runTraffic, type Kind, type KindResult } from './traffic.js';
+import { mixFrom, runTraffic, type Kind, type KindResult } from './traffic.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const env = process.env;
 const nodes = Number(env.RHIZOME_LOAD_NODES ?? 2000);
 const seconds = Number(env.RHIZOME_LOAD_SECONDS ?? 60);
 const connections = Number(env.RHIZOME_LOAD_CONNECTIONS ?? 50);
+/** RHIZOME_LOAD_MIXES: named mixes (typical, search-heavy) or custom ones, separated by `;`. */
+const mixes = (env.RHIZOME_LOAD_MIXES ?? 'typical;search-heavy').split(';').map((m) => m.trim()).filter(Boolean);
+for (const m of mixes) mixFrom(m); // fail fast on a bad one
 
 /**
  * `before`: the embedding levers off (one worker, first come first served, no query-vector
- * cache, no micro-batching); `after`: the defaults. The knobs are server variables.
+ * cache, so no micro-batching either); `one-worker`: queries first and batched, background in
+ * small chunks, on one worker; `after`: the defaults (a second, lower-priority worker for
+ * background work on a machine with two cores or more). The knobs are server variables.
  */
 const CONFIGS: Record<string, Record<string, string>> = {
   before: { RHIZOME_EMBED_WORKERS: '1', RHIZOME_EMBED_SCHEDULING: 'fifo', RHIZOME_QUERY_CACHE: '0' },
+  'one-worker': { RHIZOME_EMBED_WORKERS: '1' },
   after: {},
-  'after-2-workers': { RHIZOME_EMBED_WORKERS: '2' },
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);
@@ -54,18 +59,22 @@ if (reuse && reuse.ids.length === nodes) {
 }
 
 const results: Record<string, { total_rps: number; errors: number; kinds: Record<Kind, KindResult> }> = {};
-for (const name of chosen) {
-  const server = await startServer(ROOT, CONFIGS[name], cloneDataDir(seededDir));
-  const load_before = loadavg()[0];
-  const kinds = await runTraffic(server, { connections, seconds, ids, queries });
-  const load_after = loadavg()[0];
-  const drain_ms = await drained(server);
-  await server.stop();
-  rmSync(server.dataDir, { recursive: true, force: true });
-  const total = Object.values(kinds).reduce((s, k) => s + k.requests, 0);
-  const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
-  results[name] = { total_rps: Math.round(total / seconds), errors, kinds };
-  console.log(JSON.stringify({ kind: 'load', config: name, env: CONFIGS[name], nodes, connections, seconds, total_rps: results[name].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, per_kind: kinds }));
+for (const mixName of mixes) {
+  const mix = mixFrom(mixName);
+  for (const name of chosen) {
+    const server = await startServer(ROOT, CONFIGS[name], cloneDataDir(seededDir));
+    const load_before = loadavg()[0];
+    const kinds = await runTraffic(server, { connections, mix, seconds, ids, queries });
+    const load_after = loadavg()[0];
+    const drain_ms = await drained(server);
+    await server.stop();
+    rmSync(server.dataDir, { recursive: true, force: true });
+    const total = Object.values(kinds).reduce((s, k) => s + k.requests, 0);
+    const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
+    const key = `${mixName} · ${name}`;
+    results[key] = { total_rps: Math.round(total / seconds), errors, kinds };
+    console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, env: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, per_kind: kinds }));
+  }
 }
 
 if (!seedDir) rmSync(seededDir, { recursive: true, force: true });

@@ -5,8 +5,28 @@ import autocannon from 'autocannon';
 import type { BenchServer } from './server.js';
 
 export type Kind = 'get' | 'list' | 'keyword' | 'semantic' | 'hybrid' | 'write';
-/** Share of the connections per kind (reads dominate, as for a person plus an agent). */
-export const MIX: Record<Kind, number> = { get: 0.24, list: 0.1, keyword: 0.16, semantic: 0.16, hybrid: 0.18, write: 0.16 };
+/**
+ * Shares of the connections per kind. `typical`: reads of notes dominate, a fifth of the
+ * connections search, a fifth write (a person, the dashboard and an agent at once).
+ * `search-heavy`: a third of the connections search by meaning (semantic or hybrid).
+ */
+export const MIXES: Record<string, Record<Kind, number>> = {
+  typical: { get: 0.34, list: 0.12, keyword: 0.16, semantic: 0.08, hybrid: 0.1, write: 0.2 },
+  'search-heavy': { get: 0.24, list: 0.1, keyword: 0.16, semantic: 0.16, hybrid: 0.18, write: 0.16 },
+};
+const MIX = MIXES.typical;
+
+/** A named mix, or `get=0.4,semantic=0.1,...` (kinds left out get no connection). */
+export function mixFrom(spec: string): Record<Kind, number> {
+  if (MIXES[spec]) return MIXES[spec];
+  const out = Object.fromEntries(Object.keys(MIX).map((k) => [k, 0])) as Record<Kind, number>;
+  for (const part of spec.split(',')) {
+    const [k, v] = part.split('=');
+    if (!(k in MIX) || !(Number(v) >= 0)) throw new Error(`RHIZOME_LOAD_MIX: bad entry ${part}`);
+    out[k as Kind] = Number(v);
+  }
+  return out;
+}
 
 export interface KindResult {
   connections: number;
@@ -23,14 +43,15 @@ export interface KindResult {
 
 export interface TrafficOptions {
   connections: number;
+  mix: Record<Kind, number>;
   seconds: number;
   ids: string[];
   queries: string[];
 }
 
 export async function runTraffic(s: BenchServer, o: TrafficOptions): Promise<Record<Kind, KindResult>> {
-  const kinds = Object.keys(MIX) as Kind[];
-  const split = splitConnections(o.connections, kinds);
+  const kinds = (Object.keys(o.mix) as Kind[]).filter((k) => o.mix[k] > 0);
+  const split = splitConnections(o.connections, kinds, o.mix);
   let q = 0;
   let w = 0;
   const nextQuery = () => encodeURIComponent(o.queries[q++ % o.queries.length]);
@@ -68,8 +89,9 @@ export async function runTraffic(s: BenchServer, o: TrafficOptions): Promise<Rec
   return Object.fromEntries(await Promise.all(runs)) as Record<Kind, KindResult>;
 }
 
-function splitConnections(total: number, kinds: Kind[]): Record<Kind, number> {
-  const out = Object.fromEntries(kinds.map((k) => [k, Math.max(1, Math.floor(total * MIX[k]))])) as Record<Kind, number>;
+function splitConnections(total: number, kinds: Kind[], mix: Record<Kind, number>): Record<Kind, number> {
+  const sum = kinds.reduce((s, k) => s + mix[k], 0);
+  const out = Object.fromEntries(kinds.map((k) => [k, Math.max(1, Math.floor((total * mix[k]) / sum))])) as Record<Kind, number>;
   let left = total - kinds.reduce((s, k) => s + out[k], 0);
   for (const k of kinds) if (left-- > 0) out[k]++;
   return out;
