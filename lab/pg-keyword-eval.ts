@@ -44,6 +44,7 @@ async function freshDatabase(name: string): Promise<{ pg: PgClient; drop: () => 
     pg,
     drop: async () => {
       await pg.end();
+      if (process.env.KEEP_DB) return void (await a.end());
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
     },
@@ -111,7 +112,7 @@ async function rankBoth(c: Collection, s: SearchRepo, kw: PgKeywordIndex, tenant
   return { sqlite, pg, overlap, sqliteMs, pgMs };
 }
 
-for (const dir of dirs) {
+for (const dir of process.env.ONLY_LATENCY ? [] : dirs) {
   const c = loadCollection(dir);
   const { pg, drop } = await freshDatabase(`rz_eval_${c.name.replace(/\W/g, '_')}`);
   try {

@@ -34,6 +34,8 @@ CREATE TABLE node_keywords (
   len       integer NOT NULL
 );
 CREATE INDEX node_keywords_terms ON node_keywords USING gin (tenant_id, terms);
+-- tf is read one key at a time: kept uncompressed so a lookup never inflates the whole map.
+ALTER TABLE node_keywords ALTER COLUMN tf SET STORAGE EXTERNAL;
 
 CREATE TABLE keyword_stats (
   tenant_id text PRIMARY KEY,
@@ -45,7 +47,7 @@ CREATE TABLE keyword_terms (
   term      text NOT NULL,
   df        bigint NOT NULL,
   PRIMARY KEY (tenant_id, term)
-);
+) WITH (fillfactor = 70); -- df changes on every write: room on the page keeps the update HOT
 
 -- The tenant's stats row is locked first, so one tenant's keyword writes queue behind each
 -- other (no deadlock on term rows) and never wait on another tenant's.

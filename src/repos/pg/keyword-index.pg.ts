@@ -11,20 +11,23 @@ import type { FtsFields } from '../keyword-index.repo.js';
 
 type Queryable = Pick<PgClient, 'query'>;
 
+// One GIN lookup per query term (q.tsq) gives exactly the nodes holding it, and each reads
+// one key of its tf map: work in proportion to the postings, not to candidates × terms.
 const SEARCH = `
 WITH stats AS (
   SELECT docs::float8 AS n, total_len::float8 / greatest(docs, 1) AS avgdl FROM keyword_stats WHERE tenant_id = $1
 ), q AS (
-  SELECT t.term, greatest(ln((stats.n - coalesce(k.df, 0) + 0.5) / (coalesce(k.df, 0) + 0.5)), 1e-6) AS idf
-  FROM unnest($2::text[]) AS t(term) CROSS JOIN stats
+  SELECT t.term, t.tsq, greatest(ln((stats.n - coalesce(k.df, 0) + 0.5) / (coalesce(k.df, 0) + 0.5)), 1e-6) AS idf
+  FROM unnest($2::text[], $3::tsquery[]) AS t(term, tsq) CROSS JOIN stats
   LEFT JOIN keyword_terms k ON k.tenant_id = $1 AND k.term = t.term
 )
-SELECT d.seq, sum(q.idf * (x.tf * ${BM25_K1 + 1}) / (x.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * d.len / stats.avgdl)))::float8 AS score
-FROM node_keywords d CROSS JOIN stats CROSS JOIN q
-CROSS JOIN LATERAL (SELECT (d.tf ->> q.term)::float8 AS tf) x
-WHERE d.tenant_id = $1 AND d.terms @@ $3::tsquery AND x.tf IS NOT NULL
-GROUP BY d.seq
-ORDER BY score DESC, d.seq
+SELECT x.seq, sum(q.idf * (x.tf * ${BM25_K1 + 1}) / (x.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * x.len / stats.avgdl)))::float8 AS score
+FROM stats CROSS JOIN q
+CROSS JOIN LATERAL (
+  SELECT d.seq, d.len, (d.tf ->> q.term)::float8 AS tf FROM node_keywords d WHERE d.tenant_id = $1 AND d.terms @@ q.tsq
+) x
+GROUP BY x.seq
+ORDER BY score DESC, x.seq
 LIMIT $4`;
 
 export class PgKeywordIndex {
@@ -47,9 +50,8 @@ export class PgKeywordIndex {
   /** Top `limit` nodes for the text's content terms, best first; score is FTS5's -bm25 with the field weights. */
   async search(tenantId: string, text: string, limit: number): Promise<{ seq: number; score: number }[]> {
     const lexemes = queryLexemes(text);
-    const tsq = anyOfTsquery(lexemes);
-    if (!tsq) return [];
-    const r = await this.db.query(SEARCH, [tenantId, lexemes, tsq, limit]);
+    if (!lexemes.length) return [];
+    const r = await this.db.query(SEARCH, [tenantId, lexemes, lexemes.map((l) => anyOfTsquery([l])), limit]);
     return r.rows as { seq: number; score: number }[];
   }
 
