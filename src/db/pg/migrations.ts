@@ -1,4 +1,4 @@
-// PostgreSQL steps 2..5, numbered and meaning what src/db/migrate.ts's steps mean, so a
+// PostgreSQL steps 2..6, numbered and meaning what src/db/migrate.ts's steps mean, so a
 // database at version N has the same tables on both backends. Step 1 is schema.pg.sql.
 
 /** Step 2 (relevance): calibrations, PARA rejections, and the per-tenant keyword index. */
@@ -135,3 +135,50 @@ CREATE INDEX captures_tenant_url ON captures (tenant_id, url_normalized, created
 /** Step 5: the revoked-session-family lookup. */
 export const PG_REVOKED_FAMILY =
   'CREATE INDEX IF NOT EXISTS refresh_tokens_revoked_family ON refresh_tokens(tenant_id, family_id) WHERE revoked_at IS NOT NULL';
+
+/** Step 6: Rhizome's own OAuth authorization server (clients, pending requests, codes). */
+export const PG_OAUTH_SERVER = `
+CREATE TABLE oauth_clients (
+  client_id          text PRIMARY KEY,
+  client_name        text NOT NULL,
+  client_uri         text,
+  redirect_uris      text NOT NULL,
+  software_id        text,
+  software_version   text,
+  created_at         bigint NOT NULL
+);
+
+CREATE TABLE oauth_requests (
+  handle_hmac        bytea PRIMARY KEY,
+  browser_hmac       bytea NOT NULL,
+  client_id          text NOT NULL REFERENCES oauth_clients(client_id) ON DELETE CASCADE,
+  redirect_uri       text NOT NULL,
+  state              text,
+  code_challenge     text NOT NULL,
+  resource           text NOT NULL,
+  scope              text,
+  oidc_verifier      text,
+  tenant_id          text REFERENCES tenants(id),
+  user_id            text REFERENCES users(id),
+  created_at         bigint NOT NULL,
+  expires_at         bigint NOT NULL,
+  decided_at         bigint
+);
+CREATE INDEX oauth_requests_expiry ON oauth_requests(expires_at);
+
+CREATE TABLE oauth_codes (
+  code_hmac          bytea PRIMARY KEY,
+  tenant_id          text NOT NULL REFERENCES tenants(id),
+  user_id            text NOT NULL REFERENCES users(id),
+  client_id          text NOT NULL REFERENCES oauth_clients(client_id) ON DELETE CASCADE,
+  redirect_uri       text NOT NULL,
+  code_challenge     text NOT NULL,
+  resource           text NOT NULL,
+  expires_at         bigint NOT NULL,
+  used_at            bigint,
+  family_id          text
+);
+CREATE INDEX oauth_codes_expiry ON oauth_codes(expires_at);
+
+ALTER TABLE refresh_tokens ADD COLUMN client_id text;
+`;

@@ -1,6 +1,6 @@
 -- Rhizome schema on PostgreSQL, version 1: the counterpart of schema.sql. Applied by
 -- src/db/pg/migrate.ts when rhizome_schema.version = 0; later steps are numbered like
--- src/db/migrate.ts's (2 relevance, 3 oidc, 4 imports, 5 revoked-family index).
+-- src/db/migrate.ts's (2 relevance, 3 oidc, 4 imports, 5 revoked-family index, 6 OAuth server).
 -- Types: TEXT → text, INTEGER → bigint (epoch ms do not fit int4), REAL → double precision,
 -- BLOB → bytea. JSON columns stay text so a migrated database is byte-identical (jsonb would
 -- reorder keys). Every table holding tenant data carries tenant_id (Citus's distribution
