@@ -4,7 +4,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
 import { SCHEMA_VERSION } from '../../src/db/migrate.js';
 import { migratePg, pgSchemaVersion, PG_SCHEMA_VERSION } from '../../src/db/pg/migrate.js';
-import { COPY_TABLES, columnsOf } from '../../src/db/pg/transfer/tables.js';
+import { COPY_TABLES, columnsOf } from '../../src/transfer/tables.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 describePg('PostgreSQL schema migrations', () => {

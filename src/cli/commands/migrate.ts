@@ -36,9 +36,9 @@ Examples:
       const url = (opts.to ?? opts.from)!;
       if (!isPg(url)) throw new CliError(`--${opts.to ? 'to' : 'from'} takes a postgres:// URL`, EXIT.usage);
       const sqlite = opts.sqlite ?? loadConfig().dbPath;
-      const { sqliteToPostgres } = await import('../../db/pg/transfer/to-postgres.js');
-      const { postgresToSqlite } = await import('../../db/pg/transfer/to-sqlite.js');
-      const { TransferError } = await import('../../db/pg/transfer/transfer-error.js');
+      const { sqliteToPostgres } = await import('../../transfer/to-postgres.js');
+      const { postgresToSqlite } = await import('../../transfer/to-sqlite.js');
+      const { TransferError } = await import('../../transfer/transfer-error.js');
       const { PgUnreachableError, describeUrl } = await import('../../db/pg/connect.js');
       let bar: ReturnType<typeof progressBar>;
       const progress = {

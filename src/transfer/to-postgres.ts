@@ -5,10 +5,10 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { existsSync } from 'node:fs';
-import { SCHEMA_VERSION } from '../../migrate.js';
-import { nodeLexemes } from '../../../search/lexemes.js';
-import { connectPg, type PgClient } from '../connect.js';
-import { migratePg, pgSchemaVersion } from '../migrate.js';
+import { SCHEMA_VERSION } from '../db/migrate.js';
+import { nodeLexemes } from '../search/lexemes.js';
+import { connectPg, type PgClient } from '../db/pg/connect.js';
+import { migratePg, pgSchemaVersion } from '../db/pg/migrate.js';
 import { TableChecksum, type TableReport, type Value } from './checksum.js';
 import { PgBatchInsert, pgCount, readPgTable } from './pg-io.js';
 import { COPY_TABLES, IDENTITY_COLUMNS, VECTORS, columnsOf, hasVectorTable, sqliteSelect, type CopyTable } from './tables.js';

@@ -4,11 +4,11 @@
 // failure the new file is removed: nothing half-created is left.
 import type Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
-import { closeDatabase, openDatabase } from '../../open.js';
-import { createFtsTable } from '../../fts-tables.js';
-import { VectorsRepo } from '../../../repos/vectors.repo.js';
-import { connectPg, type PgClient } from '../connect.js';
-import { PG_SCHEMA_VERSION, pgSchemaVersion } from '../migrate.js';
+import { closeDatabase, openDatabase } from '../db/open.js';
+import { createFtsTable } from '../db/fts-tables.js';
+import { VectorsRepo } from '../repos/vectors.repo.js';
+import { connectPg, type PgClient } from '../db/pg/connect.js';
+import { PG_SCHEMA_VERSION, pgSchemaVersion } from '../db/pg/migrate.js';
 import { TableChecksum, type TableReport, type Value } from './checksum.js';
 import { pgCount, readPgTable } from './pg-io.js';
 import { COPY_TABLES, VECTORS, columnsOf, hasVectorTable, sqliteSelect } from './tables.js';

@@ -1,5 +1,5 @@
 // Reading and writing whole tables on PostgreSQL in batches, for `rhizome migrate`.
-import type { PgClient } from '../connect.js';
+import type { PgClient } from '../db/pg/connect.js';
 import type { CopyTable } from './tables.js';
 import type { Value } from './checksum.js';
 
