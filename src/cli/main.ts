@@ -10,6 +10,7 @@ import { registerCapturesCommands } from './commands/captures.js';
 import { registerGraphCommands } from './commands/graph.js';
 import { registerInteropCommands } from './commands/interop.js';
 import { registerMcpCommand } from './commands/mcp.js';
+import { registerMigrateCommand } from './commands/migrate.js';
 import { registerNodeCommands } from './commands/nodes.js';
 import { registerParaCommands } from './commands/para.js';
 import { registerTagCommands } from './commands/tags.js';
@@ -31,6 +32,7 @@ const program = new Command('rhizome')
   .exitOverride();
 
 registerServerCommands(program);
+registerMigrateCommand(program);
 // Client commands: they talk to a running server over HTTP (src/client).
 registerAccountCommands(program);
 registerNodeCommands(program);

@@ -1,0 +1,53 @@
+// Schema versions on PostgreSQL, numbered like src/db/migrate.ts (1 = schema.pg.sql, then
+// 2 relevance, 3 oidc, 4 imports, 5 revoked-family index, 6 OAuth server). The version lives in a one-row
+// table (PostgreSQL has no user_version); an advisory lock lets several processes start at
+// once against one database: the first migrates, the others wait and find nothing to do.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../paths.js';
+import type { PgClient } from './connect.js';
+import { PG_IMPORTS, PG_OAUTH_SERVER, PG_OIDC, PG_RELEVANCE, PG_REVOKED_FAMILY } from './migrations.js';
+
+export const pgSchemaPath = () => join(packageRoot(), 'src', 'db', 'pg', 'schema.pg.sql');
+
+const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER];
+
+export const PG_SCHEMA_VERSION = STEPS.length;
+const LOCK_KEY = 0x52685a6d; // "RhZm"
+
+/** The schema version of the database (0: never migrated). */
+export async function pgSchemaVersion(client: PgClient): Promise<number> {
+  const t = await client.query("SELECT to_regclass('rhizome_schema') IS NOT NULL AS present");
+  if (!t.rows[0].present) return 0;
+  const r = await client.query('SELECT version FROM rhizome_schema WHERE id = 1');
+  return r.rows[0]?.version ?? 0;
+}
+
+/**
+ * Brings the database to PG_SCHEMA_VERSION. Each step runs in its own transaction, unless
+ * `inTransaction`: then the caller's transaction holds them all (rhizome migrate creates the
+ * schema and copies the data in one transaction, so a failure leaves nothing behind).
+ */
+export async function migratePg(client: PgClient, opts: { inTransaction?: boolean } = {}): Promise<void> {
+  for (;;) {
+    if (!opts.inTransaction) await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      await client.query('CREATE TABLE IF NOT EXISTS rhizome_schema (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)');
+      const v = await pgSchemaVersion(client);
+      if (v > PG_SCHEMA_VERSION) {
+        throw new Error(`database schema version ${v} is newer than this Rhizome (${PG_SCHEMA_VERSION}); upgrade Rhizome`);
+      }
+      if (v === PG_SCHEMA_VERSION) {
+        if (!opts.inTransaction) await client.query('COMMIT');
+        return;
+      }
+      await client.query(STEPS[v]());
+      await client.query('INSERT INTO rhizome_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version', [v + 1]);
+      if (!opts.inTransaction) await client.query('COMMIT');
+    } catch (e) {
+      if (!opts.inTransaction) await client.query('ROLLBACK').catch(() => {});
+      throw e;
+    }
+  }
+}

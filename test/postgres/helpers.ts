@@ -1,0 +1,41 @@
+// PostgreSQL tier helpers: every test gets a database of its own on the tier's server, so
+// parallel files and runs never share state; it is dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import { describe } from 'vitest';
+import { connectPg, type PgClient } from '../../src/db/pg/connect.js';
+
+export const PG_URL = process.env.RHIZOME_TEST_DATABASE_URL;
+
+/** describe, or describe.skip when the tier is not configured (tier-setup.ts says so once). */
+export const describePg = PG_URL ? describe : describe.skip;
+
+export interface TestPgDatabase {
+  url: string;
+  client(): Promise<PgClient>;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestPgDatabase> {
+  const name = `rz_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = await connectPg(PG_URL!);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(PG_URL!);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const clients: PgClient[] = [];
+  return {
+    url,
+    async client() {
+      const c = await connectPg(url);
+      clients.push(c);
+      return c;
+    },
+    async drop() {
+      for (const c of clients) await c.end().catch(() => {});
+      const a = await connectPg(PG_URL!);
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
