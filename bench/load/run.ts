@@ -21,14 +21,14 @@ for (const m of mixes) mixFrom(m); // fail fast on a bad one
 
 /**
  * `before`: the embedding levers off (one worker, first come first served, no query-vector
- * cache, so no micro-batching either); `one-worker`: queries first and batched, background in
- * small chunks, on one worker; `after`: the defaults (a second, lower-priority worker for
- * background work on a machine with two cores or more). The knobs are server variables.
+ * cache); `after`: the defaults (queries first and batched, background work in small chunks,
+ * the query-vector cache; on 4 cores or more a second, lower-priority worker for background
+ * work); `two-workers`: that second worker forced. The knobs are server variables.
  */
 const CONFIGS: Record<string, Record<string, string>> = {
   before: { RHIZOME_EMBED_WORKERS: '1', RHIZOME_EMBED_SCHEDULING: 'fifo', RHIZOME_QUERY_CACHE: '0' },
-  'one-worker': { RHIZOME_EMBED_WORKERS: '1' },
   after: {},
+  'two-workers': { RHIZOME_EMBED_WORKERS: '2' },
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);

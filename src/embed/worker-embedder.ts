@@ -20,12 +20,14 @@ export interface WorkerEmbedderOptions {
 }
 
 /**
- * Workers to use for a model when the user did not say: a second one needs a spare core,
- * and the model must be able to load twice in one process (onnxruntime's native binding,
- * which transformers.js models use, cannot be loaded by a second thread).
+ * Workers to use for a model when the user did not say. A second one needs spare cores:
+ * on 2 cores the load bench measured it slower than one worker with priorities (the main
+ * thread, the query worker and the background worker fight over two cores), so it starts
+ * from 4. The model must also load twice in one process, which onnxruntime's native binding
+ * (transformers.js models) cannot.
  */
 export function defaultWorkers(model: string): number {
-  return model === 'use-lite' && availableParallelism() >= 2 ? 2 : 1;
+  return model === 'use-lite' && availableParallelism() >= 4 ? 2 : 1;
 }
 
 const NICE_BACKGROUND = 10;
