@@ -24,12 +24,15 @@ class FakeLane implements Lane {
   }
 }
 
+/** No holding back after queries, for the tests that are not about it. */
+const EAGER = { ...DEFAULT_SCHEDULER, queryQuietMs: 0, queryWindowMs: 0 };
+
 const texts = (prefix: string, n: number, len = 10) => Array.from({ length: n }, (_, i) => `${prefix}${i}`.padEnd(len, '.'));
 
 describe('embedding scheduler', () => {
   it('a query waits for one background chunk at most, then goes first', async () => {
     const lane = new FakeLane();
-    const s = new EmbedScheduler(() => [lane]);
+    const s = new EmbedScheduler(() => [lane], EAGER);
     const bg = s.submit(texts('note', 10), 'background');
     expect(lane.calls[0]).toHaveLength(DEFAULT_SCHEDULER.sharedChunkTexts);
     const q = s.submit(['what is a gluon'], 'query');
@@ -45,7 +48,7 @@ describe('embedding scheduler', () => {
 
   it('queries that arrive while the model is busy go in one call, each getting its own vector', async () => {
     const lane = new FakeLane();
-    const s = new EmbedScheduler(() => [lane]);
+    const s = new EmbedScheduler(() => [lane], EAGER);
     const first = s.submit(['a'], 'query');
     const more = ['bb', 'ccc', 'dddd'].map((t) => s.submit([t], 'query'));
     expect(lane.calls).toEqual([['a']]);
@@ -59,21 +62,60 @@ describe('embedding scheduler', () => {
 
   it('background chunks on the shared lane stay under the character budget, but always take one text', async () => {
     const lane = new FakeLane();
-    const s = new EmbedScheduler(() => [lane]);
+    const s = new EmbedScheduler(() => [lane], EAGER);
     const done = s.submit([...texts('long', 2, 5000), ...texts('short', 3, 100)], 'background');
     expect(lane.calls[0]).toHaveLength(1);
     await lane.finish();
     expect(lane.calls[1]).toHaveLength(1);
     await lane.finish();
-    expect(lane.calls[2]).toHaveLength(3);
-    await lane.finish();
+    expect(lane.calls[2]).toHaveLength(DEFAULT_SCHEDULER.sharedChunkTexts);
+    while (lane.busy) await lane.finish();
     expect((await done).map((v) => v[0])).toEqual([5000, 5000, 100, 100, 100]);
+  });
+
+  it('a query that finds the model idle waits a few ms for others to share its call', async () => {
+    const lane = new FakeLane();
+    const s = new EmbedScheduler(() => [lane], { ...DEFAULT_SCHEDULER, queryWindowMs: 20 });
+    const a = s.submit(['a'], 'query');
+    await new Promise((r) => setTimeout(r, 2));
+    const b = s.submit(['bb'], 'query');
+    expect(lane.calls).toEqual([]);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(lane.calls).toEqual([['a', 'bb']]);
+    await lane.finish();
+    expect([(await a)[0][0], (await b)[0][0]]).toEqual([1, 2]);
+  });
+
+  it('while searches keep coming, background work on the shared lane waits for a quiet spell, but not for ever', async () => {
+    const lane = new FakeLane();
+    const s = new EmbedScheduler(() => [lane], { ...DEFAULT_SCHEDULER, queryWindowMs: 0, queryQuietMs: 60, maxBackgroundWaitMs: 5_000 });
+    void s.submit(['q1'], 'query');
+    const notes = s.submit(texts('note', 2), 'background');
+    await lane.finish(); // q1 answered: the notes wait, a query came 0 ms ago
+    expect(lane.calls).toHaveLength(1);
+    const started = Date.now();
+    while (!lane.busy && Date.now() - started < 2_000) await new Promise((r) => setTimeout(r, 5));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    expect(lane.calls[1]).toEqual(texts('note', 2));
+    await lane.finish();
+    expect(await notes).toHaveLength(2);
+
+    // with queries arriving all the time, a chunk still goes after maxBackgroundWaitMs
+    const starving = new EmbedScheduler(() => [lane], { ...DEFAULT_SCHEDULER, queryWindowMs: 0, queryQuietMs: 10_000, maxBackgroundWaitMs: 50 });
+    void starving.submit(['q2'], 'query');
+    const more = starving.submit(texts('more', 1), 'background');
+    await lane.finish();
+    const t0 = Date.now();
+    while (!lane.busy && Date.now() - t0 < 2_000) await new Promise((r) => setTimeout(r, 5));
+    expect(lane.calls.at(-1)).toEqual(texts('more', 1));
+    await lane.finish();
+    expect(await more).toHaveLength(1);
   });
 
   it('with a background lane, the foreground lane keeps itself free for queries', async () => {
     const fg = new FakeLane();
     const bg = new FakeLane();
-    const s = new EmbedScheduler(() => [fg, bg]);
+    const s = new EmbedScheduler(() => [fg, bg], EAGER);
     const notes = s.submit(texts('note', 40), 'background');
     expect(fg.calls).toEqual([]);
     expect(bg.calls[0]).toHaveLength(DEFAULT_SCHEDULER.backgroundChunkTexts);
@@ -92,7 +134,7 @@ describe('embedding scheduler', () => {
     const fg = new FakeLane();
     const bg = new FakeLane();
     bg.ready = false;
-    const s = new EmbedScheduler(() => [fg, bg]);
+    const s = new EmbedScheduler(() => [fg, bg], EAGER);
     void s.submit(texts('note', 2), 'background');
     expect(fg.calls).toHaveLength(1);
     expect(bg.calls).toHaveLength(0);
@@ -100,7 +142,7 @@ describe('embedding scheduler', () => {
 
   it('fifo sends whole requests in arrival order, queries included', async () => {
     const lane = new FakeLane();
-    const s = new EmbedScheduler(() => [lane], { ...DEFAULT_SCHEDULER, policy: 'fifo' });
+    const s = new EmbedScheduler(() => [lane], { ...EAGER, policy: 'fifo' });
     const bg = s.submit(texts('note', 40), 'background');
     const q1 = s.submit(['q1'], 'query');
     const q2 = s.submit(['q2'], 'query');
@@ -115,7 +157,7 @@ describe('embedding scheduler', () => {
 
   it('a failed chunk fails its own request only; the next request is served', async () => {
     const lane = new FakeLane();
-    const s = new EmbedScheduler(() => [lane]);
+    const s = new EmbedScheduler(() => [lane], EAGER);
     const broken = s.submit(texts('a', 8), 'background');
     const fine = s.submit(texts('b', 2), 'background');
     const failed = expect(broken).rejects.toThrow('model exploded');
@@ -128,7 +170,7 @@ describe('embedding scheduler', () => {
 
   it('failAll rejects everything queued', async () => {
     const lane = new FakeLane();
-    const s = new EmbedScheduler(() => [lane]);
+    const s = new EmbedScheduler(() => [lane], EAGER);
     void s.submit(['busy'], 'query');
     const waiting = s.submit(['q'], 'query');
     const bg = s.submit(['n'], 'background');
