@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { createFtsTable, ftsTable } from '../db/fts-tables.js';
 import type { Db } from '../db/open.js';
+import { impactBytes, termImpacts, type TermImpacts } from '../search/term-impacts.js';
 
 export { ftsTable };
 
@@ -22,12 +23,19 @@ export interface FtsFields {
  */
 const writeCounts = new WeakMap<object, Map<string, number>>();
 const DF_CACHE_MAX = 20_000;
+/** bm25() column weights: title, summary, body, tags. */
+export const FIELD_WEIGHTS = [4.0, 2.0, 1.0, 3.0] as const;
+
+/** Memory kept for common terms' BM25 contributions (16 B per posting; ~3 MB per 100k-node term). */
+export const IMPACT_CACHE_BYTES = 48 * 1024 * 1024;
 
 export class KeywordIndexRepo {
   private readonly known = new Set<string>();
   private readonly writes: Map<string, number>;
   private readonly dfCache = new Map<string, number>();
-  private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement }>();
+  private readonly impactCache = new Map<string, { version: number; impacts: TermImpacts }>();
+  private impactCacheBytes = 0;
+  private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement; scored: Database.Statement }>();
 
   constructor(private readonly db: Db) {
     let w = writeCounts.get(db);
@@ -57,6 +65,7 @@ export class KeywordIndexRepo {
         insert: this.db.prepare(`INSERT INTO ${t} (rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)`),
         del: this.db.prepare(`DELETE FROM ${t} WHERE rowid = ?`),
         hits: this.db.prepare(`SELECT count(*) FROM ${t} WHERE ${t} MATCH ?`).pluck(),
+        scored: this.db.prepare(`SELECT rowid AS seq, -bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) AS score FROM ${t} WHERE ${t} MATCH ?`),
       };
       this.stmts.set(t, s);
     }
@@ -89,6 +98,41 @@ export class KeywordIndexRepo {
       }
       return df;
     });
+  }
+
+  /** The tenant's write counter: anything computed from its index is stale once it moves. */
+  version(tenantId: string): number {
+    return this.writes.get(tenantId) ?? 0;
+  }
+
+  /**
+   * Every node matching an FTS5 expression with its -bm25() under FIELD_WEIGHTS, unordered
+   * and unlimited: callers keep it short (rare terms) or cache it (termImpacts).
+   */
+  scoredMatches(tenantId: string, match: string): { seq: number; score: number }[] {
+    return this.table(tenantId) ? (this.ensure(tenantId).scored.all(match) as { seq: number; score: number }[]) : [];
+  }
+
+  /**
+   * One term's BM25 contribution in each node that contains it, kept until the tenant's
+   * next write (BM25's N, idf and average length all move with a write), least recently
+   * used dropped first beyond IMPACT_CACHE_BYTES.
+   */
+  termImpacts(tenantId: string, phrase: string): TermImpacts {
+    const key = `${tenantId}\u0000${phrase}`;
+    const version = this.version(tenantId);
+    const hit = this.impactCache.get(key);
+    this.impactCache.delete(key);
+    if (hit) this.impactCacheBytes -= impactBytes(hit.impacts);
+    const impacts = hit && hit.version === version ? hit.impacts : termImpacts(this.scoredMatches(tenantId, phrase));
+    this.impactCache.set(key, { version, impacts });
+    this.impactCacheBytes += impactBytes(impacts);
+    for (const [k, v] of this.impactCache) {
+      if (this.impactCacheBytes <= IMPACT_CACHE_BYTES || k === key) break;
+      this.impactCache.delete(k);
+      this.impactCacheBytes -= impactBytes(v.impacts);
+    }
+    return impacts;
   }
 
   /** How many of the tenant's nodes match an FTS5 expression (one quoted term: its document frequency). */
