@@ -25,12 +25,14 @@ export function wire(c: Container): Container {
 /**
  * Starts background work: the model's vector table is checked (a new model re-embeds in
  * the background), jobs start running, and each tenant's in-memory vector index is loaded
- * so the first semantic query after a restart does not pay for it (~3 s at 100k nodes).
+ * so the first semantic query after a restart does not pay for it (~3 s at 100k nodes);
+ * the keyword side's common terms are scored meanwhile (services/nodes/keyword-warmer.ts).
  */
 export function startBackground(c: Container): void {
   const interrupted = c.imports.markInterrupted();
   if (interrupted) c.log.info(`${interrupted} import(s) were interrupted by the last stop; importing again completes them`);
   c.queue.start();
+  c.keywordWarmer.start();
   c.embedding.init().then(
     () => {
       const t0 = Date.now();

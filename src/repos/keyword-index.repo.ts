@@ -6,7 +6,6 @@
 import type Database from 'better-sqlite3';
 import { createFtsTable, ftsTable } from '../db/fts-tables.js';
 import type { Db } from '../db/open.js';
-import { impactBytes, termImpacts, type TermImpacts } from '../search/term-impacts.js';
 
 export { ftsTable };
 
@@ -22,29 +21,37 @@ export interface FtsFields {
  * stale. Shared by every KeywordIndexRepo on the same database (module state, keyed weakly).
  */
 const writeCounts = new WeakMap<object, Map<string, number>>();
+/** When each tenant last wrote (ms), per database: background refreshes wait for a quiet index. */
+const lastWrites = new WeakMap<object, Map<string, number>>();
 const DF_CACHE_MAX = 20_000;
 /** bm25() column weights: title, summary, body, tags. */
 export const FIELD_WEIGHTS = [4.0, 2.0, 1.0, 3.0] as const;
 
-/** Memory kept for common terms' BM25 contributions (16 B per posting; ~3 MB per 100k-node term). */
-export const IMPACT_CACHE_BYTES = 48 * 1024 * 1024;
-
 export class KeywordIndexRepo {
   private readonly known = new Set<string>();
   private readonly writes: Map<string, number>;
+  private readonly lastWrite: Map<string, number>;
   private readonly dfCache = new Map<string, number>();
-  private readonly impactCache = new Map<string, { version: number; impacts: TermImpacts }>();
-  private impactCacheBytes = 0;
   private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement; scored: Database.Statement }>();
 
   constructor(private readonly db: Db) {
     let w = writeCounts.get(db);
     if (!w) writeCounts.set(db, (w = new Map()));
     this.writes = w;
+    let l = lastWrites.get(db);
+    if (!l) lastWrites.set(db, (l = new Map()));
+    this.lastWrite = l;
   }
 
   private wrote(tenantId: string): void {
     this.writes.set(tenantId, (this.writes.get(tenantId) ?? 0) + 1);
+    this.lastWrite.set(tenantId, Date.now());
+  }
+
+  /** Milliseconds since the tenant's last write in this process (Infinity: none). */
+  quietFor(tenantId: string): number {
+    const at = this.lastWrite.get(tenantId);
+    return at === undefined ? Infinity : Date.now() - at;
   }
 
   /** The tenant's table name when it exists (null: the tenant has never had a node). */
@@ -111,28 +118,6 @@ export class KeywordIndexRepo {
    */
   scoredMatches(tenantId: string, match: string): { seq: number; score: number }[] {
     return this.table(tenantId) ? (this.ensure(tenantId).scored.all(match) as { seq: number; score: number }[]) : [];
-  }
-
-  /**
-   * One term's BM25 contribution in each node that contains it, kept until the tenant's
-   * next write (BM25's N, idf and average length all move with a write), least recently
-   * used dropped first beyond IMPACT_CACHE_BYTES.
-   */
-  termImpacts(tenantId: string, phrase: string): TermImpacts {
-    const key = `${tenantId}\u0000${phrase}`;
-    const version = this.version(tenantId);
-    const hit = this.impactCache.get(key);
-    this.impactCache.delete(key);
-    if (hit) this.impactCacheBytes -= impactBytes(hit.impacts);
-    const impacts = hit && hit.version === version ? hit.impacts : termImpacts(this.scoredMatches(tenantId, phrase));
-    this.impactCache.set(key, { version, impacts });
-    this.impactCacheBytes += impactBytes(impacts);
-    for (const [k, v] of this.impactCache) {
-      if (this.impactCacheBytes <= IMPACT_CACHE_BYTES || k === key) break;
-      this.impactCache.delete(k);
-      this.impactCacheBytes -= impactBytes(v.impacts);
-    }
-    return impacts;
   }
 
   /** How many of the tenant's nodes match an FTS5 expression (one quoted term: its document frequency). */

@@ -5,6 +5,7 @@ import type { Db } from '../db/open.js';
 import { ftsAnyOfQuoted } from '../search/text.js';
 import { topKWithImpacts } from '../search/term-impacts.js';
 import { FIELD_WEIGHTS, KeywordIndexRepo } from './keyword-index.repo.js';
+import { TermImpactsRepo } from './term-impacts.repo.js';
 import { statementCache, type Prepare } from './statement-cache.js';
 import { filterSql, type NodeFilter, type NodeRow } from './nodes.repo.js';
 
@@ -26,10 +27,14 @@ export class SearchRepo {
   private readonly bySeqs: Database.Statement;
 
   readonly keywords: KeywordIndexRepo;
+  readonly impacts: TermImpactsRepo;
+  /** false: every keyword query scores all its matches in FTS5 (the route before kept impacts; the bench compares both). */
+  useImpacts = true;
   private readonly prepare: Prepare;
 
   constructor(private readonly db: Db) {
     this.keywords = new KeywordIndexRepo(db);
+    this.impacts = new TermImpactsRepo(db, this.keywords);
     this.prepare = statementCache(db);
     this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
   }
@@ -54,19 +59,19 @@ export class SearchRepo {
    * and the common terms' contributions come from the kept impacts (term-impacts.ts):
    * the cost stops growing with how many notes contain a common word.
    */
-  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): KeywordTop {
+  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, floor?: number): KeywordTop {
     const match = ftsAnyOfQuoted(phrases);
     if (!match) return { hits: [] };
     const filtered = f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined || (f.tags?.length ?? 0) > 0;
     const n = this.keywords.rows(tenantId);
-    if (filtered || n === 0) return { hits: this.keyword(tenantId, match, f, limit) };
+    if (filtered || n === 0 || !this.useImpacts) return { hits: this.keyword(tenantId, match, f, limit) };
     const df = this.keywords.docFrequencies(tenantId, phrases);
-    const floor = commonTermFloor(n);
-    const common = phrases.filter((_, i) => df[i] >= floor);
+    const cut = floor ?? commonTermFloor(n);
+    const common = phrases.filter((_, i) => df[i] >= cut);
     if (common.length === 0) return { hits: this.keyword(tenantId, match, f, limit) };
-    const rare = ftsAnyOfQuoted(phrases.filter((_, i) => df[i] < floor));
+    const rare = ftsAnyOfQuoted(phrases.filter((_, i) => df[i] < cut));
     const rareHits = rare ? this.keywords.scoredMatches(tenantId, rare) : [];
-    const { hits, total } = topKWithImpacts(rareHits, common.map((p) => this.keywords.termImpacts(tenantId, p)), limit);
+    const { hits, total } = topKWithImpacts(rareHits, common.map((p) => this.impacts.get(tenantId, p)), limit);
     return { hits, total };
   }
 
