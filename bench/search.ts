@@ -3,7 +3,7 @@
 // then every mode is timed through s.search.search, next to a naive baseline in the same
 // run: float32 brute-force vec0 k-NN + unbounded FTS5 + JS fusion.
 import { ftsTable } from '../src/repos/keyword-index.repo.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iso } from '../src/clock.js';
@@ -29,10 +29,15 @@ export function pct(xs: number[], p: number): number {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 100) / 100;
 }
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-const rssMb = () => {
+/** Where the process' memory is: anonymous vs file-mapped RSS (Linux), the main thread's V8 heap, typed arrays. */
+function memoryBreakdown(): Record<string, number> {
   (globalThis as { gc?: () => void }).gc?.();
-  return Math.round(process.memoryUsage().rss / 1e6);
-};
+  const m = process.memoryUsage();
+  const mb = (x: number) => Math.round(x / 1e6);
+  const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '';
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss_mb: mb(m.rss), rss_anon_mb: Math.round(kb('RssAnon') / 1000), rss_file_mb: Math.round(kb('RssFile') / 1000), main_heap_used_mb: mb(m.heapUsed), array_buffers_mb: mb(m.arrayBuffers) };
+}
 
 /** Hands back the synthetic vector of a known text; optionally runs the real model first (latency "including embedding"). */
 class BenchEmbedder implements Embedder {
@@ -240,8 +245,13 @@ async function ingestion(real: Embedder, out: (l: Line) => void): Promise<void> 
 }
 
 export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line) => void = (l) => console.log(JSON.stringify(l))): Promise<void> {
+  const before = memoryBreakdown();
   const real = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-bench-model-')) });
   await real.ready;
+  await real.embed(['warm-up']);
+  const withModel = memoryBreakdown();
+  // The model and TF.js live in the embed worker's thread: its share is what loading it added.
+  out({ kind: 'rss_model', model: real.modelId, rss_before_mb: before.rss_mb, rss_with_model_mb: withModel.rss_mb, model_share_mb: withModel.rss_mb - before.rss_mb, model_share_anon_mb: withModel.rss_anon_mb - before.rss_anon_mb });
   try {
     await keywordQuality(real, out);
     await ingestion(real, out);
@@ -251,7 +261,7 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
       naive(c, n, hybridP50, out);
       recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, rss_mb: rssMb(), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
+      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round(c.s.vectors.warm(c.tenantId) * 580 / 1e6), keyword_impacts_mb: Math.round(c.s.repos.search.impacts.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
       closeDatabase(c.s.db);
       rmSync(c.dir, { recursive: true, force: true });
     }

@@ -72,3 +72,33 @@ describe('keyword top-k with kept term impacts', () => {
     expect(none).toMatchObject({ total_matches: 0, data: [] });
   });
 });
+
+describe('keyword warmer', () => {
+  it('pre-scores the common terms, and re-scores the stale ones once writes are quiet', async () => {
+    seed();
+    const { KeywordWarmer } = await import('../../src/services/nodes/keyword-warmer.js');
+    const warmer = new KeywordWarmer(t.s.repos.search, () => [t.tenantId], t.log);
+    const impacts = t.s.repos.search.impacts;
+    expect(await warmer.prewarm(t.tenantId)).toBeGreaterThanOrEqual(2); // "common" and "shared"
+    const held = impacts.heldBytes();
+    expect(held).toBeGreaterThan(0);
+    // "commons" and "common" are one FTS5 term: the query reuses what was pre-scored.
+    expect(impacts.stemOf('"commons"')).toBe(impacts.stemOf('"common"'));
+    impacts.get(t.tenantId, '"commons"');
+    expect(impacts.heldBytes()).toBe(held);
+    expect(impacts.stale(t.tenantId)).toEqual([]);
+    t.s.nodes.create(t.tenantId, { title: 'common', content: 'shared' });
+    expect(impacts.stale(t.tenantId).length).toBeGreaterThanOrEqual(2);
+    expect(await warmer.refresh()).toBe(0); // the tenant just wrote: wait for quiet
+    const realNow = Date.now;
+    Date.now = () => realNow() + 60_000;
+    try {
+      expect(await warmer.refresh()).toBeGreaterThanOrEqual(2);
+    } finally {
+      Date.now = realNow;
+    }
+    expect(impacts.stale(t.tenantId)).toEqual([]);
+    const r = await (await t.req('GET', '/api/v1/nodes?query=common&mode=keyword&per_page=1')).json();
+    expect(r.total_matches).toBe(1501);
+  });
+});
