@@ -6,6 +6,7 @@
 // requests interleave.
 import type { Logger } from '../../logger.js';
 import type { SearchRepo } from '../../repos/search.repo.js';
+import { IMPACT_CACHE_BYTES } from '../../repos/term-impacts.repo.js';
 
 /** A term is pre-warmed when at least this share of the tenant's notes hold it (cheaper ones cost ~5 ms cold). */
 export const PREWARM_SHARE = 0.08;
@@ -33,7 +34,8 @@ export class KeywordWarmer {
     if (n === 0) return 0;
     const terms = this.repo.impacts.commonTerms(tenantId, Math.max(1000, Math.ceil(n * PREWARM_SHARE)), PREWARM_MAX_TERMS);
     for (const p of terms) {
-      if (this.stopped) break;
+      // Most common first; past the budget a term would only evict one scored before it.
+      if (this.stopped || this.repo.impacts.heldBytes() >= IMPACT_CACHE_BYTES * 0.9) break;
       this.repo.impacts.get(tenantId, p);
       await turn();
     }
