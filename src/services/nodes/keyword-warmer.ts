@@ -33,13 +33,15 @@ export class KeywordWarmer {
     const n = this.repo.keywords.rows(tenantId);
     if (n === 0) return 0;
     const terms = this.repo.impacts.commonTerms(tenantId, Math.max(1000, Math.ceil(n * PREWARM_SHARE)), PREWARM_MAX_TERMS);
+    let done = 0;
     for (const p of terms) {
       // Most common first; past the budget a term would only evict one scored before it.
       if (this.stopped || this.repo.impacts.heldBytes() >= IMPACT_CACHE_BYTES * 0.9) break;
       this.repo.impacts.get(tenantId, p);
+      done++;
       await turn();
     }
-    return terms.length;
+    return done;
   }
 
   /** Pre-warms every tenant, then refreshes stale terms on a timer until stop(). */
