@@ -11,6 +11,11 @@ import type { KeywordIndexRepo } from './keyword-index.repo.js';
 
 /** Memory kept for common terms' contributions (16 B a posting: ~1.6 MB for a term in every one of 100k notes). */
 export const IMPACT_CACHE_BYTES = 48 * 1024 * 1024;
+/** ...or, for a larger tenant, this much per note of it: ten terms held by every note. */
+export const IMPACT_BYTES_PER_NOTE = 160;
+
+/** The cache's budget when the largest tenant seen has `notes` notes. */
+export const impactBudget = (notes: number) => Math.max(IMPACT_CACHE_BYTES, notes * IMPACT_BYTES_PER_NOTE);
 
 interface Entry {
   version: number;
@@ -22,6 +27,7 @@ interface Entry {
 export class TermImpactsRepo {
   private readonly cache = new Map<string, Entry>();
   private bytes = 0;
+  private largest = 0;
   private readonly stems = new Map<string, string | null>();
   private stemStmts?: { put: Database.Statement; read: Database.Statement; clear: Database.Statement };
 
@@ -59,12 +65,13 @@ export class TermImpactsRepo {
   /**
    * The term's contribution in each node that holds it, at the tenant's current version
    * (computed now when the kept one is missing or stale); least recently used entries go
-   * beyond IMPACT_CACHE_BYTES.
+   * beyond budget().
    */
   get(tenantId: string, phrase: string): TermImpacts {
     const stem = this.stemOf(phrase);
     if (stem === null) return termImpacts(this.keywords.scoredMatches(tenantId, phrase));
     const key = `${tenantId}\u0000${stem}`;
+    this.largest = Math.max(this.largest, this.keywords.rows(tenantId));
     const version = this.keywords.version(tenantId);
     const hit = this.cache.get(key);
     if (hit && hit.version === version) {
@@ -84,7 +91,7 @@ export class TermImpactsRepo {
     this.cache.set(key, e);
     this.bytes += impactBytes(e.impacts);
     for (const [k, v] of this.cache) {
-      if (this.bytes <= IMPACT_CACHE_BYTES || k === key) break;
+      if (this.bytes <= this.budget() || k === key) break;
       this.cache.delete(k);
       this.bytes -= impactBytes(v.impacts);
     }
@@ -110,6 +117,11 @@ export class TermImpactsRepo {
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_rows USING fts5vocab(main, ${t}, 'row')`);
     const terms = this.db.prepare(`SELECT term FROM temp.${t}_rows WHERE doc >= ? ORDER BY doc DESC LIMIT ?`).pluck().all(minDocs, max) as string[];
     return terms.map(quoteTerm).filter((p) => this.stemOf(p) === p.slice(1, -1));
+  }
+
+  /** Bytes the cache may hold (grows with the largest tenant it has served). */
+  budget(): number {
+    return impactBudget(this.largest);
   }
 
   /** Memory held by kept contributions, in bytes. */

@@ -6,7 +6,7 @@
 // requests interleave.
 import type { Logger } from '../../logger.js';
 import type { SearchRepo } from '../../repos/search.repo.js';
-import { IMPACT_CACHE_BYTES } from '../../repos/term-impacts.repo.js';
+import { impactBudget } from '../../repos/term-impacts.repo.js';
 
 /** A term is pre-warmed when at least this share of the tenant's notes hold it (cheaper ones cost ~5 ms cold). */
 export const PREWARM_SHARE = 0.08;
@@ -36,7 +36,7 @@ export class KeywordWarmer {
     let done = 0;
     for (const p of terms) {
       // Most common first; past the budget a term would only evict one scored before it.
-      if (this.stopped || this.repo.impacts.heldBytes() >= IMPACT_CACHE_BYTES * 0.9) break;
+      if (this.stopped || this.repo.impacts.heldBytes() >= impactBudget(n) * 0.9) break;
       this.repo.impacts.get(tenantId, p);
       done++;
       await turn();
