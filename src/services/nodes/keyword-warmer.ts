@@ -44,10 +44,11 @@ export class KeywordWarmer {
     return done;
   }
 
-  /** Pre-warms every tenant, then refreshes stale terms on a timer until stop(). */
+  /** Pre-warms every tenant, then refreshes stale terms on a timer until stop() (after which it never starts again: the database is closing). */
   start(): void {
-    this.stopped = false;
+    if (this.stopped || this.timer) return;
     void this.run(async () => {
+      await turn(); // never inside the caller's start-up work
       const t0 = Date.now();
       let terms = 0;
       for (const id of this.tenantIds()) terms += await this.prewarm(id);
