@@ -15,7 +15,8 @@ export const PREWARM_MAX_TERMS = 64;
 export const REFRESH_QUIET_MS = 1500;
 const TICK_MS = 500;
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** A pause between terms long enough for pending requests to be read and answered. */
+const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 
 export class KeywordWarmer {
   private timer?: NodeJS.Timeout;
