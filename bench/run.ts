@@ -6,6 +6,11 @@ const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const started = Date.now();
 await benchSearch({ sizes: sizes.length ? sizes : [10_000, 100_000] });
 
+if (process.env.RHIZOME_BENCH_LIBRARY) {
+  const { compareLibrary } = await import('./library-compare.js');
+  const { HashEmbedder } = await import('../src/embed/hash-embedder.js');
+  for (const n of sizes.length ? sizes : [10_000, 100_000]) await compareLibrary(n, new HashEmbedder(), (l) => console.log(JSON.stringify(l)));
+}
 const graph = (await import('./graph.js').catch(() => null)) as null | { benchGraph: (o: { nodes: number; links: number }) => Promise<object> };
 if (graph) console.log(JSON.stringify({ kind: 'graph', ...(await graph.benchGraph({ nodes: 100_000, links: 300_000 })) }));
 const captures = (await import('./captures.js').catch(() => null)) as null | { benchCaptures: () => Promise<object> };

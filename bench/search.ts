@@ -3,7 +3,7 @@
 // then every mode is timed through s.search.search, next to a naive baseline in the same
 // run: float32 brute-force vec0 k-NN + unbounded FTS5 + JS fusion.
 import { ftsTable } from '../src/repos/keyword-index.repo.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iso } from '../src/clock.js';
@@ -18,7 +18,9 @@ import { newId } from '../src/ids.js';
 import { memoryLogger } from '../src/logger.js';
 import { buildPlainFtsQuery } from '../src/search/fts-query.js';
 import { fuseReciprocalRank } from '../src/search/fusion.js';
+import { REFRESH_QUIET_MS } from '../src/services/nodes/keyword-warmer.js';
 import { SyntheticCorpus } from './synthetic.js';
+import { keywordQuality } from './keyword-quality.js';
 
 type Line = Record<string, unknown>;
 
@@ -27,10 +29,15 @@ export function pct(xs: number[], p: number): number {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 100) / 100;
 }
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-const rssMb = () => {
+/** Where the process' memory is: anonymous vs file-mapped RSS (Linux), the main thread's V8 heap, typed arrays. */
+function memoryBreakdown(): Record<string, number> {
   (globalThis as { gc?: () => void }).gc?.();
-  return Math.round(process.memoryUsage().rss / 1e6);
-};
+  const m = process.memoryUsage();
+  const mb = (x: number) => Math.round(x / 1e6);
+  const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '';
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss_mb: mb(m.rss), rss_anon_mb: Math.round(kb('RssAnon') / 1000), rss_file_mb: Math.round(kb('RssFile') / 1000), main_heap_used_mb: mb(m.heapUsed), array_buffers_mb: mb(m.arrayBuffers) };
+}
 
 /** Hands back the synthetic vector of a known text; optionally runs the real model first (latency "including embedding"). */
 class BenchEmbedder implements Embedder {
@@ -83,7 +90,13 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const insertS = ms(t0) / 1000;
   const t1 = process.hrtime.bigint();
   const indexed = s.vectors.warm(tenantId);
-  out({ kind: 'search_build', nodes: n, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: Math.round(ms(t1)), indexed });
+  const indexLoadMs = Math.round(ms(t1));
+  const t2 = process.hrtime.bigint();
+  const keywordTerms = await s.keywordWarmer.prewarm(tenantId);
+  out({
+    kind: 'search_build', nodes: n, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
+    keyword_prewarm_ms: Math.round(ms(t2)), keyword_prewarm_terms: keywordTerms, keyword_impacts_mb: Math.round(s.repos.search.impacts.heldBytes() / 1e5) / 10,
+  });
   return { s, tenantId, apiKey, corpus, embedder, dir };
 }
 
@@ -91,23 +104,48 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<numbe
   const queries = Array.from({ length: 200 }, () => c.corpus.query());
   for (const q of queries) c.embedder.known.set(q.text, c.corpus.vector(q.subtopic));
   let hybridP50 = 0;
+  const time = async (mode: 'keyword' | 'semantic' | 'hybrid', qs: typeof queries) => {
+    const times: number[] = [];
+    for (const [i, q] of qs.entries()) {
+      const t0 = process.hrtime.bigint();
+      await c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 });
+      if (i >= 5) times.push(ms(t0)); // the first few warm caches
+    }
+    return times;
+  };
   for (const included of [false, true]) {
     c.embedder.includeModel = included;
     const qs = included ? queries.slice(0, 60) : queries;
     for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
       if (included && mode === 'keyword') continue; // keyword search embeds nothing
-      const times: number[] = [];
-      for (const [i, q] of qs.entries()) {
-        const t0 = process.hrtime.bigint();
-        await c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 });
-        if (i >= 5) times.push(ms(t0)); // the first few warm caches
-      }
+      const times = await time(mode, qs);
       const p50 = pct(times, 50);
       if (mode === 'hybrid' && !included) hybridP50 = p50;
       out({ kind: 'search_latency', nodes: n, mode, query_embedding: included ? 'included' : 'excluded', p50_ms: p50, p95_ms: pct(times, 95), queries: times.length });
     }
   }
   c.embedder.includeModel = false;
+  // The same queries on the route before kept term impacts (FTS5 scores every match), same run.
+  c.s.repos.search.useImpacts = false;
+  for (const mode of ['keyword', 'hybrid'] as const) {
+    const times = await time(mode, queries);
+    out({ kind: 'search_latency_fts_every_match', nodes: n, mode, query_embedding: 'excluded', p50_ms: pct(times, 50), p95_ms: pct(times, 95), queries: times.length });
+  }
+  c.s.repos.search.useImpacts = true;
+  // The first keyword query after a write: every common term it holds is scored again.
+  const after: number[] = [];
+  for (const q of queries.slice(0, 60)) {
+    const note = c.corpus.note();
+    c.s.nodes.create(c.tenantId, { title: note.title, content: note.body });
+    const t0 = process.hrtime.bigint();
+    await c.s.search.search(c.tenantId, { query: q.text, mode: 'keyword', page: 1, per_page: 20 });
+    after.push(ms(t0));
+  }
+  out({ kind: 'keyword_after_write', nodes: n, p50_ms: pct(after, 50), p95_ms: pct(after, 95), queries: after.length });
+  await new Promise((r) => setTimeout(r, REFRESH_QUIET_MS + 100));
+  const t0 = process.hrtime.bigint();
+  await c.s.keywordWarmer.refresh();
+  out({ kind: 'keyword_refresh', nodes: n, ms: Math.round(ms(t0)) });
   return hybridP50;
 }
 
@@ -207,9 +245,15 @@ async function ingestion(real: Embedder, out: (l: Line) => void): Promise<void> 
 }
 
 export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line) => void = (l) => console.log(JSON.stringify(l))): Promise<void> {
+  const before = memoryBreakdown();
   const real = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-bench-model-')) });
   await real.ready;
+  await real.embed(['warm-up']);
+  const withModel = memoryBreakdown();
+  // The model and TF.js live in the embed worker's thread: its share is what loading it added.
+  out({ kind: 'rss_model', model: real.modelId, rss_before_mb: before.rss_mb, rss_with_model_mb: withModel.rss_mb, model_share_mb: withModel.rss_mb - before.rss_mb, model_share_anon_mb: withModel.rss_anon_mb - before.rss_anon_mb });
   try {
+    await keywordQuality(real, out);
     await ingestion(real, out);
     for (const n of opts.sizes ?? [10_000, 100_000]) {
       const c = await build(n, real, out);
@@ -217,7 +261,7 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
       naive(c, n, hybridP50, out);
       recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, rss_mb: rssMb(), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
+      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round(c.s.vectors.warm(c.tenantId) * 580 / 1e6), keyword_impacts_mb: Math.round(c.s.repos.search.impacts.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
       closeDatabase(c.s.db);
       rmSync(c.dir, { recursive: true, force: true });
     }

@@ -26,6 +26,7 @@ import { EmbeddingService } from './services/nodes/embedding.service.js';
 import { ExportService } from './services/interop/export.service.js';
 import { ImportsService } from './services/interop/imports.service.js';
 import { NodesService } from './services/nodes/nodes.service.js';
+import { KeywordWarmer } from './services/nodes/keyword-warmer.js';
 import { SearchService } from './services/nodes/search.service.js';
 import { TagsService } from './services/tags/tags.service.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
@@ -75,6 +76,7 @@ export function buildContainer(o: ServiceOptions) {
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
+  const keywordWarmer = new KeywordWarmer(repos.search, () => repos.tenants.list().map((t) => t.id), log);
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
   const links = new LinksService(tx, repos.links, clock);
@@ -124,7 +126,7 @@ export function buildContainer(o: ServiceOptions) {
     imports, exports,
     backup: (file: string) => backupDatabase(db, file),
     // The server's insides (wiring, start-up, tests):
-    db, tx, repos, queue, vectors, embedder, embedding, paraClassifier, pipeline: captures.pipeline,
+    db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline,
   };
 }
 

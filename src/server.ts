@@ -76,6 +76,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     (closing ??= (async () => {
       log.info('shutting down: draining jobs, checkpointing the database');
       await new Promise<void>((r) => server.close(() => r()));
+      services.keywordWarmer.stop();
       await services.queue.stop();
       await embedder.close();
       closeDatabase(db);

@@ -25,7 +25,9 @@ export function wire(c: Container): Container {
 /**
  * Starts background work: the model's vector table is checked (a new model re-embeds in
  * the background), jobs start running, and each tenant's in-memory vector index is loaded
- * so the first semantic query after a restart does not pay for it (~3 s at 100k nodes).
+ * so the first semantic query after a restart does not pay for it (~3 s at 100k nodes);
+ * the keyword side's common terms are scored after it (services/nodes/keyword-warmer.ts),
+ * so neither delays the server's first answers.
  */
 export function startBackground(c: Container): void {
   const interrupted = c.imports.markInterrupted();
@@ -36,7 +38,11 @@ export function startBackground(c: Container): void {
       const t0 = Date.now();
       const n = c.repos.tenants.list().reduce((sum, t) => sum + c.vectors.warm(t.id), 0);
       c.log.info(`semantic index ready: ${n} vector(s) in ${Date.now() - t0} ms`);
+      c.keywordWarmer.start();
     },
-    (e) => c.log.error('embedding initialisation failed; keyword search still works', e),
+    (e) => {
+      c.log.error('embedding initialisation failed; keyword search still works', e);
+      c.keywordWarmer.start();
+    },
   );
 }

@@ -27,8 +27,11 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
-  db.pragma('cache_size = -65536'); // 64 MiB page cache
-  db.pragma('mmap_size = 268435456');
+  // No memory map: mapped pages count in the server's RSS (~256 MB more at 100k notes once
+  // the vector index has been read through it) for no measurable search latency (the
+  // hot data lives in the in-memory indexes; docs/performance.md, "Memory").
+  db.pragma('cache_size = -32768'); // 32 MiB page cache
+  db.pragma('mmap_size = 0');
   sqliteVec.load(db);
   migrate(db);
   return db;

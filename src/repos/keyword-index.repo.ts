@@ -21,22 +21,37 @@ export interface FtsFields {
  * stale. Shared by every KeywordIndexRepo on the same database (module state, keyed weakly).
  */
 const writeCounts = new WeakMap<object, Map<string, number>>();
+/** When each tenant last wrote (ms), per database: background refreshes wait for a quiet index. */
+const lastWrites = new WeakMap<object, Map<string, number>>();
 const DF_CACHE_MAX = 20_000;
+/** bm25() column weights: title, summary, body, tags. */
+export const FIELD_WEIGHTS = [4.0, 2.0, 1.0, 3.0] as const;
 
 export class KeywordIndexRepo {
   private readonly known = new Set<string>();
   private readonly writes: Map<string, number>;
+  private readonly lastWrite: Map<string, number>;
   private readonly dfCache = new Map<string, number>();
-  private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement }>();
+  private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement; scored: Database.Statement }>();
 
   constructor(private readonly db: Db) {
     let w = writeCounts.get(db);
     if (!w) writeCounts.set(db, (w = new Map()));
     this.writes = w;
+    let l = lastWrites.get(db);
+    if (!l) lastWrites.set(db, (l = new Map()));
+    this.lastWrite = l;
   }
 
   private wrote(tenantId: string): void {
     this.writes.set(tenantId, (this.writes.get(tenantId) ?? 0) + 1);
+    this.lastWrite.set(tenantId, Date.now());
+  }
+
+  /** Milliseconds since the tenant's last write in this process (Infinity: none). */
+  quietFor(tenantId: string): number {
+    const at = this.lastWrite.get(tenantId);
+    return at === undefined ? Infinity : Date.now() - at;
   }
 
   /** The tenant's table name when it exists (null: the tenant has never had a node). */
@@ -57,6 +72,7 @@ export class KeywordIndexRepo {
         insert: this.db.prepare(`INSERT INTO ${t} (rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)`),
         del: this.db.prepare(`DELETE FROM ${t} WHERE rowid = ?`),
         hits: this.db.prepare(`SELECT count(*) FROM ${t} WHERE ${t} MATCH ?`).pluck(),
+        scored: this.db.prepare(`SELECT rowid AS seq, -bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) AS score FROM ${t} WHERE ${t} MATCH ?`),
       };
       this.stmts.set(t, s);
     }
@@ -89,6 +105,19 @@ export class KeywordIndexRepo {
       }
       return df;
     });
+  }
+
+  /** The tenant's write counter: anything computed from its index is stale once it moves. */
+  version(tenantId: string): number {
+    return this.writes.get(tenantId) ?? 0;
+  }
+
+  /**
+   * Every node matching an FTS5 expression with its -bm25() under FIELD_WEIGHTS, unordered
+   * and unlimited: callers keep it short (rare terms) or cache it (termImpacts).
+   */
+  scoredMatches(tenantId: string, match: string): { seq: number; score: number }[] {
+    return this.table(tenantId) ? (this.ensure(tenantId).scored.all(match) as { seq: number; score: number }[]) : [];
   }
 
   /** How many of the tenant's nodes match an FTS5 expression (one quoted term: its document frequency). */

@@ -2,21 +2,39 @@
 // in the tenant's own FTS5 table (keyword-index.repo.ts).
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
-import { KeywordIndexRepo } from './keyword-index.repo.js';
+import { ftsAnyOfQuoted } from '../search/text.js';
+import { topKWithImpacts } from '../search/term-impacts.js';
+import { FIELD_WEIGHTS, KeywordIndexRepo } from './keyword-index.repo.js';
+import { TermImpactsRepo } from './term-impacts.repo.js';
 import { statementCache, type Prepare } from './statement-cache.js';
 import { filterSql, type NodeFilter, type NodeRow } from './nodes.repo.js';
 
-/** bm25() column weights: title, summary, body, tags. */
-export const FIELD_WEIGHTS = [4.0, 2.0, 1.0, 3.0] as const;
+export { FIELD_WEIGHTS };
+
+/**
+ * A term is common, and its BM25 contributions worth keeping (term-impacts.ts), from this
+ * many of the tenant's nodes: below it FTS5 scores its postings in about a millisecond.
+ */
+export const commonTermFloor = (n: number) => Math.max(1000, Math.ceil(n / 50));
+
+export interface KeywordTop {
+  hits: { seq: number; score: number }[];
+  /** Every node the terms match (exact), when the route that ranked them counted it. */
+  total?: number;
+}
 
 export class SearchRepo {
   private readonly bySeqs: Database.Statement;
 
   readonly keywords: KeywordIndexRepo;
+  readonly impacts: TermImpactsRepo;
+  /** false: every keyword query scores all its matches in FTS5 (the route before kept impacts; the bench compares both). */
+  useImpacts = true;
   private readonly prepare: Prepare;
 
   constructor(private readonly db: Db) {
     this.keywords = new KeywordIndexRepo(db);
+    this.impacts = new TermImpactsRepo(db, this.keywords);
     this.prepare = statementCache(db);
     this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
   }
@@ -33,6 +51,28 @@ export class SearchRepo {
          ORDER BY bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) LIMIT ?`,
       )
       .all(match, ...params, limit) as { seq: number; score: number }[];
+  }
+
+  /**
+   * The best `limit` nodes for these quoted terms OR-ed, as keyword() ranks them. Without
+   * filters and with a common term in the query, FTS5 scores only the rare terms' matches
+   * and the common terms' contributions come from the kept impacts (term-impacts.ts):
+   * the cost stops growing with how many notes contain a common word.
+   */
+  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, floor?: number): KeywordTop {
+    const match = ftsAnyOfQuoted(phrases);
+    if (!match) return { hits: [] };
+    const filtered = f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined || (f.tags?.length ?? 0) > 0;
+    const n = this.keywords.rows(tenantId);
+    if (filtered || n === 0 || !this.useImpacts) return { hits: this.keyword(tenantId, match, f, limit) };
+    const df = this.keywords.docFrequencies(tenantId, phrases);
+    const cut = floor ?? commonTermFloor(n);
+    const common = phrases.filter((_, i) => df[i] >= cut);
+    if (common.length === 0) return { hits: this.keyword(tenantId, match, f, limit) };
+    const rare = ftsAnyOfQuoted(phrases.filter((_, i) => df[i] < cut));
+    const rareHits = rare ? this.keywords.scoredMatches(tenantId, rare) : [];
+    const { hits, total } = topKWithImpacts(rareHits, common.map((p) => this.impacts.get(tenantId, p)), limit);
+    return { hits, total };
   }
 
   /**

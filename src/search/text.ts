@@ -71,5 +71,10 @@ export function quoteTerm(term: string): string {
 
 /** One FTS5 phrase per term, OR-ed: any user text becomes a valid query (null when there is none). */
 export function ftsAnyOf(terms: string[]): string | null {
-  return terms.length ? terms.map(quoteTerm).join(' OR ') : null;
+  return ftsAnyOfQuoted(terms.map(quoteTerm));
+}
+
+/** Phrases already quoted (quoteTerm), OR-ed; null when there is none. */
+export function ftsAnyOfQuoted(phrases: string[]): string | null {
+  return phrases.length ? phrases.join(' OR ') : null;
 }

@@ -84,8 +84,9 @@ export class SearchService {
     // this thread meanwhile instead of after it. embedQuery never rejects (null = no vector).
     const vectorPromise = wantSemantic ? this.embedding.embedQuery(query) : Promise.resolve(null);
     if (wantSemantic && wantKeyword && match) await new Promise((resolve) => setImmediate(resolve));
-    const keyword: RankedHit[] = wantKeyword && match ? this.repo.keyword(tenantId, match, filter, pool) : [];
-    const totalMatches = wantKeyword ? (match ? (keyword.length < pool ? keyword.length : this.repo.keywordCount(tenantId, match, filter)) : 0) : undefined;
+    const top = wantKeyword && match ? this.repo.keywordTop(tenantId, contentTerms(query).map(quoteTerm), filter, pool) : { hits: [] };
+    const keyword: RankedHit[] = top.hits;
+    const totalMatches = wantKeyword ? (match ? (top.total ?? (keyword.length < pool ? keyword.length : this.repo.keywordCount(tenantId, match, filter))) : 0) : undefined;
     let maxBm25 = 0;
     if (keyword.length) {
       const stats = this.repo.termStats(tenantId, contentTerms(query).map(quoteTerm));

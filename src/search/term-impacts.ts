@@ -1,0 +1,173 @@
+// Exact top-k BM25 without scoring every match of a common word. FTS5's bm25() is a sum
+// over the query's phrases of one independent contribution each (idf, the phrase's
+// column-weighted count in the node, the node's length): so a node's score for
+// "rare1 OR rare2 OR common" is its score for "rare1 OR rare2" plus its score for
+// "common" alone. The contributions of a common term are read once (one FTS5 query over
+// its postings) and kept, per tenant, until the tenant's next write (TermImpacts); a query
+// then scores FTS5's matches of its rare terms, adds the common terms' kept
+// contributions, and finds the best nodes that contain only common terms with Fagin's
+// threshold algorithm over the kept lists, best first: it stops as soon as the sum of the
+// lists' next scores cannot reach the k-th best. The result is FTS5's own ranking (up to
+// the last bit of a floating-point sum). Pure functions.
+
+/** One term's BM25 contribution in every node that contains it. */
+export interface TermImpacts {
+  /** Node seqs, ascending. */
+  seqs: Int32Array;
+  /** Contribution (-bm25 of the term alone) per entry of seqs. */
+  scores: Float64Array;
+  /** Indexes into seqs/scores, best score first. */
+  order: Int32Array;
+}
+
+export function termImpacts(rows: { seq: number; score: number }[]): TermImpacts {
+  rows.sort((a, b) => a.seq - b.seq);
+  const seqs = Int32Array.from(rows, (r) => r.seq);
+  const scores = Float64Array.from(rows, (r) => r.score);
+  const order = Int32Array.from(rows.keys()).sort((a, b) => scores[b] - scores[a] || seqs[a] - seqs[b]);
+  return { seqs, scores, order };
+}
+
+/** Bytes a TermImpacts holds (the cache's budget counts these). */
+export const impactBytes = (t: TermImpacts) => t.seqs.byteLength + t.scores.byteLength + t.order.byteLength;
+
+/** The term's contribution in this node, 0 when the node does not contain it. */
+export function impactOf(t: TermImpacts, seq: number): number {
+  let lo = 0;
+  let hi = t.seqs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = t.seqs[mid];
+    if (v === seq) return t.scores[mid];
+    if (v < seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+export interface ScoredSeq {
+  seq: number;
+  score: number;
+}
+
+/**
+ * The k best nodes, best first, for a query whose rare terms FTS5 scored (`rare`: every
+ * node matching any of them, with their summed contribution) and whose common terms have
+ * kept impacts. Also returns how many distinct nodes match any term (total_matches).
+ */
+export function topKWithImpacts(rare: ScoredSeq[], common: TermImpacts[], k: number): { hits: ScoredSeq[]; total: number } {
+  const full = (seq: number, base: number) => {
+    let s = base;
+    for (const c of common) s += impactOf(c, seq);
+    return s;
+  };
+  const best: ScoredSeq[] = [];
+  const seen = new Set<number>();
+  for (const r of rare) {
+    seen.add(r.seq);
+    best.push({ seq: r.seq, score: full(r.seq, r.score) });
+  }
+  best.sort(byScore);
+  if (best.length > k) best.length = k;
+  const heap = new MinHeap(k, best);
+  // Threshold algorithm over the common terms' lists, best first: a node not seen yet
+  // scores at most the sum of every list's next score.
+  const pos = common.map(() => 0);
+  for (;;) {
+    let bound = 0;
+    let open = false;
+    for (let i = 0; i < common.length; i++) {
+      const c = common[i];
+      if (pos[i] < c.order.length) {
+        open = true;
+        bound += c.scores[c.order[pos[i]]];
+      }
+    }
+    if (!open || (heap.size === k && bound < heap.min())) break;
+    for (let i = 0; i < common.length; i++) {
+      const c = common[i];
+      if (pos[i] >= c.order.length) continue;
+      const seq = c.seqs[c.order[pos[i]++]];
+      if (seen.has(seq)) continue;
+      seen.add(seq);
+      heap.offer({ seq, score: full(seq, 0) });
+    }
+  }
+  return { hits: heap.sorted(), total: unionSize(rare, common) };
+}
+
+function byScore(a: ScoredSeq, b: ScoredSeq): number {
+  return b.score - a.score || a.seq - b.seq;
+}
+
+/** Distinct nodes in the rare matches and the common terms' lists (a bitmap over seqs). */
+function unionSize(rare: ScoredSeq[], common: TermImpacts[]): number {
+  if (common.length === 0) return rare.length;
+  if (common.length === 1 && rare.length === 0) return common[0].seqs.length;
+  let max = 0;
+  for (const c of common) if (c.seqs.length) max = Math.max(max, c.seqs[c.seqs.length - 1]);
+  for (const r of rare) max = Math.max(max, r.seq);
+  const bits = new Uint8Array((max >> 3) + 1);
+  let total = 0;
+  const mark = (seq: number) => {
+    const b = 1 << (seq & 7);
+    if (!(bits[seq >> 3] & b)) {
+      bits[seq >> 3] |= b;
+      total++;
+    }
+  };
+  for (const c of common) for (const seq of c.seqs) mark(seq);
+  for (const r of rare) mark(r.seq);
+  return total;
+}
+
+/** Keeps the k best offers; the root is the worst kept (ties: the larger seq is worse). */
+class MinHeap {
+  private readonly a: ScoredSeq[] = [];
+  constructor(
+    private readonly k: number,
+    initial: ScoredSeq[],
+  ) {
+    for (const x of initial) this.offer(x);
+  }
+  get size(): number {
+    return this.a.length;
+  }
+  min(): number {
+    return this.a[0].score;
+  }
+  private worse(x: ScoredSeq, y: ScoredSeq): boolean {
+    return x.score < y.score || (x.score === y.score && x.seq > y.seq);
+  }
+  offer(x: ScoredSeq): void {
+    const a = this.a;
+    if (this.k <= 0) return;
+    if (a.length < this.k) {
+      a.push(x);
+      let i = a.length - 1;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.worse(a[i], a[p])) break;
+        [a[i], a[p]] = [a[p], a[i]];
+        i = p;
+      }
+      return;
+    }
+    if (!this.worse(a[0], x)) return;
+    a[0] = x;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < a.length && this.worse(a[l], a[m])) m = l;
+      if (r < a.length && this.worse(a[r], a[m])) m = r;
+      if (m === i) break;
+      [a[i], a[m]] = [a[m], a[i]];
+      i = m;
+    }
+  }
+  sorted(): ScoredSeq[] {
+    return [...this.a].sort(byScore);
+  }
+}
