@@ -32,6 +32,10 @@ import { TagsService } from './services/tags/tags.service.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
 import { ParaService } from './services/para/para.service.js';
 import { VectorStore } from './vectors/vector-store.js';
+import { GraphViewRepo } from './repos/graph-view.repo.js';
+import { HealthHistoryRepo } from './repos/health-history.repo.js';
+import { GraphViewService } from './services/graph-view/graph-view.service.js';
+import { HealthHistoryService } from './services/graph-view/health-history.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -83,6 +87,9 @@ export function buildContainer(o: ServiceOptions) {
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration });
   const context = new ContextService({ links: repos.links, repo: repos.context, vectors, clock, embedQuery, calibration });
   const graphHealth = new GraphHealthService(tx, repos.graphHealth, clock);
+  // The dashboard's whole-graph reads and daily health snapshots.
+  const graphView = new GraphViewService(tx, new GraphViewRepo(db));
+  const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db), graphHealth, clock, log);
   const captures = createCaptures({
     config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {
@@ -121,7 +128,7 @@ export function buildContainer(o: ServiceOptions) {
     auth, tenants, signIn, oidc, oidcDevice, oauth,
     nodes, search, tags,
     para,
-    links, suggestions, context, graphHealth,
+    links, suggestions, context, graphHealth, graphView, healthHistory,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
     imports, exports,
     backup: (file: string) => backupDatabase(db, file),
@@ -135,5 +142,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'captures' | 'imports' | 'exports' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup'
 >;

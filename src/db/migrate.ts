@@ -7,6 +7,7 @@ import { migrateRelevance } from './migrations/002-relevance.js';
 import { oidcSchema } from './migrations/003-oidc.js';
 import { migrateImports } from './migrations/004-imports.js';
 import { oauthServerSchema } from './migrations/006-oauth-server.js';
+import { healthHistorySchema } from './migrations/007-health-history.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -19,6 +20,8 @@ const MIGRATIONS: Step[] = [
   // one lookup on this small partial index (only revoked rows are in it).
   (db) => db.exec('CREATE INDEX IF NOT EXISTS refresh_tokens_revoked_family ON refresh_tokens(tenant_id, family_id) WHERE revoked_at IS NOT NULL'),
   oauthServerSchema,
+  // The dashboard's daily graph-health snapshots.
+  healthHistorySchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

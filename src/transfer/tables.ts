@@ -38,6 +38,7 @@ export const COPY_TABLES: CopyTable[] = [
   { name: 'import_keys', key: ['tenant_id', 'key'] },
   { name: 'imports', key: ['id'] },
   { name: 'embedding_spaces', key: ['id'] },
+  { name: 'graph_health_daily', key: ['tenant_id', 'day'] },
   { name: 'tenant_stats', key: ['tenant_id'] },
 ];
 

@@ -1,4 +1,4 @@
-// PostgreSQL steps 2..6, numbered and meaning what src/db/migrate.ts's steps mean, so a
+// PostgreSQL steps 2..7, numbered and meaning what src/db/migrate.ts's steps mean, so a
 // database at version N has the same tables on both backends. Step 1 is schema.pg.sql.
 
 /** Step 2 (relevance): calibrations, PARA rejections, and the per-tenant keyword index. */
@@ -181,4 +181,20 @@ CREATE TABLE oauth_codes (
 CREATE INDEX oauth_codes_expiry ON oauth_codes(expires_at);
 
 ALTER TABLE refresh_tokens ADD COLUMN client_id text;
+`;
+
+/** Step 7: the dashboard's daily graph-health snapshots, one row per tenant and UTC day. */
+export const PG_HEALTH_HISTORY = `
+CREATE TABLE graph_health_daily (
+  tenant_id       text NOT NULL REFERENCES tenants(id),
+  day             text NOT NULL,
+  total_nodes     bigint NOT NULL,
+  validated_nodes bigint NOT NULL,
+  total_links     bigint NOT NULL,
+  total_captures  bigint NOT NULL,
+  failed_captures bigint NOT NULL,
+  stale_nodes     bigint NOT NULL,
+  orphan_nodes    bigint NOT NULL,
+  PRIMARY KEY (tenant_id, day)
+);
 `;

@@ -12,6 +12,7 @@ import { graphHealthRoutes } from './graph-health.js';
 import { capturesRoutes } from './captures.js';
 import { interopRoutes } from './interop.js';
 import { tagsRoutes } from './tags.js';
+import { graphViewRoutes } from './graph-view.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -24,4 +25,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   capturesRoutes,
   interopRoutes,
   tagsRoutes,
+  graphViewRoutes,
 ];

@@ -1,0 +1,51 @@
+// GET /graph: the whole tenant's graph for the explorer, capped. The most recently updated
+// nodes are kept when the cap bites; links only join nodes that are returned.
+import type { GraphViewRepo } from '../../repos/graph-view.repo.js';
+import { GRAPH_MAX_LINKS } from '../../schemas/graph-view.js';
+import type { LinkType } from '../../schemas/graph.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+
+export interface GraphViewRecord {
+  nodes: Array<{ id: string; title: string; status: 'raw' | 'validated' | 'dismissed'; para_item_ids: string[]; tags: string[]; degree: number }>;
+  links: Array<{ source: string; target: string; type: LinkType }>;
+  total_nodes: number;
+  total_links: number;
+  truncated: boolean;
+}
+
+export class GraphViewService {
+  constructor(
+    private readonly tx: UnitOfWork,
+    private readonly repo: GraphViewRepo,
+  ) {}
+
+  graph(tenantId: string, limit: number, maxLinks = GRAPH_MAX_LINKS): GraphViewRecord {
+    return this.tx.withTx(() => {
+      const rows = this.repo.nodes(tenantId, limit);
+      const totalNodes = this.repo.nodeCount(tenantId);
+      const totalLinks = this.repo.linkCount(tenantId);
+      const degrees = this.repo.degrees(tenantId);
+      const para = this.repo.paraItems(tenantId);
+      const kept = new Set(rows.map((r) => r.id));
+      const nodes = rows.map((r) => ({
+        id: r.id,
+        title: r.title,
+        status: r.status,
+        para_item_ids: para.get(r.id) ?? [],
+        tags: JSON.parse(r.tags) as string[],
+        degree: degrees.get(r.id) ?? 0,
+      }));
+      const links: GraphViewRecord['links'] = [];
+      let linksCut = false;
+      for (const l of this.repo.links(tenantId)) {
+        if (!kept.has(l.source_id) || !kept.has(l.target_id)) continue;
+        if (links.length >= maxLinks) {
+          linksCut = true;
+          break;
+        }
+        links.push({ source: l.source_id, target: l.target_id, type: l.type });
+      }
+      return { nodes, links, total_nodes: totalNodes, total_links: totalLinks, truncated: linksCut || rows.length < totalNodes };
+    });
+  }
+}
