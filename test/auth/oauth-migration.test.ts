@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { migrate, SCHEMA_VERSION } from '../../src/db/migrate.js';
 import { makeTestApp } from '../helpers/app.js';
 
+const OAUTH_STEP = 6;
+
 describe('schema step: OAuth authorization server', () => {
   it('upgrades a database made before it; a session from then still refreshes', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rz-oauth-mig-')), 'rhizome.db');
@@ -17,10 +19,11 @@ describe('schema step: OAuth authorization server', () => {
     const pair = await before.s.auth.startSession(before.tenantId, before.s.repos.users.findByEmail('ada@example.com')!.id);
     await before.close();
 
-    // Roll the file back to the step before, as an older Rhizome left it.
+    // Roll the file back to the step before (step 6 is the OAuth server; later steps go too),
+    // as an older Rhizome left it.
     const raw = new Database(file);
-    raw.exec('DROP TABLE oauth_codes; DROP TABLE oauth_requests; DROP TABLE oauth_clients; ALTER TABLE refresh_tokens DROP COLUMN client_id;');
-    raw.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    raw.exec('DROP TABLE graph_health_daily; DROP TABLE oauth_codes; DROP TABLE oauth_requests; DROP TABLE oauth_clients; ALTER TABLE refresh_tokens DROP COLUMN client_id;');
+    raw.pragma(`user_version = ${OAUTH_STEP - 1}`);
     migrate(raw);
     expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'oauth_%' ORDER BY name").all();

@@ -11,14 +11,16 @@ describe('the embedding worker', () => {
     const embedder = bundledModel();
     try {
       expect((await embedder.embed(['before the crash'])).length).toBe(1);
-      const worker = (embedder as unknown as { worker: Worker }).worker;
+      // The foreground model worker's thread (WorkerEmbedder → ModelWorker → Worker).
+      const thread = () => (embedder as unknown as { foreground: { worker: { worker: Worker } } }).foreground.worker.worker;
+      const worker = thread();
       const inFlight = embedder.embed(['a call in flight when the worker dies']);
       await worker.terminate();
       await expect(inFlight).rejects.toThrow(/embedding worker stopped/);
       const after = await embedder.embed(['after the restart']);
       expect(after[0].length).toBe(512);
       expect(embedder.state).toBe('ready');
-      expect((embedder as unknown as { worker: Worker }).worker).not.toBe(worker);
+      expect(thread()).not.toBe(worker);
     } finally {
       await embedder.close();
     }
