@@ -24,6 +24,14 @@ export interface NodeFilter {
   orphan?: boolean;
   /** Every one of these tags must be on the node. */
   tags?: string[];
+  /** ISO UTC instants: updated_at >= updated_after and < updated_before. */
+  updated_after?: string;
+  updated_before?: string;
+}
+
+/** Whether any filter narrows the tenant's nodes (the fast unfiltered paths need none). */
+export function isFiltered(f: NodeFilter): boolean {
+  return f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined || (f.tags?.length ?? 0) > 0 || f.updated_after !== undefined || f.updated_before !== undefined;
 }
 
 /** SQL fragment (over alias n) and params for the filters shared by list and search. */
@@ -44,6 +52,14 @@ export function filterSql(tenantId: string, f: NodeFilter): { sql: string; param
   for (const t of f.tags ?? []) {
     parts.push('EXISTS (SELECT 1 FROM json_each(n.tags) t WHERE t.value = ?)');
     params.push(t);
+  }
+  if (f.updated_after) {
+    parts.push('n.updated_at >= ?');
+    params.push(f.updated_after);
+  }
+  if (f.updated_before) {
+    parts.push('n.updated_at < ?');
+    params.push(f.updated_before);
   }
   return { sql: parts.join(' AND '), params };
 }

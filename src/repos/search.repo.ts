@@ -7,7 +7,7 @@ import { topKWithImpacts } from '../search/term-impacts.js';
 import { FIELD_WEIGHTS, KeywordIndexRepo } from './keyword-index.repo.js';
 import { TermImpactsRepo } from './term-impacts.repo.js';
 import { statementCache, type Prepare } from './statement-cache.js';
-import { filterSql, type NodeFilter, type NodeRow } from './nodes.repo.js';
+import { filterSql, isFiltered, type NodeFilter, type NodeRow } from './nodes.repo.js';
 
 export { FIELD_WEIGHTS };
 
@@ -62,7 +62,7 @@ export class SearchRepo {
   keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, floor?: number): KeywordTop {
     const match = ftsAnyOfQuoted(phrases);
     if (!match) return { hits: [] };
-    const filtered = f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined || (f.tags?.length ?? 0) > 0;
+    const filtered = isFiltered(f);
     const n = this.keywords.rows(tenantId);
     if (filtered || n === 0 || !this.useImpacts) return { hits: this.keyword(tenantId, match, f, limit) };
     const df = this.keywords.docFrequencies(tenantId, phrases);

@@ -34,6 +34,19 @@ export const body = <T extends z.ZodType>(schema: T) => ({
   body: { content: { 'application/json': { schema } }, required: true },
 });
 
+/**
+ * A point in time in a query string: a UTC date (`2026-11-01`, its midnight) or an ISO 8601
+ * date-time with a zone (`2026-11-01T09:30:00Z`, `...+02:00`); normalised to ISO UTC so it
+ * compares with the stored timestamps as text.
+ */
+export const queryInstant = z
+  .string()
+  .max(40)
+  .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+    message: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone',
+  })
+  .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v).toISOString());
+
 /** Query-string booleans: only the words true/false. */
 export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { NODE_STATUSES, SEARCH_MODES } from './enums.js';
 export { NODE_STATUSES, SEARCH_MODES };
-import { pageQuery, queryBool } from './common.js';
+import { pageQuery, queryBool, queryInstant } from './common.js';
 import { queryTags } from './tags.js';
 
 const tag = z.string().trim().min(1).max(100);
@@ -75,6 +75,8 @@ export const NodeSearchQuery = z.object({
   status: z.enum(NODE_STATUSES).optional(),
   orphan: queryBool.optional(),
   tag: queryTags,
+  updated_after: queryInstant.optional().openapi({ description: 'Only nodes last updated at or after this date (YYYY-MM-DD, UTC midnight) or ISO 8601 date-time' }),
+  updated_before: queryInstant.optional().openapi({ description: 'Only nodes last updated before this date (YYYY-MM-DD, UTC midnight) or ISO 8601 date-time' }),
   ...pageQuery,
 });
 

@@ -5,7 +5,7 @@
 // captures see only this interface.
 import { EventEmitter } from 'node:events';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { NodeFilter, NodesRepo } from '../repos/nodes.repo.js';
+import { isFiltered, type NodeFilter, type NodesRepo } from '../repos/nodes.repo.js';
 import type { EmbeddingSpace, KnnHit, VectorsRepo } from '../repos/vectors.repo.js';
 import { embeddingText, textHash } from '../search/embedding-text.js';
 import { SemanticIndexes } from './semantic-index.js';
@@ -123,7 +123,7 @@ export class VectorStore {
    */
   nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): ScoredNode[] {
     if (k <= 0) return [];
-    const filtered = filter.status !== undefined || filter.para_item_id !== undefined || filter.orphan !== undefined || (filter.tags?.length ?? 0) > 0;
+    const filtered = isFiltered(filter);
     const available = this.index.warm(tenantId);
     let want = Math.min(k, available);
     for (;;) {

@@ -47,7 +47,7 @@ export class SearchService {
   ) {}
 
   async search(tenantId: string, p: NodeSearchParams): Promise<SearchResult> {
-    const filter: NodeFilter = { status: p.status, para_item_id: p.para_item_id, orphan: p.orphan, tags: p.tag };
+    const filter: NodeFilter = { status: p.status, para_item_id: p.para_item_id, orphan: p.orphan, tags: p.tag, updated_after: p.updated_after, updated_before: p.updated_before };
     const offset = (p.page - 1) * p.per_page;
     const query = p.query?.trim();
     if (!query) {
