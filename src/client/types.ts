@@ -9,6 +9,7 @@ import type { z } from '@hono/zod-openapi';
 import type * as A from '../schemas/auth.js';
 import type * as C from '../schemas/captures.js';
 import type * as G from '../schemas/graph.js';
+import type * as GV from '../schemas/graph-view.js';
 import type * as H from '../schemas/health.js';
 import type * as I from '../schemas/imports.js';
 import type * as N from '../schemas/nodes.js';
@@ -43,6 +44,9 @@ export type LinkSuggestion = Out<typeof G.LinkSuggestion>;
 export type ContextParams = Partial<In<typeof G.ContextRequest>>;
 export type ContextNode = Out<typeof G.ContextNode>;
 export type GraphHealth = Out<typeof G.GraphHealth>;
+export type HealthHistory = Out<typeof GV.HealthHistory>;
+export type HealthSnapshot = Out<typeof GV.HealthSnapshot>;
+export type Inbox = Out<typeof GV.Inbox>;
 
 export type ParaItem = Out<typeof P.ParaItem> & { node_count?: number };
 export type ParaTree = Record<ParaCategory, ParaItem[]>;

@@ -16,6 +16,8 @@ import { NodePage } from './pages/Node.js';
 import { ParaPage } from './pages/Para.js';
 import { SearchPage } from './pages/Search.js';
 import { SettingsPage } from './pages/Settings.js';
+import { TagsPage } from './pages/Tags.js';
+import { Palette } from './palette/Palette.js';
 
 function useSession(): Session | null {
   const [s, set] = useState(loadSession);
@@ -47,6 +49,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/para') return <ParaPage />;
   if (path === '/captures') return <CapturesPage query={query} />;
   if ((m = match('/captures/:id', path))) return <CapturePage key={m.id} id={m.id} />;
+  if (path === '/tags') return <TagsPage />;
   if (path === '/import') return <ImportPage />;
   if (path === '/settings') return <SettingsPage />;
   return (
@@ -76,9 +79,12 @@ function App() {
   if (path === '/login') return <Redirect to="/" />;
   if (path === '/bookmarklet') return <BookmarkletPage query={query} />;
   return (
-    <Layout path={path} session={session}>
-      <Page path={path} query={query} />
-    </Layout>
+    <>
+      <Layout path={path} session={session}>
+        <Page path={path} query={query} />
+      </Layout>
+      <Palette />
+    </>
   );
 }
 

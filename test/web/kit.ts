@@ -19,7 +19,8 @@ export interface AxeViolation {
 
 /** Serious and critical axe-core violations on the page as it is now (WCAG 2.x A/AA rules). */
 export async function axeSerious(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  // Evaluated through the DevTools protocol: the dashboard's CSP (script-src 'self') rightly refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const found = await page.evaluate(async () => {
     const r = await (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
@@ -47,6 +48,8 @@ export async function docShots(page: Page, name: string, ready: (page: Page) => 
       await page.setViewportSize({ width: vp.width, height: vp.height });
       await page.emulateMedia({ colorScheme: scheme });
       await ready(page);
+      // A theme switch runs the CSS colour transitions: shoot (and check contrast) once they end.
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
       const file = join(DOC_SHOTS, `${name}-${vp.tag}-${scheme}.png`);
       const png = await page.screenshot({ path: file });
       if (distinctColours(png) < 8) throw new Error(`${file}: nothing visible was drawn`);

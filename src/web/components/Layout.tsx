@@ -4,11 +4,13 @@ import { useEffect, useRef } from 'preact/hooks';
 import { type Session } from '../lib/session.js';
 import { signOut } from '../lib/oidc.js';
 import { Logo } from './Logo.js';
+import { showPalette } from '../palette/Palette.js';
 
 const NAV = [
   { href: '#/', label: 'Search', active: (p: string) => p === '/' || p === '/search' || p.startsWith('/nodes/') },
   { href: '#/captures', label: 'Captures', active: (p: string) => p.startsWith('/captures') },
   { href: '#/para', label: 'PARA', active: (p: string) => p === '/para' },
+  { href: '#/tags', label: 'Tags', active: (p: string) => p === '/tags' },
   { href: '#/import', label: 'Import', active: (p: string) => p === '/import' },
   { href: '#/settings', label: 'Settings', active: (p: string) => p === '/settings' },
 ];
@@ -44,6 +46,9 @@ export function Layout({ path, session, children }: { path: string; session: Ses
           ))}
         </nav>
         <div class="topbar-end">
+          <button type="button" class="btn btn-default btn-sm palette-open" onClick={showPalette} aria-keyshortcuts="Control+K Meta+K" title="Command palette (Ctrl-K / ⌘K)">
+            Jump to… <kbd class="kbd" aria-hidden="true">Ctrl K</kbd>
+          </button>
           <a class="btn btn-primary btn-sm" href="#/nodes/new">
             New node
           </a>

@@ -47,8 +47,8 @@ export function Snippet({ h }: { h: NonNullable<KNode['highlights']>[number] }) 
 
 export function NodeCard({ node, para, active, id }: { node: KNode; para: Map<string, ParaItem>; active: boolean; id: string }) {
   return (
-    <li class={`result ${active ? 'active' : ''}`} id={id} role="option" aria-selected={active}>
-      <a class="result-link" href={`#/nodes/${encodeURIComponent(node.id)}`} tabIndex={-1}>
+    <li class={`result ${active ? 'active' : ''}`} id={id}>
+      <a class="result-link" href={`#/nodes/${encodeURIComponent(node.id)}`} aria-current={active ? 'true' : undefined}>
         <div class="result-top">
           <h3 class="result-title">{node.title}</h3>
           {node.match_provenance && <Provenance p={node.match_provenance} />}

@@ -6,6 +6,7 @@ import { LinksPanel, Suggestions } from '../components/LinksPanel.js';
 import { NeighbourGraph } from '../components/NeighbourGraph.js';
 import { NodeForm, type NodeDraft } from '../components/NodeForm.js';
 import { Badge, Button, Card, Problem, Spinner } from '../components/ui.js';
+import { Missing } from '../components/Missing.js';
 import { api } from '../lib/api.js';
 import { ago, fullTime } from '../lib/format.js';
 import { useAction, useApi } from '../lib/hooks.js';
@@ -55,7 +56,8 @@ export function NodePage({ id }: { id: string }) {
     navigate('/');
   });
 
-  if (error) return <div class="page"><Problem error={error} title={error.status === 404 ? 'This node does not exist (or was deleted)' : undefined} onRetry={reload} /></div>;
+  if (error?.status === 404) return <Missing what="node" back={{ href: '#/', label: 'Back to search' }} create={{ href: '#/nodes/new', label: 'New node' }} />;
+  if (error) return <div class="page"><Problem error={error} onRetry={reload} /></div>;
   if (!node) return <div class="page"><Spinner /></div>;
   const links = related.data?.nodes ?? [];
 

@@ -1,7 +1,9 @@
 // Home: graph health, then search with mode and filters. Keyboard-first: `/` focuses the
 // box, arrows move through results, Enter opens. The query lives in the URL (shareable).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { HealthStrip } from '../components/HealthStrip.js';
+import { HealthStrip } from '../home/HealthStrip.js';
+import { Inbox } from '../home/Inbox.js';
+import { DATE_PRESETS, dateRange } from '../lib/date-filter.js';
 import { NodeCard } from '../components/NodeCard.js';
 import { Button, Empty, Problem, Spinner } from '../components/ui.js';
 import { qs } from '../lib/api.js';
@@ -9,7 +11,7 @@ import { useApi } from '../lib/hooks.js';
 import { plural } from '../lib/format.js';
 import { useParaItems } from '../lib/para.js';
 import { navigate } from '../lib/router.js';
-import type { SearchMode, SearchPage as Page } from '../lib/types.js';
+import type { SearchMode, SearchPage as Page, Tag } from '../lib/types.js';
 
 const MODES: Array<{ value: SearchMode; label: string; hint: string }> = [
   { value: 'hybrid', label: 'Hybrid', hint: 'Words and meaning, fused' },
@@ -24,6 +26,11 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
   const status = query.get('status') ?? '';
   const para = query.get('para') ?? '';
   const orphan = query.get('orphan') === 'true';
+  const tag = query.get('tag') ?? '';
+  const when = query.get('when') ?? '';
+  const from = query.get('from') ?? '';
+  const to = query.get('to') ?? '';
+  const tags = useApi<{ data: Tag[] }>('/tags');
   const page = Math.max(1, Number(query.get('page')) || 1);
   const { items: paraItems, byId } = useParaItems();
 
@@ -37,7 +44,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
   }, []);
 
   const set = (patch: Record<string, string | undefined>) => {
-    const next = { q, mode: mode === 'hybrid' ? undefined : mode, status, para, orphan: orphan ? 'true' : undefined, page: undefined as string | undefined, ...patch };
+    const next = { q, mode: mode === 'hybrid' ? undefined : mode, status, para, orphan: orphan ? 'true' : undefined, tag, when, from, to, page: undefined as string | undefined, ...patch };
     navigate('/' + qs(next), true);
   };
 
@@ -48,7 +55,8 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
     return () => clearTimeout(t);
   }, [text]);
 
-  const path = '/nodes' + qs({ query: q.trim() || undefined, mode: q.trim() ? mode : undefined, status, para_item_id: para, orphan: orphan || undefined, page, per_page: PER_PAGE });
+  const range = dateRange(when, from, to);
+  const path = '/nodes' + qs({ query: q.trim() || undefined, mode: q.trim() ? mode : undefined, status, para_item_id: para, orphan: orphan || undefined, tag, updated_after: range.after, updated_before: range.before, page, per_page: PER_PAGE });
   const { data, error, loading, reload } = useApi<Page>(path, { keepPrevious: true });
   const results = data?.data ?? [];
   useEffect(() => setActive(results.length && q ? 0 : -1), [data]);
@@ -69,7 +77,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
     }
   };
 
-  const filtered = !!(status || para || orphan);
+  const filtered = !!(status || para || orphan || tag || when);
   const first = (page - 1) * PER_PAGE + 1;
   const last = first + results.length - 1;
 
@@ -90,8 +98,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
             ref={input}
             type="search"
             aria-controls="results"
-            aria-activedescendant={active >= 0 ? `result-${active}` : undefined}
-            aria-autocomplete="list"
+            aria-describedby="search-keys"
             placeholder="Search your graph…"
             autocomplete="off"
             maxLength={500}
@@ -100,6 +107,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
             onKeyDown={onKey}
           />
           <kbd class="kbd" aria-hidden="true">/</kbd>
+          <span id="search-keys" class="sr-only">Up and down arrows pick a result, Enter opens it.</span>
         </div>
         <div class="search-controls">
           <fieldset class="segmented">
@@ -132,18 +140,55 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
                 ))}
               </select>
             </label>
+            <label class="inline-field">
+              <span>Tag</span>
+              <select value={tag} onChange={(e) => set({ tag: e.currentTarget.value || undefined })}>
+                <option value="">Any</option>
+                {tag && !tags.data?.data.some((t) => t.name === tag) && <option value={tag}>{tag}</option>}
+                {(tags.data?.data ?? []).map((t) => (
+                  <option key={t.name} value={t.name}>
+                    {t.name} ({t.count})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="inline-field">
+              <span>Updated</span>
+              <select value={when} onChange={(e) => set({ when: e.currentTarget.value || undefined, from: undefined, to: undefined })}>
+                <option value="">Any time</option>
+                {DATE_PRESETS.map((d) => (
+                  <option key={d.value} value={d.value}>
+                    {d.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {when === 'range' && (
+              <>
+                <label class="inline-field">
+                  <span>From</span>
+                  <input type="date" value={from} max={to || undefined} onChange={(e) => set({ from: e.currentTarget.value || undefined })} />
+                </label>
+                <label class="inline-field">
+                  <span>To</span>
+                  <input type="date" value={to} min={from || undefined} onChange={(e) => set({ to: e.currentTarget.value || undefined })} />
+                </label>
+              </>
+            )}
             <label class="check">
               <input type="checkbox" checked={orphan} onChange={(e) => set({ orphan: e.currentTarget.checked ? 'true' : undefined, para: undefined })} />
               Orphans only
             </label>
             {filtered && (
-              <Button size="sm" tone="ghost" onClick={() => set({ status: undefined, para: undefined, orphan: undefined })}>
+              <Button size="sm" tone="ghost" onClick={() => set({ status: undefined, para: undefined, orphan: undefined, tag: undefined, when: undefined, from: undefined, to: undefined })}>
                 Clear filters
               </Button>
             )}
           </div>
         </div>
       </div>
+
+      {!q && !filtered && page === 1 && <Inbox />}
 
       <div class="results-head" aria-live="polite">
         {data && (
@@ -154,7 +199,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
             {data.coverage_capped && <span class="muted"> · showing the best candidates only</span>}
           </span>
         )}
-        {loading && <span class="spinner" aria-label="Searching" />}
+        {loading && <span class="spinner" role="status" aria-label="Searching" />}
       </div>
 
       <Problem error={error} onRetry={reload} />
@@ -173,7 +218,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
         </Empty>
       )}
       {results.length > 0 && (
-        <ol id="results" class="results" role="listbox" aria-label="Search results">
+        <ol id="results" class="results" aria-label="Search results">
           {results.map((n, i) => (
             <NodeCard key={n.id} id={`result-${i}`} node={n} para={byId} active={i === active} />
           ))}
