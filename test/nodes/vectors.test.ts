@@ -78,3 +78,28 @@ describe('s.vectors.knn: the one approximate k-NN path (suggestions, context, ca
     await t.close();
   });
 });
+
+describe('the in-memory index loading in slices after a start', () => {
+  it('answers exactly from vec0 until complete, counts without loading, then uses the index', async () => {
+    const t = await makeTestApp();
+    t.s.queue.start();
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push((await (await t.req('POST', '/api/v1/nodes', { title: `note ${i} about ${['herons', 'walnuts', 'tides'][i % 3]} ${i}` })).json()).id);
+    await t.s.queue.idle();
+    // A second store over the same database: what a restarted server holds before loading.
+    const { VectorStore } = await import('../../src/vectors/vector-store.js');
+    const fresh = new VectorStore({ repo: t.s.repos.vectors, nodes: t.s.repos.nodes, tx: t.s.tx });
+    const q = t.s.vectors.get(t.tenantId, ids[4])!;
+    const exact = t.s.vectors.knnExact(t.tenantId, q, 5).map((h) => h.id);
+    expect(fresh.count(t.tenantId)).toBe(30);
+    expect(fresh.loadSome(t.tenantId, 10)).toBe(false); // one slice: still incomplete
+    expect(fresh.nearest(t.tenantId, q, 5).map((h) => h.id)).toEqual(exact);
+    expect(fresh.nearest(t.tenantId, q, 5, { status: 'validated' })).toEqual([]);
+    const sims = fresh.similarities(t.tenantId, q, fresh.nearest(t.tenantId, q, 3).map((h) => h.seq));
+    expect(sims.find((s) => s.id === ids[4])!.score).toBeCloseTo(1, 5);
+    while (!fresh.loadSome(t.tenantId, 10));
+    expect(fresh.count(t.tenantId)).toBe(30);
+    expect(fresh.nearest(t.tenantId, q, 1)[0].id).toBe(ids[4]);
+    await t.close();
+  });
+});

@@ -88,9 +88,10 @@ describe('SemanticIndexes', () => {
       reads: 0,
       rows,
       space: () => ({ model_id: src.model, dimension: 2 }),
-      all: (t: string) => {
-        src.reads++;
-        return rows.get(t) ?? [];
+      page: (t: string, after: number, limit: number) => {
+        if (after === 0) src.reads++;
+        const next = (rows.get(t) ?? []).filter((r) => r.seq > after).sort((a, b) => a.seq - b.seq).slice(0, limit);
+        return { vectors: next, last: next.length ? next[next.length - 1].seq : null };
       },
       some: (t: string, ids: string[]) => (rows.get(t) ?? []).filter((r) => ids.includes(r.id)),
     };
@@ -121,6 +122,27 @@ describe('SemanticIndexes', () => {
     src.model = 'm2';
     ix.warm('t1');
     expect(src.reads).toBe(2);
+  });
+
+  it('loads in slices: incomplete until every page is read, and vectors written meanwhile are kept', () => {
+    const src = source();
+    const ix = new SemanticIndexes(src);
+    expect(ix.isComplete('t1')).toBe(false);
+    expect(ix.loadSome('t1', 1)).toBe(false);
+    expect(ix.size('t1')).toBe(1);
+    expect(ix.isComplete('t1')).toBe(false);
+    src.rows.get('t1')!.push({ seq: 9, id: 'z', embedding: vec(-1, 1) });
+    ix.onEmbedded('t1', ['z']); // written while loading: in the index at once
+    expect(ix.size('t1')).toBe(2);
+    expect(ix.loadSome('t1', 1)).toBe(false); // seq 2
+    expect(ix.loadSome('t1', 1)).toBe(false); // seq 9 again, harmlessly
+    expect(ix.loadSome('t1', 1)).toBe(true);
+    expect(ix.isComplete('t1')).toBe(true);
+    expect(ix.size('t1')).toBe(3);
+    expect(src.reads).toBe(1);
+    // A change of embedding space makes it incomplete again.
+    src.model = 'm2';
+    expect(ix.isComplete('t1')).toBe(false);
   });
 
   it('forgets pruned seqs', () => {

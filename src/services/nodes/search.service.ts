@@ -99,7 +99,7 @@ export class SearchService {
     const inPool = new Set(semantic.map((h) => h.seq));
     const keywordCosine = vector && keyword.length ? this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq)).map((h) => ({ seq: h.seq, score: h.score })) : [];
     const scale = vector ? (await this.embedding.ready()).query : null;
-    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, vectors: vector ? this.vectors.warm(tenantId) : 0, totalMatches };
+    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, vectors: vector ? this.vectors.count(tenantId) : 0, totalMatches };
   }
 
   /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */

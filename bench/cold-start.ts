@@ -1,0 +1,102 @@
+// Cold start at N nodes: a data folder written straight through the repositories (synthetic
+// vectors stored under the default model's id and the nodes marked embedded, so the server
+// re-embeds nothing), then `rhizome serve` started `runs` times: spawn → first /health
+// answer, and spawn → the answer to a first semantic query (real model, query embedded).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { buildContainer } from '../src/container.js';
+import { openDatabase } from '../src/db/open.js';
+import type { Embedder } from '../src/embed/embedder.js';
+import { USE_LITE_MODEL_ID } from '../src/embed/providers.js';
+import { newId } from '../src/ids.js';
+import { memoryLogger } from '../src/logger.js';
+import { embeddingText, textHash } from '../src/search/embedding-text.js';
+import { wire } from '../src/wiring.js';
+import { SyntheticCorpus } from './synthetic.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+async function writeFolder(n: number): Promise<{ dir: string; apiKey: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-cold-'));
+  const corpus = new SyntheticCorpus();
+  const embedder = { modelId: USE_LITE_MODEL_ID, dimension: 512, embed: async (t: string[]) => t.map(() => corpus.vector(0)), close: async () => {} } as unknown as Embedder;
+  const db = openDatabase(join(dir, 'rhizome.db'));
+  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+  await s.embedding.init();
+  const { tenant_id: tenantId, api_key: apiKey } = s.tenants.create('default');
+  writeFileSync(join(dir, 'credentials'), JSON.stringify({ tenant_id: tenantId, api_key: apiKey }), { mode: 0o600 });
+  const now = new Date().toISOString();
+  for (let i = 0; i < n; i += 5000) {
+    db.transaction(() => {
+      for (let j = i; j < Math.min(n, i + 5000); j++) {
+        const note = corpus.note();
+        const id = newId('nod');
+        const seq = s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
+        s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
+        s.repos.nodes.markEmbedded(tenantId, id, textHash(embeddingText({ title: note.title, summary: '', body_markdown: note.body })));
+      }
+    })();
+  }
+  db.close();
+  return { dir, apiKey };
+}
+
+async function oneStart(dir: string, apiKey: string): Promise<{ health_ms: number; first_semantic_ms: number; index_ready_ms: number | null }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bin/rhizome.js'), 'serve'], { env: { ...process.env, RHIZOME_DATA_DIR: dir, RHIZOME_PORT: '0', RHIZOME_LOG: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let indexReady: number | null = null;
+  const hear = (d: Buffer) => {
+    out += d;
+    if (indexReady === null && /semantic index ready/.test(out)) indexReady = performance.now() - t0;
+  };
+  child.stdout!.on('data', hear);
+  child.stderr!.on('data', hear);
+  try {
+    let health = 0;
+    let url = '';
+    while (!health) {
+      if (child.exitCode !== null) throw new Error(`server exited:\n${out}`);
+      url = /listening on (http:\/\/[\d.:]+)/.exec(out)?.[1] ?? '';
+      if (url) {
+        try {
+          if ((await fetch(url + '/health', { signal: AbortSignal.timeout(1000) })).ok) health = performance.now() - t0;
+        } catch {
+          /* not yet */
+        }
+      }
+      if (!health) await new Promise((r) => setTimeout(r, 10));
+    }
+    const res = await fetch(url + '/api/v1/nodes?mode=semantic&query=' + encodeURIComponent('river delta sediment'), { headers: { Authorization: `ApiKey ${apiKey}` } });
+    if (!res.ok) throw new Error(`semantic query: ${res.status}`);
+    const semantic = performance.now() - t0;
+    for (let i = 0; i < 600 && indexReady === null; i++) await new Promise((r) => setTimeout(r, 50));
+    return { health_ms: Math.round(health), first_semantic_ms: Math.round(semantic), index_ready_ms: indexReady === null ? null : Math.round(indexReady) };
+  } finally {
+    const done = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await done;
+  }
+}
+
+export async function benchColdStart(o: { nodes: number; runs: number }): Promise<object> {
+  const { dir, apiKey } = await writeFolder(o.nodes);
+  try {
+    const runs: Array<Awaited<ReturnType<typeof oneStart>>> = [];
+    for (let i = 0; i < o.runs; i++) runs.push(await oneStart(dir, apiKey));
+    const sorted = (k: 'health_ms' | 'first_semantic_ms') => runs.map((r) => r[k]).sort((a, b) => a - b);
+    return {
+      nodes: o.nodes,
+      load_average_1m: Math.round(loadavg()[0] * 100) / 100,
+      health_ms: sorted('health_ms'),
+      first_semantic_ms: sorted('first_semantic_ms'),
+      index_ready_ms: runs.map((r) => r.index_ready_ms),
+      targets: { health_ms: 1000, first_semantic_ms: 2000 },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
