@@ -3,7 +3,7 @@
 // re-embeds nothing), then `rhizome serve` started `runs` times: spawn → first /health
 // answer, and spawn → the answer to a first semantic query (real model, query embedded).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config.js';
@@ -44,7 +44,18 @@ async function writeFolder(n: number): Promise<{ dir: string; apiKey: string }> 
   return { dir, apiKey };
 }
 
-async function oneStart(dir: string, apiKey: string): Promise<{ health_ms: number; first_semantic_ms: number; index_ready_ms: number | null }> {
+/** The process's resident set (Linux /proc), in MB; null elsewhere. */
+function rssMb(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return Number.isNaN(kb('VmRSS')) ? null : Math.round(kb('VmRSS') / 1024);
+  } catch {
+    return null;
+  }
+}
+
+async function oneStart(dir: string, apiKey: string): Promise<{ health_ms: number; first_semantic_ms: number; index_ready_ms: number | null; rss_mb: number | null }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [join(ROOT, 'bin/rhizome.js'), 'serve'], { env: { ...process.env, RHIZOME_DATA_DIR: dir, RHIZOME_PORT: '0', RHIZOME_LOG: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -74,7 +85,14 @@ async function oneStart(dir: string, apiKey: string): Promise<{ health_ms: numbe
     if (!res.ok) throw new Error(`semantic query: ${res.status}`);
     const semantic = performance.now() - t0;
     for (let i = 0; i < 600 && indexReady === null; i++) await new Promise((r) => setTimeout(r, 50));
-    return { health_ms: Math.round(health), first_semantic_ms: Math.round(semantic), index_ready_ms: indexReady === null ? null : Math.round(indexReady) };
+    // RSS once settled: the index complete, a few searches of each mode answered.
+    for (const mode of ['semantic', 'hybrid', 'keyword']) {
+      for (const q of ['river delta sediment', 'protein folding energy', 'medieval trade routes']) {
+        await fetch(`${url}/api/v1/nodes?mode=${mode}&query=${encodeURIComponent(q)}`, { headers: { Authorization: `ApiKey ${apiKey}` } }).then((r) => r.arrayBuffer());
+      }
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    return { health_ms: Math.round(health), first_semantic_ms: Math.round(semantic), index_ready_ms: indexReady === null ? null : Math.round(indexReady), rss_mb: rssMb(child.pid!) };
   } finally {
     const done = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
@@ -94,7 +112,8 @@ export async function benchColdStart(o: { nodes: number; runs: number }): Promis
       health_ms: sorted('health_ms'),
       first_semantic_ms: sorted('first_semantic_ms'),
       index_ready_ms: runs.map((r) => r.index_ready_ms),
-      targets: { health_ms: 1000, first_semantic_ms: 2000 },
+      rss_mb: runs.map((r) => r.rss_mb),
+      targets: { health_ms: 1000, first_semantic_ms: 2000, rss_mb: 450 },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
