@@ -85,7 +85,7 @@ export const webMount: ExtraMount = (app) => {
     if (!index) return c.html(NOT_BUILT, 503, { 'Cache-Control': NO_CACHE });
     const res = send(c, index, NO_CACHE);
     // The page only talks to its own origin; nothing may frame it.
-    res.headers.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data: https: http:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    res.headers.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data: https: http:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
     res.headers.set('Referrer-Policy', 'no-referrer');
     return res;
   };

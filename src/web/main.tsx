@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
+import './styles/graph.css';
 import { Layout } from './components/Layout.js';
 import { Toasts } from './components/ui.js';
 import { match, navigate, useRoute } from './lib/router.js';
@@ -9,6 +10,7 @@ import { loadSession, onSessionChange, startSession, type Session } from './lib/
 import { BookmarkletPage } from './pages/Bookmarklet.js';
 import { CapturePage } from './pages/Capture.js';
 import { CapturesPage } from './pages/Captures.js';
+import { GraphPage } from './pages/Graph.js';
 import { ImportPage } from './pages/Import.js';
 import { LoginPage } from './pages/Login.js';
 import { NewNodePage } from './pages/NewNode.js';
@@ -46,6 +48,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/' || path === '/search') return <SearchPage query={query} />;
   if (path === '/nodes/new') return <NewNodePage />;
   if ((m = match('/nodes/:id', path))) return <NodePage key={m.id} id={m.id} />;
+  if (path === '/graph') return <GraphPage query={query} />;
   if (path === '/para') return <ParaPage />;
   if (path === '/captures') return <CapturesPage query={query} />;
   if ((m = match('/captures/:id', path))) return <CapturePage key={m.id} id={m.id} />;
