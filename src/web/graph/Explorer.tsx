@@ -11,7 +11,8 @@ import type { ApiError } from '../lib/api.js';
 import { buildGraph, categorise, findNodes, passes, tagCounts, type ColourBy, type Filters, type GNode, type GraphData } from './model.js';
 import { createExplorer, type ExplorerView, type GraphStats } from './renderer.js';
 
-const LIMIT = 5000;
+/** Nodes drawn at most (the most recently updated first); the API allows up to 20,000. */
+const LIMIT = 10_000;
 
 export default function Explorer({ focusId }: { focusId?: string | null }) {
   const box = useRef<HTMLDivElement>(null);
@@ -57,6 +58,7 @@ export default function Explorer({ focusId }: { focusId?: string | null }) {
       onLayoutChange: setLayoutOn,
       stats,
     });
+    window.__rhizomeGraphView = view.current;
     stats.nodes = g.order;
     stats.edges = g.size;
     stats.build_ms = performance.now() - t;
@@ -100,7 +102,7 @@ export default function Explorer({ focusId }: { focusId?: string | null }) {
       <form class="explorer-tools" role="search" aria-label="Find and filter the graph" onSubmit={(e) => (e.preventDefault(), hits[0] && setFocused(hits[0]))}>
         <div class="explorer-find">
           <label for="graph-find">Find a node</label>
-          <input id="graph-find" type="search" value={query} autocomplete="off" placeholder="Title…" aria-controls="graph-hits"
+          <input id="graph-find" type="search" value={query} autocomplete="off" placeholder="Title…" aria-controls={query ? "graph-hits" : undefined}
             onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
           {query && (
             <ul id="graph-hits" class="explorer-hits" aria-label="Matching nodes">
@@ -115,42 +117,42 @@ export default function Explorer({ focusId }: { focusId?: string | null }) {
             </ul>
           )}
         </div>
-        <label>
-          Colour by
-          <select value={colourBy} onChange={(e) => setColourBy((e.target as HTMLSelectElement).value as ColourBy)}>
+        <div class="explorer-field">
+          <label for="graph-colour">Colour by</label>
+          <select id="graph-colour" value={colourBy} onChange={(e) => setColourBy((e.target as HTMLSelectElement).value as ColourBy)}>
             <option value="para">PARA item</option>
             <option value="tag">Tag</option>
             <option value="status">Status</option>
           </select>
-        </label>
-        <label>
-          Status
-          <select value={filters.status} onChange={set('status')}>
+        </div>
+        <div class="explorer-field">
+          <label for="graph-status">Status</label>
+          <select id="graph-status" value={filters.status} onChange={set('status')}>
             <option value="">Any</option>
             <option value="raw">Raw</option>
             <option value="validated">Validated</option>
             <option value="dismissed">Dismissed</option>
           </select>
-        </label>
-        <label>
-          PARA
-          <select value={filters.para} onChange={set('para')}>
+        </div>
+        <div class="explorer-field">
+          <label for="graph-para">PARA</label>
+          <select id="graph-para" value={filters.para} onChange={set('para')}>
             <option value="">Any</option>
             <option value="-">No PARA item</option>
             {items.map((i) => (
               <option key={i.id} value={i.id}>{i.label}</option>
             ))}
           </select>
-        </label>
-        <label>
-          Tag
-          <select value={filters.tag} onChange={set('tag')}>
+        </div>
+        <div class="explorer-field">
+          <label for="graph-tag">Tag</label>
+          <select id="graph-tag" value={filters.tag} onChange={set('tag')}>
             <option value="">Any</option>
             {tags.map(([t, c]) => (
               <option key={t} value={t}>#{t} ({c})</option>
             ))}
           </select>
-        </label>
+        </div>
       </form>
 
       <div class="explorer-stage">

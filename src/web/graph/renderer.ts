@@ -23,6 +23,7 @@ export interface GraphStats {
 declare global {
   interface Window {
     __rhizomeGraph?: GraphStats;
+    __rhizomeGraphView?: ExplorerView;
   }
 }
 
@@ -34,6 +35,8 @@ export interface ExplorerView {
   fit(): void;
   setLayoutRunning(on: boolean): void;
   layoutRunning(): boolean;
+  /** The labels on screen now, as viewport rectangles (the browser test checks none overlap). */
+  labelBoxes(): Array<{ id: string; x: number; y: number; w: number; h: number }>;
   kill(): void;
 }
 
@@ -61,8 +64,13 @@ function themeColours() {
   };
 }
 
+type Box = { id: string; x: number; y: number; w: number; h: number };
+
 export function createExplorer(container: HTMLElement, graph: Graph, opts: Options): ExplorerView {
   let theme = themeColours();
+  // Labels drawn in the frame being rendered, and in the last complete one.
+  let drawn: Box[] = [];
+  let lastDrawn: Box[] = [];
   let visible: (n: GNode) => boolean = () => true;
   let hovered: string | null = null;
   let focused: string | null = null;
@@ -78,6 +86,8 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
 
   const sigma = new Sigma(graph, container, {
     renderLabels: true,
+    // A container laid out later (a phone view, a page still arranging) is fitted by the ResizeObserver below.
+    allowInvalidContainer: true,
     labelDensity: 0.6,
     labelGridCellSize: 140,
     labelRenderedSizeThreshold: 7,
@@ -91,6 +101,23 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
     hideEdgesOnMove: graph.size > 20_000,
     minCameraRatio: 0.02,
     maxCameraRatio: 4,
+    // Sigma's label grid picks candidates (one per cell, larger nodes first); this pass
+    // draws a candidate only where it overlaps no label already drawn in the frame, with
+    // a halo in the background colour so it reads over edges.
+    defaultDrawNodeLabel: (ctx, data, settings) => {
+      if (!data.label) return;
+      const size = settings.labelSize;
+      ctx.font = `${settings.labelWeight} ${size}px ${settings.labelFont}`;
+      const w = ctx.measureText(data.label).width;
+      const box = { id: (data as { key?: string }).key ?? data.label, x: data.x + data.size + 3, y: data.y - size / 2 - 1, w: w + 2, h: size + 2 };
+      if (drawn.some((b) => box.x < b.x + b.w && b.x < box.x + box.w && box.y < b.y + b.h && b.y < box.y + box.h)) return;
+      drawn.push(box);
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = theme.surface;
+      ctx.strokeText(data.label, data.x + data.size + 3, data.y + size / 3);
+      ctx.fillStyle = theme.text;
+      ctx.fillText(data.label, data.x + data.size + 3, data.y + size / 3);
+    },
     defaultDrawNodeHover: (ctx, data, settings) => {
       const size = settings.labelSize;
       ctx.font = `600 ${size}px ${settings.labelFont}`;
@@ -125,8 +152,12 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
 
   // Frame timings (the browser test reports them).
   let frameStart = 0;
-  sigma.on('beforeRender', () => (frameStart = performance.now()));
+  sigma.on('beforeRender', () => {
+    frameStart = performance.now();
+    drawn = [];
+  });
   sigma.on('afterRender', () => {
+    lastDrawn = drawn;
     const r = opts.stats.renders;
     r.push(performance.now() - frameStart);
     if (r.length > 600) r.shift();
@@ -195,7 +226,9 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
       sigma.refresh({ skipIndexation: true });
       if (!focused) return;
       const d = sigma.getNodeDisplayData(focused);
-      if (d) void sigma.getCamera().animate({ x: d.x, y: d.y, ratio: 0.25 }, { duration: 500 });
+      // Close enough to read the neighbourhood, not so close a small graph leaves the screen.
+      const ratio = Math.min(sigma.getCamera().ratio, graph.order > 500 ? 0.25 : 0.7);
+      if (d) void sigma.getCamera().animate({ x: d.x, y: d.y, ratio }, { duration: 500 });
     },
     zoom(direction) {
       const cam = sigma.getCamera();
@@ -206,6 +239,7 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
     },
     setLayoutRunning: setRunning,
     layoutRunning: () => layout.isRunning(),
+    labelBoxes: () => lastDrawn.map((b) => ({ ...b })),
     kill() {
       clearTimeout(stopTimer);
       ro.disconnect();
