@@ -86,6 +86,57 @@ describe('graph explorer', () => {
     await page.context().close();
   }, 120_000);
 
+  it('draws a node\'s neighbourhood with readable labels, fits a phone without a reload, opens a neighbour', async () => {
+    const hub = (await s.api<{ id: string }>('POST', '/nodes', { title: 'Field notes on urban beekeeping', content: 'Hives on roofs.' })).body.id;
+    const around: string[] = [];
+    for (let i = 0; i < 14; i++) {
+      around.push((await s.api<{ id: string }>('POST', '/nodes', { title: `Beekeeping topic ${i}: swarm behaviour, queen rearing and varroa treatment` })).body.id);
+    }
+    await s.api('PATCH', `/nodes/${hub}/links`, { links: around.map((t, i) => ({ target_id: t, type: i % 2 ? 'related' : 'supports' })) });
+    await s.api('PATCH', `/nodes/${around[0]}/links`, { links: [{ target_id: around[1], type: 'related' }] });
+    const page = await s.signedInPage({ width: 1280, height: 800 });
+    await page.goto(`/#/nodes/${hub}`);
+    await expect.poll(() => page.locator('.graph-figure figcaption').textContent(), { timeout: 30_000 }).toContain('14 nodes within two hops');
+    const overlapping = async () => {
+      const boxes = await page.evaluate(() => (window as unknown as { __rhizomeHood: { labelBoxes(): Array<{ id: string; x: number; y: number; w: number; h: number }> } }).__rhizomeHood.labelBoxes());
+      const out: string[] = [];
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) out.push(`${a.id} × ${b.id}`);
+      }
+      return { shown: boxes.length, out };
+    };
+    await page.waitForTimeout(400);
+    const desk = await overlapping();
+    expect(desk.shown).toBeGreaterThan(2);
+    expect(desk.out).toEqual([]);
+    await docShots(page, 'node', async (p) => {
+      await p.locator('.graph canvas').first().waitFor();
+      await p.waitForTimeout(500);
+    }).then((r) => expect(r.violations).toEqual({}));
+    // The phone: the canvas follows its panel at once (it used to stay clipped until a reload).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate(() => {
+      const c = document.querySelector('.graph canvas') as HTMLCanvasElement;
+      return Math.abs(c.getBoundingClientRect().width - document.querySelector('.graph')!.getBoundingClientRect().width);
+    })).toBeLessThan(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.waitForTimeout(400);
+    expect((await overlapping()).out).toEqual([]);
+    // Clicking the centre of the panel hits the node itself (nothing happens); a neighbour opens.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForTimeout(500);
+    const target = await page.evaluate(() => (window as unknown as { __rhizomeHood: { labelBoxes(): Array<{ id: string; x: number; y: number; h: number }> } }).__rhizomeHood.labelBoxes().find((b) => b.id !== undefined && b.x > 0));
+    const box = (await page.locator('.graph').boundingBox())!;
+    const label = (await page.evaluate(() => (window as unknown as { __rhizomeHood: { labelBoxes(): Array<{ id: string; x: number; y: number; h: number }> } }).__rhizomeHood.labelBoxes()));
+    const neighbour = label.find((b) => b.id !== hub)!;
+    expect(target).toBeTruthy();
+    // The node's disc sits just left of its label.
+    await page.mouse.click(box.x + neighbour.x - 6, box.y + neighbour.y + neighbour.h / 2);
+    await page.waitForURL(new RegExp(`#/nodes/${neighbour.id}$`));
+    await page.context().close();
+  }, 120_000);
+
   it('stays interactive at 5,000 nodes and 15,000 links', async () => {
     const paras: string[] = [];
     for (const label of ['Research', 'Writing', 'Health', 'Home', 'Travel', 'Reading', 'Work', 'Music']) {

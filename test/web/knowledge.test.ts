@@ -70,7 +70,7 @@ describe('nodes and search', () => {
     await page.context().close();
   }, 150_000);
 
-  it('links a suggested node in one click, draws the neighbourhood with cytoscape, adds and removes a typed link', async () => {
+  it('links a suggested node in one click, draws the neighbourhood, adds and removes a typed link', async () => {
     const a = await s.api<{ id: string }>('POST', '/nodes', { title: 'River deltas and sediment', content: 'Rivers drop sediment where they meet the sea, building deltas.' });
     const c = await s.api<{ id: string }>('POST', '/nodes', { title: 'Sediment transport in rivers', content: 'Rivers carry sediment downstream; deltas form at the mouth.' });
     const d = await s.api<{ id: string }>('POST', '/nodes', { title: 'Estuary ecology', content: 'Where rivers meet the sea, brackish water shelters fish.' });

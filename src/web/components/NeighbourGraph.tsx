@@ -1,5 +1,5 @@
-// The node's neighbourhood, 1–2 hops, drawn by cytoscape (loaded on demand: it is the
-// largest part of the bundle and only this panel needs it). Click a node to open it.
+// The node's neighbourhood, 1–2 hops, drawn by sigma (the explorer's renderer, loaded on
+// demand: only this panel and #/graph need it). Click a node to open it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { navigate } from '../lib/router.js';
@@ -18,7 +18,7 @@ export function NeighbourGraph({ center, neighbours }: Props) {
   const [note, setNote] = useState<string | null>(null);
 
   useEffect(() => {
-    let cy: { destroy(): void } | undefined;
+    let drawn: { kill(): void } | undefined;
     let cancelled = false;
     (async () => {
       const hop2 = await Promise.all(
@@ -29,52 +29,24 @@ export function NeighbourGraph({ center, neighbours }: Props) {
           ),
         ),
       );
-      const { default: cytoscape } = await import('cytoscape');
+      const { drawNeighbourhood } = await import('../graph/neighbourhood.js');
       if (cancelled || !box.current) return;
-      const nodes = new Map<string, { id: string; label: string; hop: number }>();
-      const edges = new Map<string, { source: string; target: string; label: string }>();
-      nodes.set(center.id, { id: center.id, label: center.title, hop: 0 });
-      for (const n of neighbours) {
-        nodes.set(n.id, { id: n.id, label: n.title, hop: 1 });
-        edges.set(key(center.id, n.id), { source: center.id, target: n.id, label: n.relationship_type.replace(/_/g, ' ') });
-      }
-      for (const h of hop2) {
-        for (const n of h.nodes) {
-          if (!nodes.has(n.id)) nodes.set(n.id, { id: n.id, label: n.title, hop: 2 });
-          const k = key(h.from, n.id);
-          if (!edges.has(k) && n.id !== h.from) edges.set(k, { source: h.from, target: n.id, label: '' });
-        }
-      }
-      const css = getComputedStyle(document.documentElement);
-      const v = (name: string) => css.getPropertyValue(name).trim();
-      const font = getComputedStyle(document.body).fontFamily;
-      cy = cytoscape({
-        container: box.current,
-        elements: [
-          ...[...nodes.values()].map((n) => ({ data: { id: n.id, label: truncate(n.label, 48), hop: n.hop } })),
-          ...[...edges.values()].map((e, i) => ({ data: { id: `e${i}`, ...e } })),
-        ],
-        layout: nodes.size > 2 ? { name: 'concentric', concentric: (n: { data(k: string): number }) => 3 - n.data('hop'), levelWidth: () => 1, minNodeSpacing: 60, padding: 24, animate: false } : { name: 'grid' },
-        style: [
-          { selector: 'node', style: { 'font-family': font, 'background-color': v('--graph-node'), label: 'data(label)', color: v('--text'), 'font-size': 11, 'text-valign': 'bottom', 'text-margin-y': 4, width: 14, height: 14, 'text-wrap': 'wrap', 'text-max-width': '150px' } },
-          { selector: 'node[hop = 0]', style: { 'background-color': v('--accent'), width: 22, height: 22, 'font-weight': 'bold' } },
-          { selector: 'node[hop = 2]', style: { 'background-color': v('--graph-far'), width: 10, height: 10, color: v('--text-muted') } },
-          { selector: 'edge', style: { 'font-family': font, width: 1.5, 'line-color': v('--border-strong'), 'curve-style': 'bezier', label: 'data(label)', 'font-size': 9, color: v('--text-muted'), 'text-rotation': 'autorotate', 'text-background-color': v('--surface'), 'text-background-opacity': 1, 'text-background-padding': '1px' } },
-        ],
-        userZoomingEnabled: true,
-        wheelSensitivity: 0.2,
-        minZoom: 0.3,
-        maxZoom: 2.5,
-      });
-      (cy as unknown as { on(ev: string, sel: string, fn: (e: { target: { id(): string } }) => void): void }).on('tap', 'node', (e) => {
-        const id = e.target.id();
-        if (id !== center.id) navigate(`/nodes/${encodeURIComponent(id)}`);
-      });
-      setNote(`${nodes.size - 1} nodes within two hops`);
+      const view = drawNeighbourhood(
+        box.current,
+        {
+          center,
+          first: neighbours.map((n) => ({ id: n.id, title: n.title, type: n.relationship_type })),
+          second: hop2.flatMap((h) => h.nodes.map((n) => ({ from: h.from, id: n.id, title: n.title }))),
+        },
+        (id) => navigate(`/nodes/${encodeURIComponent(id)}`),
+      );
+      drawn = view;
+      (window as unknown as { __rhizomeHood?: typeof view }).__rhizomeHood = view;
+      setNote(`${view.order - 1} nodes within two hops`);
     })().catch((e) => setNote(`The graph could not be drawn: ${e instanceof Error ? e.message : String(e)}`));
     return () => {
       cancelled = true;
-      cy?.destroy();
+      drawn?.kill();
     };
   }, [center.id, neighbours.map((n) => n.id + n.relationship_type).join()]);
 
@@ -86,6 +58,3 @@ export function NeighbourGraph({ center, neighbours }: Props) {
     </figure>
   );
 }
-
-const key = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`);
-const truncate = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…' : s);

@@ -7,6 +7,7 @@ import type Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import FA2Layout from 'graphology-layout-forceatlas2/worker';
 import Sigma from 'sigma';
+import { LabelPlacer } from './labels.js';
 import type { GNode } from './model.js';
 
 export interface GraphStats {
@@ -64,13 +65,9 @@ function themeColours() {
   };
 }
 
-type Box = { id: string; x: number; y: number; w: number; h: number };
-
 export function createExplorer(container: HTMLElement, graph: Graph, opts: Options): ExplorerView {
   let theme = themeColours();
-  // Labels drawn in the frame being rendered, and in the last complete one.
-  let drawn: Box[] = [];
-  let lastDrawn: Box[] = [];
+  const labels = new LabelPlacer(() => theme);
   let visible: (n: GNode) => boolean = () => true;
   let hovered: string | null = null;
   let focused: string | null = null;
@@ -101,23 +98,7 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
     hideEdgesOnMove: graph.size > 20_000,
     minCameraRatio: 0.02,
     maxCameraRatio: 4,
-    // Sigma's label grid picks candidates (one per cell, larger nodes first); this pass
-    // draws a candidate only where it overlaps no label already drawn in the frame, with
-    // a halo in the background colour so it reads over edges.
-    defaultDrawNodeLabel: (ctx, data, settings) => {
-      if (!data.label) return;
-      const size = settings.labelSize;
-      ctx.font = `${settings.labelWeight} ${size}px ${settings.labelFont}`;
-      const w = ctx.measureText(data.label).width;
-      const box = { id: (data as { key?: string }).key ?? data.label, x: data.x + data.size + 3, y: data.y - size / 2 - 1, w: w + 2, h: size + 2 };
-      if (drawn.some((b) => box.x < b.x + b.w && b.x < box.x + box.w && box.y < b.y + b.h && b.y < box.y + box.h)) return;
-      drawn.push(box);
-      ctx.lineWidth = 3;
-      ctx.strokeStyle = theme.surface;
-      ctx.strokeText(data.label, data.x + data.size + 3, data.y + size / 3);
-      ctx.fillStyle = theme.text;
-      ctx.fillText(data.label, data.x + data.size + 3, data.y + size / 3);
-    },
+    defaultDrawNodeLabel: labels.draw,
     defaultDrawNodeHover: (ctx, data, settings) => {
       const size = settings.labelSize;
       ctx.font = `600 ${size}px ${settings.labelFont}`;
@@ -154,10 +135,10 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
   let frameStart = 0;
   sigma.on('beforeRender', () => {
     frameStart = performance.now();
-    drawn = [];
+    labels.begin();
   });
   sigma.on('afterRender', () => {
-    lastDrawn = drawn;
+    labels.end();
     const r = opts.stats.renders;
     r.push(performance.now() - frameStart);
     if (r.length > 600) r.shift();
@@ -239,7 +220,7 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
     },
     setLayoutRunning: setRunning,
     layoutRunning: () => layout.isRunning(),
-    labelBoxes: () => lastDrawn.map((b) => ({ ...b })),
+    labelBoxes: () => labels.boxes(),
     kill() {
       clearTimeout(stopTimer);
       ro.disconnect();
