@@ -103,6 +103,28 @@ export function capturesRoutes(s: Services) {
     },
   );
 
+  // The page's pictures, kept at capture time. Bytes were sniffed as a raster image when kept.
+  for (const kind of ['image', 'favicon'] as const) {
+    r.openapi(
+      createRoute({
+        method: 'get', path: `/captures/{id}/${kind}`, tags: tag,
+        summary: kind === 'image' ? "The page's Open Graph image, kept at capture time (404 when it had none)" : "The page's favicon, kept at capture time (404 when none could be kept)",
+        request: { params: IdParam },
+        responses: { 200: { description: 'The image in its own type', content: { 'image/*': { schema: z.string().openapi({ format: 'binary' }) } } }, ...errors(404) },
+      }),
+      (c) => {
+        const img = s.captures.lifecycle.image(c.get('tenantId'), c.req.valid('param').id, kind);
+        return c.body(img.bytes as never, 200, {
+          'Content-Type': img.mime,
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "default-src 'none'",
+          // Private: it is the tenant's; a reingest may replace it, so caches revalidate after a day.
+          'Cache-Control': 'private, max-age=86400',
+        }) as never;
+      },
+    );
+  }
+
   const lifecycle = (path: string, summary: string, fn: (tenantId: string, id: string) => unknown, statuses: number[]) =>
     r.openapi(
       createRoute({ method: 'post', path: `/captures/{id}/${path}`, tags: tag, summary, request: { params: IdParam }, responses: { 200: json(Capture), ...errors(...statuses) } }),
