@@ -84,7 +84,7 @@ function Facts({ output, depth }: { output: Record<string, unknown>; depth: numb
   const entries = Object.entries(output).filter(([, v]) => !(typeof v === 'string' && looksLikeId(v) && !/^(nod|par)_/.test(v)));
   if (entries.length === 0) return null;
   return (
-    <dl class="cp-kv stage-output">
+    <dl class={depth === 0 ? 'cp-kv cp-kv-top' : 'cp-kv'}>
       {entries.map(([k, v]) => (
         <Fragment key={k}>
           <dt>{label(k)}</dt>

@@ -63,7 +63,7 @@ export function CapturePage({ id }: { id: string }) {
           {(hasImage(c) || hasFavicon(c)) && <CaptureThumb capture={c} />}
           <div>
             {lines && <p class="cc-lines">{lines}</p>}
-            {c.node_id && <p class="node-from-capture">Became the node <NodeName id={c.node_id} /></p>}
+            {c.node_id && <p class="cp-became">Became the node <NodeName id={c.node_id} /></p>}
           </div>
         </div>
       )}
