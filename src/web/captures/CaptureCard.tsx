@@ -26,7 +26,7 @@ export function CaptureCard({ capture: c, onChanged }: { capture: Capture; onCha
           <StatusBadge status={c.status} />
           <time class="cc-time" dateTime={c.created_at} title={fullTime(c.created_at)}>{ago(c.created_at)}</time>
           {c.node_id && (
-            <a class="cc-node" href={`#/nodes/${encodeURIComponent(c.node_id)}`} aria-label={`Open node: ${c.title}`}>
+            <a class="cc-node" href={`#/nodes/${encodeURIComponent(c.node_id)}`}>
               Open node
             </a>
           )}

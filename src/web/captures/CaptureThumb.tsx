@@ -39,5 +39,5 @@ function Glyph({ kind }: { kind: string }) {
 /** The favicon beside the site name, when one was kept. */
 export function SiteIcon({ capture }: { capture: Capture }) {
   const icon = useCaptureImage(capture.id, 'favicon', hasFavicon(capture));
-  return icon ? <img class="cc-favicon" src={icon} alt="" width={16} height={16} /> : <span class="cc-favicon cc-favicon-none" aria-hidden="true" />;
+  return icon ? <img class="cc-favicon" src={icon} alt="" width={16} height={16} /> : null;
 }
