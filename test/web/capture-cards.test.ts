@@ -7,7 +7,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2eSuite } from './harness.js';
+import { e2eSuite, screenshot } from './harness.js';
 import { axeSerious, docShots } from './kit.js';
 
 /** A soft diagonal gradient, so the screenshots show a real picture. */
@@ -173,6 +173,8 @@ describe('captures as cards', () => {
       await p.waitForTimeout(400); // colour transitions after the scheme switch
     });
     expect(shots.violations).toEqual({});
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'capture-provenance');
     await page.context().close();
   }, 120_000);
 
@@ -191,6 +193,7 @@ describe('captures as cards', () => {
     expect(await failedEvent.innerText()).toContain('HTTP 404');
     expect(await failedEvent.innerText()).toContain('Fetch');
     expect(await axeSerious(page)).toEqual([]);
+    await screenshot(page, 'capture-failed');
     await page.context().close();
   }, 60_000);
 

@@ -16,7 +16,7 @@ const LABELS: Record<string, string> = {
   vocabulary_size: 'Tags known', dimension: 'Vector size', nearest: 'Nearest nodes', stored: 'Stored', error: 'Problem', active_items: 'Active PARA items',
   decision: 'Filed under', candidates: 'Candidates', suggestions: 'Suggested links', similarity: 'Similarity', score: 'Score',
   node_id: 'Node', item_id: 'PARA item', stage: 'Stage', run: 'Run', attempt: 'Attempt', max_attempts: 'Attempts allowed', retry_in_ms: 'Next try in',
-  model: 'Model', reason: 'Reason', node: 'Node', kept_image: 'Kept preview image', kept_favicon: 'Kept site icon', images_skipped: 'Pictures not kept',
+  model: 'Model', reason: 'Reason', node: 'The node was', kept_image: 'Kept preview image', kept_favicon: 'Kept site icon', images_skipped: 'Pictures not kept',
   document_title: 'Document title', user_tags_note: 'Note', link_from: 'Linked from',
 };
 

@@ -63,7 +63,7 @@ export function CapturePage({ id }: { id: string }) {
           {(hasImage(c) || hasFavicon(c)) && <CaptureThumb capture={c} />}
           <div>
             {lines && <p class="cc-lines">{lines}</p>}
-            {c.node_id && <p class="cp-became">Became the node <NodeName id={c.node_id} /></p>}
+            {c.node_id && <p class="cp-became">Its node: <NodeName id={c.node_id} /></p>}
           </div>
         </div>
       )}
@@ -102,7 +102,7 @@ export function CapturePage({ id }: { id: string }) {
                     <div>
                       <strong class="cap">{humanize(a.kind)}</strong>
                       <time class="muted" dateTime={a.at} title={fullTime(a.at)}> {ago(a.at)}</time>
-                      {a.detail && typeof a.detail === 'object' && Object.keys(a.detail).length > 0 && <StageOutput output={a.detail} />}
+                      {eventFacts(a.detail) && <StageOutput output={eventFacts(a.detail)} />}
                     </div>
                   </li>
                 ))}
@@ -127,6 +127,13 @@ function ProcessedContent({ id }: { id: string }) {
       {open && typeof content.data === 'string' && <Markdown source={content.data} />}
     </Card>
   );
+}
+
+/** What an activity entry adds beyond its kind (run counters and the model are on the stage panel). */
+function eventFacts(d: unknown): Record<string, unknown> | null {
+  if (!d || typeof d !== 'object') return null;
+  const kept = Object.entries(d as Record<string, unknown>).filter(([k]) => !['run', 'attempt', 'model'].includes(k));
+  return kept.length ? Object.fromEntries(kept) : null;
 }
 
 /** A capture id that does not exist (deleted, mistyped, another account's): a way back. */
