@@ -47,9 +47,8 @@ export function runFacts(c: Capture, provRun: number | null, provStages: Provena
     if (done) return { stage, state: done.finished_at ? 'done' : 'running', done };
     if (stopped) return { stage, state: problem ? 'not run' : 'waiting' };
     stopped = true;
-    if (problem && (problemStage === stage || !problemStage)) {
-      return { stage, state: problem.kind === 'failed' ? 'failed' : 'retrying', error: problemError };
-    }
+    if (problem && problemStage === stage) return { stage, state: problem.kind === 'failed' ? 'failed' : 'retrying', error: problemError };
+    if (problem) return { stage, state: 'not run' }; // the run stopped without naming a stage
     return { stage, state: working ? 'running' : 'waiting' };
   });
   return {
