@@ -43,8 +43,10 @@ describe('pictures kept at capture time', () => {
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/png');
     expect(img.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(img.headers.get('cache-control')).toContain('private');
+    expect(img.headers.get('cache-control')).toBe('private, no-cache');
     expect(Buffer.from(await img.arrayBuffer()).equals(makePng(40, 21))).toBe(true);
+    const again = await t.app.request(`/api/v1/captures/${id}/image`, { headers: { Authorization: `ApiKey ${t.key}`, 'If-None-Match': img.headers.get('etag')! } });
+    expect(again.status).toBe(304);
     const fav = await t.req('GET', `/api/v1/captures/${id}/favicon`);
     expect(fav.status).toBe(200);
     expect(Buffer.from(await fav.arrayBuffer()).equals(ICON)).toBe(true);

@@ -1,4 +1,5 @@
 // /captures: intake (JSON and multipart upload), URL check, reads and lifecycle calls.
+import { createHash } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import { PayloadTooLargeError, ValidationError } from '../../errors.js';
@@ -110,17 +111,19 @@ export function capturesRoutes(s: Services) {
         method: 'get', path: `/captures/{id}/${kind}`, tags: tag,
         summary: kind === 'image' ? "The page's Open Graph image, kept at capture time (404 when it had none)" : "The page's favicon, kept at capture time (404 when none could be kept)",
         request: { params: IdParam },
-        responses: { 200: { description: 'The image in its own type', content: { 'image/*': { schema: z.string().openapi({ format: 'binary' }) } } }, ...errors(404) },
+        responses: {
+          200: { description: 'The image in its own type', content: { 'image/*': { schema: z.string().openapi({ format: 'binary' }) } } },
+          304: { description: 'Not modified (If-None-Match matched the ETag)' },
+          ...errors(404),
+        },
       }),
       (c) => {
         const img = s.captures.lifecycle.image(c.get('tenantId'), c.req.valid('param').id, kind);
-        return c.body(img.bytes as never, 200, {
-          'Content-Type': img.mime,
-          'X-Content-Type-Options': 'nosniff',
-          'Content-Security-Policy': "default-src 'none'",
-          // Private: it is the tenant's; a reingest may replace it, so caches revalidate after a day.
-          'Cache-Control': 'private, max-age=86400',
-        }) as never;
+        // Private (the tenant's), revalidated by its hash: a reingest may replace it.
+        const etag = `"${createHash('sha256').update(img.bytes).digest('base64url').slice(0, 27)}"`;
+        const cache = { ETag: etag, 'Cache-Control': 'private, no-cache', 'X-Content-Type-Options': 'nosniff' };
+        if (c.req.header('if-none-match') === etag) return c.body(null, 304, cache) as never;
+        return c.body(img.bytes as never, 200, { ...cache, 'Content-Type': img.mime, 'Content-Security-Policy': "default-src 'none'" }) as never;
       },
     );
   }
