@@ -8,6 +8,7 @@ import { oidcSchema } from './migrations/003-oidc.js';
 import { migrateImports } from './migrations/004-imports.js';
 import { oauthServerSchema } from './migrations/006-oauth-server.js';
 import { healthHistorySchema } from './migrations/007-health-history.js';
+import { captureImagesSchema } from './migrations/008-capture-images.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -22,6 +23,8 @@ const MIGRATIONS: Step[] = [
   oauthServerSchema,
   // The dashboard's daily graph-health snapshots.
   healthHistorySchema,
+  // Open Graph images and favicons kept with web captures.
+  captureImagesSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

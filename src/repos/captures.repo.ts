@@ -35,6 +35,13 @@ export interface CaptureFileRow {
   bytes: Buffer;
 }
 
+export type CaptureImageKind = 'image' | 'favicon';
+
+export interface CaptureImageRow {
+  mime: string;
+  bytes: Buffer;
+}
+
 export interface CaptureEventRow {
   id: number;
   kind: string;
@@ -76,6 +83,8 @@ export class CapturesRepo {
       get: db.prepare('SELECT * FROM captures WHERE tenant_id = ? AND id = ?'),
       byUrl: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? AND url_normalized = ? ORDER BY created_at DESC, id DESC LIMIT 1`),
       list: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
+      listByNode: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? AND node_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
+      countByNode: db.prepare('SELECT count(*) FROM captures WHERE tenant_id = ? AND node_id = ?').pluck(),
       listByStatus: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
       count: db.prepare('SELECT count(*) FROM captures WHERE tenant_id = ?').pluck(),
       countByStatus: db.prepare('SELECT count(*) FROM captures WHERE tenant_id = ? AND status = ?').pluck(),
@@ -90,6 +99,9 @@ export class CapturesRepo {
       putFile: db.prepare(`INSERT INTO capture_files (capture_id, tenant_id, filename, mime, bytes) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT(capture_id) DO UPDATE SET filename = excluded.filename, mime = excluded.mime, bytes = excluded.bytes`),
       getFile: db.prepare('SELECT capture_id, filename, mime, bytes FROM capture_files WHERE tenant_id = ? AND capture_id = ?'),
+      clearImages: db.prepare('DELETE FROM capture_images WHERE tenant_id = ? AND capture_id = ?'),
+      putImage: db.prepare('INSERT OR REPLACE INTO capture_images (capture_id, tenant_id, kind, mime, bytes) VALUES (?, ?, ?, ?, ?)'),
+      getImage: db.prepare('SELECT mime, bytes FROM capture_images WHERE tenant_id = ? AND capture_id = ? AND kind = ?'),
       addEvent: db.prepare('INSERT INTO capture_events (tenant_id, capture_id, kind, at, detail) VALUES (?, ?, ?, ?, ?)'),
       events: db.prepare('SELECT id, kind, at, detail FROM capture_events WHERE tenant_id = ? AND capture_id = ? ORDER BY id'),
       addStage: db.prepare(`INSERT INTO capture_stages (tenant_id, capture_id, run, stage, started_at, finished_at, model, output)
@@ -121,6 +133,10 @@ export class CapturesRepo {
     const total = (status ? this.s.countByStatus.get(tenantId, status) : this.s.count.get(tenantId)) as number;
     return { rows, total };
   }
+  /** The captures that became (or stand for) one node, newest first. */
+  listByNode(tenantId: string, nodeId: string, limit: number, offset: number): { rows: CaptureRow[]; total: number } {
+    return { rows: this.s.listByNode.all(tenantId, nodeId, limit, offset) as CaptureRow[], total: this.s.countByNode.get(tenantId, nodeId) as number };
+  }
   setState(tenantId: string, id: string, st: Pick<CaptureRow, 'status' | 'status_before_archive' | 'attempts' | 'error' | 'updated_at'>): void {
     this.s.setState.run({ ...st, tenant_id: tenantId, id });
   }
@@ -142,6 +158,14 @@ export class CapturesRepo {
   }
   getFile(tenantId: string, captureId: string): CaptureFileRow | undefined {
     return this.s.getFile.get(tenantId, captureId) as CaptureFileRow | undefined;
+  }
+  /** Replaces the capture's kept pictures (a reingest keeps only what the page offers now). */
+  replaceImages(tenantId: string, captureId: string, images: Array<{ kind: CaptureImageKind; mime: string; bytes: Uint8Array }>): void {
+    this.s.clearImages.run(tenantId, captureId);
+    for (const i of images) this.s.putImage.run(captureId, tenantId, i.kind, i.mime, Buffer.from(i.bytes.buffer, i.bytes.byteOffset, i.bytes.byteLength));
+  }
+  getImage(tenantId: string, captureId: string, kind: CaptureImageKind): CaptureImageRow | undefined {
+    return this.s.getImage.get(tenantId, captureId, kind) as CaptureImageRow | undefined;
   }
   addEvent(tenantId: string, captureId: string, kind: string, at: string, detail: Record<string, unknown> = {}): void {
     this.s.addEvent.run(tenantId, captureId, kind, at, JSON.stringify(detail));

@@ -59,7 +59,11 @@ export const Capture = z
   .openapi('Capture');
 export type CaptureDto = z.infer<typeof Capture>;
 
-export const CaptureListQuery = z.object({ status: z.enum(CAPTURE_STATUSES).optional(), ...pageQuery });
+export const CaptureListQuery = z.object({
+  status: z.enum(CAPTURE_STATUSES).optional(),
+  node_id: z.string().min(1).max(100).optional().openapi({ description: 'only the captures that became (or stand for) this node' }),
+  ...pageQuery,
+});
 export const CaptureList = z
   .object({ data: z.array(Capture), total: z.number().int(), page: z.number().int(), per_page: z.number().int() })
   .openapi('CaptureList');

@@ -29,6 +29,7 @@ export const COPY_TABLES: CopyTable[] = [
   { name: 'rate_limits', key: ['tenant_id', 'name'] },
   { name: 'captures', key: ['id'] },
   { name: 'capture_files', key: ['capture_id'] },
+  { name: 'capture_images', key: ['capture_id', 'kind'] },
   { name: 'capture_events', key: ['id'] },
   { name: 'capture_stages', key: ['id'] },
   { name: 'jobs', key: ['id'] },

@@ -25,7 +25,7 @@ describe('captures', () => {
     await page.setInputFiles('#cap-file', { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nfine') });
     await page.getByText('notes.md').waitFor();
     await page.getByRole('button', { name: 'Capture', exact: true }).click();
-    await page.locator('.capture-row', { hasText: 'notes' }).locator('.badge-status-completed').waitFor({ timeout: 45_000 });
+    await page.locator('.cc-card', { hasText: 'notes' }).locator('.badge-status-completed').waitFor({ timeout: 45_000 });
     await page.context().close();
   }, 120_000);
 
@@ -36,7 +36,7 @@ describe('captures', () => {
     await page.getByRole('textbox', { name: 'Note' }).fill('Plant garlic in autumn, about five centimetres deep, pointy end up. Mulch well before frost.');
     await page.getByLabel('Title (optional)').fill('Garlic planting');
     await page.getByRole('button', { name: 'Capture', exact: true }).click();
-    const row = page.locator('.capture-row', { hasText: 'Garlic planting' });
+    const row = page.locator('.cc-card', { hasText: 'Garlic planting' });
     await row.waitFor();
     await row.locator('.badge-status-completed').waitFor({ timeout: 45_000 });
     await screenshot(page, 'captures');
@@ -61,9 +61,9 @@ describe('capture lifecycle', () => {
     await page.getByRole('textbox', { name: 'URL' }).fill('http://127.0.0.1:9/private-page');
     await page.getByLabel('Title (optional)').fill('Private page');
     await page.getByRole('button', { name: 'Capture', exact: true }).click();
-    const row = page.locator('.capture-row', { hasText: 'Private page' });
+    const row = page.locator('.cc-card', { hasText: 'Private page' });
     await row.locator('.badge-status-failed').waitFor({ timeout: 60_000 });
-    await row.locator('.error-text').waitFor();
+    await row.locator('.cc-error').waitFor();
     await row.getByRole('link', { name: 'Private page' }).click();
     await page.getByRole('heading', { name: 'Private page', level: 1 }).waitFor();
     await page.getByText('Processing failed').waitFor();

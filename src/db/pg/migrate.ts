@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../paths.js';
 import type { PgClient } from './connect.js';
-import { PG_HEALTH_HISTORY, PG_IMPORTS, PG_OAUTH_SERVER, PG_OIDC, PG_RELEVANCE, PG_REVOKED_FAMILY } from './migrations.js';
+import { PG_CAPTURE_IMAGES, PG_HEALTH_HISTORY, PG_IMPORTS, PG_OAUTH_SERVER, PG_OIDC, PG_RELEVANCE, PG_REVOKED_FAMILY } from './migrations.js';
 
 export const pgSchemaPath = () => join(packageRoot(), 'src', 'db', 'pg', 'schema.pg.sql');
 
-const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER, () => PG_HEALTH_HISTORY];
+const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER, () => PG_HEALTH_HISTORY, () => PG_CAPTURE_IMAGES];
 
 export const PG_SCHEMA_VERSION = STEPS.length;
 const LOCK_KEY = 0x52685a6d; // "RhZm"

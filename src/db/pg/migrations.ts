@@ -198,3 +198,16 @@ CREATE TABLE graph_health_daily (
   PRIMARY KEY (tenant_id, day)
 );
 `;
+
+/** Step 8: Open Graph images and favicons kept with web captures. */
+export const PG_CAPTURE_IMAGES = `
+CREATE TABLE capture_images (
+  capture_id text NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+  tenant_id  text NOT NULL,
+  kind       text NOT NULL CHECK (kind IN ('image','favicon')),
+  mime       text NOT NULL,
+  bytes      bytea NOT NULL,
+  PRIMARY KEY (capture_id, kind)
+);
+ALTER TABLE capture_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
+`;

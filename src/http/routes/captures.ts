@@ -1,4 +1,5 @@
 // /captures: intake (JSON and multipart upload), URL check, reads and lifecycle calls.
+import { createHash } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import { PayloadTooLargeError, ValidationError } from '../../errors.js';
@@ -102,6 +103,30 @@ export function capturesRoutes(s: Services) {
       return c.body(out.body as never, 200, headers) as never;
     },
   );
+
+  // The page's pictures, kept at capture time. Bytes were sniffed as a raster image when kept.
+  for (const kind of ['image', 'favicon'] as const) {
+    r.openapi(
+      createRoute({
+        method: 'get', path: `/captures/{id}/${kind}`, tags: tag,
+        summary: kind === 'image' ? "The page's Open Graph image, kept at capture time (404 when it had none)" : "The page's favicon, kept at capture time (404 when none could be kept)",
+        request: { params: IdParam },
+        responses: {
+          200: { description: 'The image in its own type', content: { 'image/*': { schema: z.string().openapi({ format: 'binary' }) } } },
+          304: { description: 'Not modified (If-None-Match matched the ETag)' },
+          ...errors(404),
+        },
+      }),
+      (c) => {
+        const img = s.captures.lifecycle.image(c.get('tenantId'), c.req.valid('param').id, kind);
+        // Private (the tenant's), revalidated by its hash: a reingest may replace it.
+        const etag = `"${createHash('sha256').update(img.bytes).digest('base64url').slice(0, 27)}"`;
+        const cache = { ETag: etag, 'Cache-Control': 'private, no-cache', 'X-Content-Type-Options': 'nosniff' };
+        if (c.req.header('if-none-match') === etag) return c.body(null, 304, cache) as never;
+        return c.body(img.bytes as never, 200, { ...cache, 'Content-Type': img.mime, 'Content-Security-Policy': "default-src 'none'" }) as never;
+      },
+    );
+  }
 
   const lifecycle = (path: string, summary: string, fn: (tenantId: string, id: string) => unknown, statuses: number[]) =>
     r.openapi(

@@ -10,7 +10,7 @@ import { iso, type Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { CaptureRow, CaptureStatus, CapturesRepo } from '../../repos/captures.repo.js';
+import type { CaptureImageKind, CaptureRow, CaptureStatus, CapturesRepo } from '../../repos/captures.repo.js';
 import type { CaptureDto } from '../../schemas/captures.js';
 import { CAPTURE_JOB, toCaptureDto, type CaptureJobPayload } from './captures-view.js';
 
@@ -28,8 +28,9 @@ export class CapturesLifecycle {
     private readonly clock: Clock,
   ) {}
 
-  list(tenantId: string, q: { status?: CaptureStatus; page: number; per_page: number }) {
-    const { rows, total } = this.repo.list(tenantId, q.status, q.per_page, (q.page - 1) * q.per_page);
+  list(tenantId: string, q: { status?: CaptureStatus; node_id?: string; page: number; per_page: number }) {
+    const offset = (q.page - 1) * q.per_page;
+    const { rows, total } = q.node_id ? this.repo.listByNode(tenantId, q.node_id, q.per_page, offset) : this.repo.list(tenantId, q.status, q.per_page, offset);
     return { data: rows.map(toCaptureDto), total, page: q.page, per_page: q.per_page };
   }
 
@@ -48,6 +49,14 @@ export class CapturesLifecycle {
     if (c.raw_content !== null) return { contentType: 'text/html; charset=utf-8', body: c.raw_content };
     if (c.selected_text !== null) return { contentType: 'text/plain; charset=utf-8', body: c.selected_text };
     throw new NotFoundError('Raw content of this capture');
+  }
+
+  /** The page's Open Graph image or favicon kept at capture time. */
+  image(tenantId: string, id: string, kind: CaptureImageKind): { mime: string; bytes: Uint8Array } {
+    this.row(tenantId, id);
+    const img = this.repo.getImage(tenantId, id, kind);
+    if (!img) throw new NotFoundError(kind === 'image' ? 'Image of this capture' : 'Favicon of this capture');
+    return { mime: img.mime, bytes: new Uint8Array(img.bytes) };
   }
 
   retry(tenantId: string, id: string): CaptureDto {

@@ -7,6 +7,7 @@ import { iso, type Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Extracted, Source } from '../../ingest/extract/index.js';
 import { bookmarkNode } from './capture-bookmark.js';
+import { keepPageImages, type PageImagesFound } from './capture-images.js';
 import { CAPTURE_MAX_ATTEMPTS, captureRetryDelayMs } from './capture-retries.js';
 import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
@@ -120,7 +121,8 @@ export class CapturePipeline {
       };
       const source: Source = await step('fetch', () => fetchStage(this.d, c));
       const x: Extracted = await step('extract', () => extractStage(c, source));
-      const meta = { ...JSON.parse(c.metadata), ...this.sourceFacts(source), ...x.metadata, ...(x.title ? { document_title: x.title } : {}) };
+      const images = await keepPageImages(this.d, source, x);
+      const meta = { ...JSON.parse(c.metadata), ...this.sourceFacts(source), ...x.metadata, ...(x.title ? { document_title: x.title } : {}), ...images.facts };
       repo.setMetadata(t, id, JSON.stringify(meta), now());
       c = repo.get(t, id) ?? c;
       const text = x.markdown || [c.selected_text, c.why].filter(Boolean).join('\n\n');
@@ -133,7 +135,7 @@ export class CapturePipeline {
       await step('classify', () => classifyStage(this.d, c, vector));
       // The gist (title + summary) finds link candidates as well as the whole text, at a fraction of the embedding cost.
       await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary || text.slice(0, 600)}`));
-      this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source);
+      this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source, images);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const retrying = isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS;
@@ -179,6 +181,7 @@ export class CapturePipeline {
   private finish(
     job: Job<CaptureJobPayload>, id: string, run: number, node: { title: string; content: string; summary: string; tags: string[] },
     markdown: string, meta: Record<string, unknown>, embedded: { text: string; vector: Float32Array } | null, source: Source,
+    images: PageImagesFound,
   ): void {
     const { repo, tx, jobs, nodes } = this.d;
     const t = job.tenantId;
@@ -192,6 +195,7 @@ export class CapturePipeline {
       }
       // The fetched page is kept as the capture's raw content (replaced on reingest).
       if (source.origin === 'url' && source.bytes.length) repo.putFile(t, id, fetchedName(source.finalUrl), fetchedMime(source), source.bytes);
+      if (source.origin === 'url') repo.replaceImages(t, id, images.kept);
       const reuse = cur.node_id && nodes.exists(t, cur.node_id);
       const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : this.newNode(cur, node);
       const at = iso(this.d.clock.now());

@@ -1,14 +1,14 @@
-// Captures: the form, then the list with statuses that update live while anything is
-// still pending or processing.
-import { CaptureActions } from '../components/CaptureActions.js';
+// Captures: the form, then the captures as cards (picture, site, first lines, status)
+// whose statuses update live while anything is still pending or processing.
+import { CaptureCard } from '../captures/CaptureCard.js';
 import { CaptureForm } from '../components/CaptureForm.js';
-import { Button, Card, Empty, PageHead, Problem, Spinner, StatusBadge } from '../components/ui.js';
+import { Button, Card, Empty, PageHead, Problem, Spinner } from '../components/ui.js';
 import { qs } from '../lib/api.js';
-import { ago } from '../lib/format.js';
 import { useApi } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
 import type { CapturePage } from '../lib/types.js';
 import { CAPTURE_STATUSES } from '../../schemas/enums.js';
+import '../styles/captures.css';
 
 const STATUSES = CAPTURE_STATUSES;
 const PER_PAGE = 25;
@@ -49,30 +49,9 @@ export function CapturesPage({ query }: { query: URLSearchParams }) {
         {!list.data && !list.error && <Spinner />}
         {list.data && items.length === 0 && <Empty title={status ? `No ${status} captures` : 'Nothing captured yet'}>Use the form above, the CLI or the MCP server.</Empty>}
         {items.length > 0 && (
-          <ul class="capture-list" aria-live="polite">
+          <ul class="cc-grid" aria-live="polite">
             {items.map((c) => (
-              <li key={c.id} class="capture-row">
-                <div class="capture-main">
-                  <a href={`#/captures/${encodeURIComponent(c.id)}`} class="capture-title">
-                    {c.title}
-                  </a>
-                  <div class="capture-sub">
-                    <span class="badge badge-neutral">{c.content_type}</span>
-                    {c.url && <span class="url">{c.url}</span>}
-                    <span class="muted">{ago(c.created_at)}</span>
-                  </div>
-                  {c.status === 'failed' && c.error && <p class="error-text">{c.error}</p>}
-                </div>
-                <div class="capture-state">
-                  <StatusBadge status={c.status} />
-                  {c.node_id && (
-                    <a class="btn btn-ghost btn-sm" href={`#/nodes/${encodeURIComponent(c.node_id)}`}>
-                      Open node
-                    </a>
-                  )}
-                  <CaptureActions capture={c} compact onDone={() => void list.reload()} />
-                </div>
-              </li>
+              <CaptureCard key={c.id} capture={c} onChanged={() => void list.reload()} />
             ))}
           </ul>
         )}

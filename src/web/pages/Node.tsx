@@ -5,6 +5,7 @@ import { Markdown } from '../components/Markdown.js';
 import { LinksPanel, Suggestions } from '../components/LinksPanel.js';
 import { NeighbourGraph } from '../components/NeighbourGraph.js';
 import { NodeForm, type NodeDraft } from '../components/NodeForm.js';
+import { NodeCapture } from '../captures/NodeCapture.js';
 import { Badge, Button, Card, Problem, Spinner } from '../components/ui.js';
 import { Missing } from '../components/Missing.js';
 import { api } from '../lib/api.js';
@@ -73,6 +74,7 @@ export function NodePage({ id }: { id: string }) {
           <span aria-hidden="true">·</span>
           <span title={fullTime(node.created_at)}>created {ago(node.created_at)}</span>
         </div>
+        <NodeCapture nodeId={node.id} />
         <div class="node-actions">
           <div class="segmented" role="group" aria-label="Status">
             {STATUSES.map((s) => (
