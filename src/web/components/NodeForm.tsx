@@ -1,9 +1,18 @@
-// Create and edit a node: title, summary, markdown content, tags, PARA items.
-import { useState } from 'preact/hooks';
+// Create and edit a node: title, summary, Markdown content in the editor with a live
+// preview, tags with completion, PARA items. Keeps a draft in localStorage as you type.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { MarkdownEditor, type EditorHandle } from '../editor/MarkdownEditor.js';
+import { TagInput } from '../editor/TagInput.js';
+import { clearDraft, loadDraft, saveDraft, type EditorDraft } from '../editor/drafts.js';
+import { DEFAULT_LINK_TYPE, LINK_TYPES } from '../editor/save-links.js';
+import { useUploads } from '../editor/uploads.js';
+import { api, qs } from '../lib/api.js';
 import { useParaItems } from '../lib/para.js';
 import type { ApiError } from '../lib/api.js';
 import type { KNode } from '../lib/types.js';
+import { Markdown } from './Markdown.js';
 import { Button, Field, Problem } from './ui.js';
+import '../styles/editor.css';
 
 export interface NodeDraft {
   title: string;
@@ -11,14 +20,27 @@ export interface NodeDraft {
   content: string;
   tags: string[];
   para_item_ids: string[];
+  /** `[[Title]]` picks from completion: title → node id. */
+  picked: Record<string, string>;
+  link_type: string;
+  capture_ids: string[];
 }
 
 export function parseTags(s: string): string[] {
   return [...new Set(s.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean))];
 }
 
-export function NodeForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: {
+const lookupTitles = async (text: string, signal: AbortSignal) => {
+  const q = text.trim();
+  const r = await api.get<{ data: KNode[] }>('/nodes' + qs({ query: q || undefined, mode: q ? 'hybrid' : undefined, per_page: 10 }), { signal });
+  const low = q.toLowerCase();
+  const rank = (n: KNode) => (n.title.toLowerCase().startsWith(low) ? 0 : n.title.toLowerCase().includes(low) ? 1 : 2);
+  return [...r.data].sort((a, b) => rank(a) - rank(b)).map((n) => ({ id: n.id, title: n.title, summary: n.summary }));
+};
+
+export function NodeForm({ initial, draftKey, submitLabel, busy, error, onSubmit, onCancel }: {
   initial?: KNode;
+  draftKey: string;
   submitLabel: string;
   busy: boolean;
   error: ApiError | null;
@@ -26,32 +48,97 @@ export function NodeForm({ initial, submitLabel, busy, error, onSubmit, onCancel
   onCancel?: () => void;
 }) {
   const { items, error: paraError } = useParaItems();
-  const [title, setTitle] = useState(initial?.title ?? '');
-  const [summary, setSummary] = useState(initial?.summary ?? '');
-  const [content, setContent] = useState(initial?.body_markdown ?? '');
-  const [tags, setTags] = useState((initial?.tags ?? []).join(', '));
-  const [para, setPara] = useState<string[]>(initial?.para_item_ids ?? []);
-  const assignable = items.filter((p) => p.status !== 'archived' || para.includes(p.id));
+  const base: EditorDraft = {
+    title: initial?.title ?? '', summary: initial?.summary ?? '', content: initial?.body_markdown ?? '',
+    tags: (initial?.tags ?? []).join(', '), para_item_ids: initial?.para_item_ids ?? [],
+    link_type: DEFAULT_LINK_TYPE, picked: {}, capture_ids: [], saved_at: '',
+  };
+  const [restored, setRestored] = useState(() => loadDraft(draftKey));
+  const [d, setD] = useState<EditorDraft>(() => restored ?? base);
+  const [tab, setTab] = useState<'write' | 'preview'>('write');
+  const editor = useRef<EditorHandle | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const set = (p: Partial<EditorDraft>) => setD((x) => ({ ...x, ...p }));
+  const uploads = useUploads(editor, d.title, (id) => setD((x) => ({ ...x, capture_ids: [...x.capture_ids, id] })));
+
+  // Every change is kept; going back to what is saved drops the draft.
+  useEffect(() => {
+    const same = d.title === base.title && d.summary === base.summary && d.content === base.content && d.tags === base.tags && d.para_item_ids.join() === base.para_item_ids.join();
+    if (same) clearDraft(draftKey);
+    else saveDraft(draftKey, { ...d, saved_at: new Date().toISOString() });
+  }, [d]);
+
+  const discard = () => {
+    clearDraft(draftKey);
+    setRestored(null);
+    setD(base);
+    editor.current?.setDoc(base.content);
+  };
+  const assignable = items.filter((p) => p.status !== 'archived' || d.para_item_ids.includes(p.id));
 
   return (
     <form
-      class="form"
+      ref={formRef}
+      class="form node-form"
+      onKeyDown={(e) => {
+        if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
+          e.preventDefault();
+          formRef.current?.requestSubmit();
+        }
+      }}
       onSubmit={(e) => {
         e.preventDefault();
-        onSubmit({ title: title.trim(), summary, content, tags: parseTags(tags), para_item_ids: para });
+        onSubmit({ title: d.title.trim(), summary: d.summary, content: d.content, tags: parseTags(d.tags), para_item_ids: d.para_item_ids, picked: d.picked, link_type: d.link_type, capture_ids: d.capture_ids });
       }}
     >
+      {restored && (
+        <div class="draft-notice" role="status">
+          <span>Draft restored{restored.saved_at ? ` (from ${new Date(restored.saved_at).toLocaleString()})` : ''}.</span>
+          <Button size="sm" onClick={discard}>Discard draft</Button>
+        </div>
+      )}
       <Field label="Title" id="node-title">
-        <input id="node-title" required maxLength={500} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />
+        <input id="node-title" required maxLength={500} value={d.title} onInput={(e) => set({ title: e.currentTarget.value })} />
       </Field>
       <Field label="Summary" id="node-summary" hint="One or two sentences; shown in search results.">
-        <textarea id="node-summary" rows={2} aria-describedby="node-summary-hint" value={summary} onInput={(e) => setSummary(e.currentTarget.value)} />
+        <textarea id="node-summary" rows={2} aria-describedby="node-summary-hint" value={d.summary} onInput={(e) => set({ summary: e.currentTarget.value })} />
       </Field>
-      <Field label="Content (Markdown)" id="node-content">
-        <textarea id="node-content" class="mono" rows={14} value={content} onInput={(e) => setContent(e.currentTarget.value)} />
+      <div class="field">
+        <div class="editor-head">
+          <span class="label" id="node-content-label">Content (Markdown)</span>
+          <div class="segmented editor-tabs" role="group" aria-label="Editor view">
+            <button type="button" class={tab === 'write' ? 'on' : ''} aria-pressed={tab === 'write'} onClick={() => setTab('write')}>Write</button>
+            <button type="button" class={tab === 'preview' ? 'on' : ''} aria-pressed={tab === 'preview'} onClick={() => setTab('preview')}>Preview</button>
+          </div>
+        </div>
+        <div class={`editor-split show-${tab}`}>
+          <div class="editor-pane">
+            <MarkdownEditor
+              id="node-content"
+              value={d.content}
+              label="Content (Markdown)"
+              describedBy="node-content-hint"
+              onChange={(content) => set({ content })}
+              onFiles={uploads.add}
+              lookup={lookupTitles}
+              onPick={(title, id) => setD((x) => ({ ...x, picked: { ...x.picked, [title]: id } }))}
+              handle={editor}
+            />
+          </div>
+          <section class="editor-preview" aria-label="Preview">
+            {d.content.trim() ? <Markdown source={d.content} /> : <p class="muted">Nothing to preview yet.</p>}
+          </section>
+        </div>
+        <p class="hint" id="node-content-hint">Type [[ to link a node · paste or drop images and files to attach them · Ctrl-S (⌘-S) saves.</p>
+        {uploads.view}
+      </div>
+      <Field label="Type of the [[links]]" id="node-link-type" hint="The type given to links made from [[Title]] references when you save.">
+        <select id="node-link-type" aria-describedby="node-link-type-hint" value={d.link_type} onChange={(e) => set({ link_type: e.currentTarget.value })}>
+          {LINK_TYPES.map((t) => <option key={t} value={t}>{t.replace(/_/g, ' ')}</option>)}
+        </select>
       </Field>
       <Field label="Tags" id="node-tags" hint="Separate with commas.">
-        <input id="node-tags" aria-describedby="node-tags-hint" value={tags} onInput={(e) => setTags(e.currentTarget.value)} placeholder="reading, ideas" />
+        <TagInput id="node-tags" describedBy="node-tags-hint" value={d.tags} onInput={(tags) => set({ tags })} />
       </Field>
       <fieldset class="field">
         <legend>PARA items</legend>
@@ -62,8 +149,8 @@ export function NodeForm({ initial, submitLabel, busy, error, onSubmit, onCancel
             <label key={p.id} class="check">
               <input
                 type="checkbox"
-                checked={para.includes(p.id)}
-                onChange={(e) => setPara(e.currentTarget.checked ? [...para, p.id] : para.filter((x) => x !== p.id))}
+                checked={d.para_item_ids.includes(p.id)}
+                onChange={(e) => set({ para_item_ids: e.currentTarget.checked ? [...d.para_item_ids, p.id] : d.para_item_ids.filter((x) => x !== p.id) })}
               />
               {p.label} <span class="muted">{p.category}</span>
             </label>
@@ -72,10 +159,10 @@ export function NodeForm({ initial, submitLabel, busy, error, onSubmit, onCancel
       </fieldset>
       <Problem error={error} />
       <div class="row">
-        <Button type="submit" tone="primary" busy={busy}>
+        <Button type="submit" tone="primary" busy={busy || uploads.busy} disabled={uploads.busy}>
           {submitLabel}
         </Button>
-        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
+        {onCancel && <Button onClick={() => { clearDraft(draftKey); onCancel(); }}>Cancel</Button>}
       </div>
     </form>
   );

@@ -1,5 +1,7 @@
 // A new node, typed by hand.
 import { NodeForm, type NodeDraft } from '../components/NodeForm.js';
+import { clearDraft, draftKey } from '../editor/drafts.js';
+import { linkFromContent } from '../editor/save-links.js';
 import { PageHead } from '../components/ui.js';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
@@ -13,14 +15,16 @@ export function NewNodePage() {
     if (d.summary.trim()) body.summary = d.summary;
     if (d.para_item_ids.length) body.para_item_ids = d.para_item_ids;
     const node = await api.post<KNode>('/nodes', body);
-    toast('Node created');
+    clearDraft(draftKey());
+    const linked = await linkFromContent(node.id, d.content, d.picked, d.link_type, d.capture_ids).catch(() => null);
+    toast(linked?.added ? `Node created with ${linked.added} link${linked.added === 1 ? '' : 's'}` : 'Node created');
     navigate(`/nodes/${encodeURIComponent(node.id)}`);
   });
   return (
     <div class="page page-narrow">
       <PageHead title="New node" sub="Write it down; search, links and PARA will find it a place." />
       <div class="card">
-        <NodeForm submitLabel="Create node" busy={create.busy} error={create.error} onSubmit={(d) => void create.run(d)} onCancel={() => (history.length > 1 ? history.back() : navigate('/'))} />
+        <NodeForm draftKey={draftKey()} submitLabel="Create node" busy={create.busy} error={create.error} onSubmit={(d) => void create.run(d)} onCancel={() => (history.length > 1 ? history.back() : navigate('/'))} />
       </div>
     </div>
   );

@@ -6,6 +6,8 @@ import { LinksPanel, Suggestions } from '../components/LinksPanel.js';
 import { NeighbourGraph } from '../components/NeighbourGraph.js';
 import { NodeForm, type NodeDraft } from '../components/NodeForm.js';
 import { NodeCapture } from '../captures/NodeCapture.js';
+import { clearDraft, draftKey, hasDraft } from '../editor/drafts.js';
+import { linkFromContent } from '../editor/save-links.js';
 import { Badge, Button, Card, Problem, Spinner } from '../components/ui.js';
 import { Missing } from '../components/Missing.js';
 import { api } from '../lib/api.js';
@@ -27,7 +29,7 @@ export function NodePage({ id }: { id: string }) {
   const { data: node, error, setData, reload } = useApi<KNode>(path);
   const related = useApi<{ nodes: Related[] }>(`${path}/related?limit=500`);
   const { byId } = useParaItems();
-  const [editing, setEditing] = useState(false);
+  const [editing, setEditing] = useState(() => hasDraft(id));
 
   const save = useAction(async (d: NodeDraft) => {
     const n = node!;
@@ -38,8 +40,11 @@ export function NodePage({ id }: { id: string }) {
     if (d.tags.join('\u0000') !== n.tags.join('\u0000')) patch.tags = d.tags;
     if ([...d.para_item_ids].sort().join() !== [...n.para_item_ids].sort().join()) patch.para_item_ids = d.para_item_ids;
     if (Object.keys(patch).length) setData(await api.patch<KNode>(path, patch));
+    clearDraft(draftKey(id));
     setEditing(false);
-    toast('Saved');
+    const linked = await linkFromContent(id, d.content, d.picked, d.link_type, d.capture_ids).catch(() => null);
+    if (linked?.added) related.reload();
+    toast(linked?.added ? `Saved with ${linked.added} new link${linked.added === 1 ? '' : 's'}` : 'Saved');
   });
   const setStatus = useAction(async (status: NodeStatus) => {
     setData(await api.patch<KNode>(path, { status }));
@@ -95,7 +100,7 @@ export function NodePage({ id }: { id: string }) {
         <div class="node-main">
           {editing ? (
             <Card title="Edit node">
-              <NodeForm initial={node} submitLabel="Save" busy={save.busy} error={save.error} onSubmit={(d) => void save.run(d)} onCancel={() => setEditing(false)} />
+              <NodeForm initial={node} draftKey={draftKey(id)} submitLabel="Save" busy={save.busy} error={save.error} onSubmit={(d) => void save.run(d)} onCancel={() => setEditing(false)} />
             </Card>
           ) : (
             <Card>

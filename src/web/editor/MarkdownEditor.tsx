@@ -1,0 +1,83 @@
+// The Markdown editor as a Preact component. CodeMirror is imported on first use, so it
+// sits in its own chunk and the rest of the dashboard never downloads it; a plain textarea
+// stands in for the moment it loads.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { EditorView } from '@codemirror/view';
+import type { TitleLookup } from './wikilink-complete.js';
+
+type Cm = typeof import('./cm.js');
+
+export interface EditorHandle {
+  insert(text: string): void;
+  replace(find: string, text: string): void;
+  setDoc(doc: string): void;
+  focus(): void;
+}
+
+export function MarkdownEditor({ id, value, label, describedBy, onChange, onFiles, lookup, onPick, handle }: {
+  id: string;
+  value: string;
+  label: string;
+  describedBy?: string;
+  onChange: (v: string) => void;
+  onFiles: (files: File[]) => void;
+  lookup: TitleLookup;
+  onPick: (title: string, id: string) => void;
+  handle: { current: EditorHandle | null };
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const [ready, setReady] = useState(false);
+  const [, setFailed] = useState(false);
+  const cb = useRef({ onChange, onFiles, lookup, onPick });
+  cb.current = { onChange, onFiles, lookup, onPick };
+  const initial = useRef(value);
+  initial.current = value;
+
+  useEffect(() => {
+    let view: EditorView | null = null;
+    let cancelled = false;
+    import('./cm.js')
+      .then((cm: Cm) => {
+        if (cancelled || !host.current) return;
+        view = cm.createEditor(host.current, {
+          doc: initial.current,
+          label,
+          describedBy,
+          onChange: (d) => cb.current.onChange(d),
+          onFiles: (f) => cb.current.onFiles(f),
+          lookup: (t, s) => cb.current.lookup(t, s),
+          onPick: (t, i) => cb.current.onPick(t, i),
+        });
+        const v = view;
+        handle.current = {
+          insert: (text) => cm.insertAtCursor(v, text),
+          replace: (find, text) => cm.replaceText(v, find, text),
+          setDoc: (doc) => cm.setDoc(v, doc),
+          focus: () => v.focus(),
+        };
+        setReady(true);
+      })
+      .catch(() => setFailed(true));
+    return () => {
+      cancelled = true;
+      handle.current = null;
+      view?.destroy();
+    };
+  }, []);
+
+  return (
+    <div class="md-editor" id={id} data-ready={ready ? 'true' : undefined}>
+      {!ready && (
+        <textarea
+          class="mono md-fallback"
+          aria-label={label}
+          aria-describedby={describedBy}
+          rows={14}
+          value={value}
+          onInput={(e) => onChange(e.currentTarget.value)}
+        />
+      )}
+      <div ref={host} class="md-editor-host" hidden={!ready} />
+    </div>
+  );
+}
