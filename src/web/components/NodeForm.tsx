@@ -30,12 +30,28 @@ export function parseTags(s: string): string[] {
   return [...new Set(s.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean))];
 }
 
+// Titles for `[[`: the search API matches whole words, so the newest 100 titles are also
+// matched by substring here (what is being typed is usually a word's beginning).
+let recent: { at: number; list: Promise<KNode[]> } | null = null;
+const recentTitles = () => {
+  if (!recent || Date.now() - recent.at > 30_000) recent = { at: Date.now(), list: api.get<{ data: KNode[] }>('/nodes' + qs({ per_page: 100 })).then((r) => r.data, () => []) };
+  return recent.list;
+};
+
 const lookupTitles = async (text: string, signal: AbortSignal) => {
   const q = text.trim();
-  const r = await api.get<{ data: KNode[] }>('/nodes' + qs({ query: q || undefined, mode: q ? 'hybrid' : undefined, per_page: 10 }), { signal });
   const low = q.toLowerCase();
+  const [latest, found] = await Promise.all([
+    recentTitles(),
+    q ? api.get<{ data: KNode[] }>('/nodes' + qs({ query: q, mode: 'hybrid', per_page: 10 }), { signal }).then((r) => r.data) : Promise.resolve([]),
+  ]);
+  const seen = new Set<string>();
   const rank = (n: KNode) => (n.title.toLowerCase().startsWith(low) ? 0 : n.title.toLowerCase().includes(low) ? 1 : 2);
-  return [...r.data].sort((a, b) => rank(a) - rank(b)).map((n) => ({ id: n.id, title: n.title, summary: n.summary }));
+  return [...latest.filter((n) => n.title.toLowerCase().includes(low)), ...found]
+    .filter((n) => !seen.has(n.id) && !!seen.add(n.id))
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, 12)
+    .map((n) => ({ id: n.id, title: n.title, summary: n.summary }));
 };
 
 export function NodeForm({ initial, draftKey, submitLabel, busy, error, onSubmit, onCancel }: {
