@@ -74,19 +74,37 @@ export function NodeForm({ initial, draftKey, submitLabel, busy, error, onSubmit
   const [tab, setTab] = useState<'write' | 'preview'>('write');
   const editor = useRef<EditorHandle | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  const set = (p: Partial<EditorDraft>) => setD((x) => ({ ...x, ...p }));
-  const uploads = useUploads(editor, d.title, (id) => setD((x) => ({ ...x, capture_ids: [...x.capture_ids, id] })));
-
-  // Every change is kept; going back to what is saved drops the draft.
-  useEffect(() => {
-    const same = d.title === base.title && d.summary === base.summary && d.content === base.content && d.tags === base.tags && d.para_item_ids.join() === base.para_item_ids.join();
+  // Every change is written to the draft at once (a reload right after a keystroke keeps
+  // it); going back to what is saved drops the draft.
+  const latest = useRef(d);
+  const update = (fn: (x: EditorDraft) => EditorDraft) => {
+    const next = fn(latest.current);
+    latest.current = next;
+    const same = next.title === base.title && next.summary === base.summary && next.content === base.content && next.tags === base.tags && next.para_item_ids.join() === base.para_item_ids.join();
     if (same) clearDraft(draftKey);
-    else saveDraft(draftKey, { ...d, saved_at: new Date().toISOString() });
-  }, [d]);
+    else saveDraft(draftKey, { ...next, saved_at: new Date().toISOString() });
+    setD(next);
+  };
+  const set = (p: Partial<EditorDraft>) => update((x) => ({ ...x, ...p }));
+  const uploads = useUploads(editor, d.title, (id) => update((x) => ({ ...x, capture_ids: [...x.capture_ids, id] })));
+
+  // Ctrl-S / Cmd-S saves from anywhere on the page while the form is open (never the
+  // browser's "save page" dialog).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        formRef.current?.requestSubmit();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   const discard = () => {
     clearDraft(draftKey);
     setRestored(null);
+    latest.current = base;
     setD(base);
     editor.current?.setDoc(base.content);
   };
@@ -96,12 +114,6 @@ export function NodeForm({ initial, draftKey, submitLabel, busy, error, onSubmit
     <form
       ref={formRef}
       class="form node-form"
-      onKeyDown={(e) => {
-        if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
-          e.preventDefault();
-          formRef.current?.requestSubmit();
-        }
-      }}
       onSubmit={(e) => {
         e.preventDefault();
         onSubmit({ title: d.title.trim(), summary: d.summary, content: d.content, tags: parseTags(d.tags), para_item_ids: d.para_item_ids, picked: d.picked, link_type: d.link_type, capture_ids: d.capture_ids });
@@ -137,7 +149,7 @@ export function NodeForm({ initial, draftKey, submitLabel, busy, error, onSubmit
               onChange={(content) => set({ content })}
               onFiles={uploads.add}
               lookup={lookupTitles}
-              onPick={(title, id) => setD((x) => ({ ...x, picked: { ...x.picked, [title]: id } }))}
+              onPick={(title, id) => update((x) => ({ ...x, picked: { ...x.picked, [title]: id } }))}
               handle={editor}
             />
           </div>
