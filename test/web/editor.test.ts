@@ -186,10 +186,7 @@ describe('node editor', () => {
 
   it('passes axe on the new-node and edit pages, by keyboard, and takes the documentation screenshots', async () => {
     const a = await s.api<{ id: string }>('POST', '/nodes', { title: 'Wood wide web', content: 'Trees share sugar through fungal threads.' });
-    // axe-core is injected as a script, which the dashboard's CSP rightly refuses: bypass it here.
-    const ctx = await s.browser.browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, baseURL: s.server.url, bypassCSP: true });
-    await ctx.addInitScript((k) => localStorage.getItem('rhizome.session') ?? localStorage.setItem('rhizome.session', JSON.stringify({ kind: 'apikey', key: k })), s.server.apiKey);
-    const page = await ctx.newPage();
+    const page = await s.signedInPage({ width: 1280, height: 800 });
     await page.goto('/#/nodes/new');
     await editor(page).waitFor();
     expect(await axeSerious(page)).toEqual([]);
