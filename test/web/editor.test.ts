@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { e2eSuite } from './harness.js';
 import { axeSerious, docShots } from './kit.js';
+import { wikilinkTitles } from '../../src/web/editor/wikilink-complete.js';
 
 const s = e2eSuite();
 
@@ -216,4 +217,11 @@ describe('node editor', () => {
     expect(await editor(page).isVisible()).toBe(true);
     await page.context().close();
   }, 120_000);
+});
+
+describe('wikilinkTitles', () => {
+  it('finds each [[Title]] and [[Title|alias]] once, trimmed, and nothing else', () => {
+    expect(wikilinkTitles('See [[ Alpha ]], [[Beta|the beta]] and [[Alpha]] again; not [single] nor [[]] nor [[a\nb]].')).toEqual(['Alpha', 'Beta']);
+    expect(wikilinkTitles('no links here')).toEqual([]);
+  });
 });

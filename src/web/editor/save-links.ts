@@ -40,6 +40,24 @@ export interface LinkOutcome {
   pendingCaptures: string[];
 }
 
+/**
+ * Runs the linking after a save without holding the page: the toast says what was linked,
+ * what could not be, or that the links failed (the node itself is saved either way).
+ */
+export function linkInBackground(nodeId: string, d: { content: string; picked: Record<string, string>; link_type: string; capture_ids: string[] }, toast: (m: string) => void, done?: () => void): void {
+  linkFromContent(nodeId, d.content, d.picked, d.link_type, d.capture_ids, 60_000).then(
+    (r) => {
+      const parts: string[] = [];
+      if (r.added) parts.push(`${r.added} new link${r.added === 1 ? '' : 's'}`);
+      if (r.unresolved.length) parts.push(`no node titled ${r.unresolved.map((t) => `“${t}”`).join(', ')}`);
+      if (r.pendingCaptures.length) parts.push(`${r.pendingCaptures.length} attachment${r.pendingCaptures.length === 1 ? '' : 's'} not processed yet, so not linked`);
+      if (parts.length) toast(`Links: ${parts.join('; ')}`);
+      if (r.added) done?.();
+    },
+    (e: Error & { detail?: string }) => toast(`The node is saved, but its links were not: ${e.detail || e.message}`),
+  );
+}
+
 export async function linkFromContent(nodeId: string, content: string, picked: Record<string, string>, type: string, captureIds: string[], captureWaitMs = 15_000): Promise<LinkOutcome> {
   const want: Link[] = [];
   const unresolved: string[] = [];

@@ -1,7 +1,7 @@
 // A new node, typed by hand.
 import { NodeForm, type NodeDraft } from '../components/NodeForm.js';
 import { clearDraft, draftKey } from '../editor/drafts.js';
-import { linkFromContent } from '../editor/save-links.js';
+import { linkInBackground } from '../editor/save-links.js';
 import { PageHead } from '../components/ui.js';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
@@ -16,8 +16,8 @@ export function NewNodePage() {
     if (d.para_item_ids.length) body.para_item_ids = d.para_item_ids;
     const node = await api.post<KNode>('/nodes', body);
     clearDraft(draftKey());
-    const linked = await linkFromContent(node.id, d.content, d.picked, d.link_type, d.capture_ids).catch(() => null);
-    toast(linked?.added ? `Node created with ${linked.added} link${linked.added === 1 ? '' : 's'}` : 'Node created');
+    toast('Node created');
+    linkInBackground(node.id, d, toast);
     navigate(`/nodes/${encodeURIComponent(node.id)}`);
   });
   return (

@@ -7,7 +7,7 @@ import { NeighbourGraph } from '../components/NeighbourGraph.js';
 import { NodeForm, type NodeDraft } from '../components/NodeForm.js';
 import { NodeCapture } from '../captures/NodeCapture.js';
 import { clearDraft, draftKey, hasDraft } from '../editor/drafts.js';
-import { linkFromContent } from '../editor/save-links.js';
+import { linkInBackground } from '../editor/save-links.js';
 import { Badge, Button, Card, Problem, Spinner } from '../components/ui.js';
 import { Missing } from '../components/Missing.js';
 import { api } from '../lib/api.js';
@@ -42,9 +42,8 @@ export function NodePage({ id }: { id: string }) {
     if (Object.keys(patch).length) setData(await api.patch<KNode>(path, patch));
     clearDraft(draftKey(id));
     setEditing(false);
-    const linked = await linkFromContent(id, d.content, d.picked, d.link_type, d.capture_ids).catch(() => null);
-    if (linked?.added) related.reload();
-    toast(linked?.added ? `Saved with ${linked.added} new link${linked.added === 1 ? '' : 's'}` : 'Saved');
+    toast('Saved');
+    linkInBackground(id, d, toast, related.reload);
   });
   const setStatus = useAction(async (status: NodeStatus) => {
     setData(await api.patch<KNode>(path, { status }));
