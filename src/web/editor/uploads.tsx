@@ -14,6 +14,8 @@ interface Upload {
 }
 
 let seq = 0;
+/** The server's upload limit: a bigger file is refused here rather than sent for nothing. */
+const MAX_BYTES = 25 * 1024 * 1024;
 
 export function useUploads(editor: { current: EditorHandle | null }, title: string, onUploaded: (captureId: string) => void) {
   const [list, setList] = useState<Upload[]>([]);
@@ -23,6 +25,10 @@ export function useUploads(editor: { current: EditorHandle | null }, title: stri
     for (const file of files) {
       const key = ++seq;
       const name = file.name || 'pasted file';
+      if (file.size > MAX_BYTES) {
+        setList((l) => [...l, { key, name, progress: 0, error: 'the file is larger than 25 MB, the upload limit' }]);
+        continue;
+      }
       const mark = `<!-- uploading ${key}: ${name.replace(/--/g, '-')} -->`;
       editor.current?.insert(mark + '\n');
       setList((l) => [...l, { key, name, progress: 0 }]);
