@@ -46,7 +46,7 @@ function useSlashToSearch(path: string) {
 function Page({ path, query }: { path: string; query: URLSearchParams }) {
   let m: Record<string, string> | null;
   if (path === '/' || path === '/search') return <SearchPage query={query} />;
-  if (path === '/nodes/new') return <NewNodePage />;
+  if (path === '/nodes/new') return <NewNodePage key={query.get('title') ?? ''} title={query.get('title') ?? undefined} />;
   if ((m = match('/nodes/:id', path))) return <NodePage key={m.id} id={m.id} />;
   if (path === '/graph') return <GraphPage query={query} />;
   if (path === '/para') return <ParaPage />;

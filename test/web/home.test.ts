@@ -248,9 +248,10 @@ describe('command palette', () => {
 
     // New node from the palette.
     await page.keyboard.press('Control+k');
-    await box.fill('');
-    await page.locator('.palette-item', { hasText: /^New node/ }).click();
-    await page.waitForURL(/#\/nodes\/new/);
+    await box.fill('Bee hotel plans');
+    await page.locator('.palette-item', { hasText: 'New node “Bee hotel plans”' }).click();
+    await page.waitForURL(/#\/nodes\/new\?title=Bee/);
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Bee hotel plans');
     await page.context().close();
   });
 });

@@ -2,6 +2,7 @@
 // so nobody waits for an upload the server will refuse; the server still verifies bytes.
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
+import { URL_TYPES, guessType } from '../lib/capture-type.js';
 import { bytes } from '../lib/format.js';
 import { useAction } from '../lib/hooks.js';
 import { toast } from '../lib/toast.js';
@@ -11,7 +12,6 @@ import { UPLOAD_MAX_BYTES } from '../../schemas/enums.js';
 export const MAX_UPLOAD = UPLOAD_MAX_BYTES;
 const ALLOWED_EXT = ['pdf', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'doc', 'docx', 'txt', 'text', 'md', 'markdown'];
 export const ALLOWED_LABEL = 'PDF, PNG, JPEG, GIF, WebP, Word (.doc, .docx), plain text or Markdown';
-const URL_TYPES = ['article', 'tweet', 'video', 'repo', 'pdf', 'audio', 'image'] as const;
 type Tab = 'link' | 'note' | 'file';
 
 export function checkFile(f: File): string | null {
@@ -22,13 +22,6 @@ export function checkFile(f: File): string | null {
   return null;
 }
 
-function guessType(url: string): (typeof URL_TYPES)[number] {
-  if (/(twitter|x)\.com\/[^/]+\/status/i.test(url)) return 'tweet';
-  if (/youtube\.com|youtu\.be|vimeo\.com/i.test(url)) return 'video';
-  if (/github\.com\/[^/]+\/[^/]+\/?$|gitlab\.com\//i.test(url)) return 'repo';
-  if (/\.pdf($|\?)/i.test(url)) return 'pdf';
-  return 'article';
-}
 
 export function CaptureForm({ onCaptured }: { onCaptured: (id: string) => void }) {
   const [tab, setTab] = useState<Tab>('link');

@@ -54,8 +54,10 @@ const lookupTitles = async (text: string, signal: AbortSignal) => {
     .map((n) => ({ id: n.id, title: n.title, summary: n.summary }));
 };
 
-export function NodeForm({ initial, draftKey, submitLabel, busy, error, onSubmit, onCancel }: {
+export function NodeForm({ initial, initialTitle, draftKey, submitLabel, busy, error, onSubmit, onCancel }: {
   initial?: KNode;
+  /** A new node's title to start from (the command palette's "New node “…”"). */
+  initialTitle?: string;
   draftKey: string;
   submitLabel: string;
   busy: boolean;
@@ -65,11 +67,15 @@ export function NodeForm({ initial, draftKey, submitLabel, busy, error, onSubmit
 }) {
   const { items, error: paraError } = useParaItems();
   const base: EditorDraft = {
-    title: initial?.title ?? '', summary: initial?.summary ?? '', content: initial?.body_markdown ?? '',
+    title: initial?.title ?? initialTitle ?? '', summary: initial?.summary ?? '', content: initial?.body_markdown ?? '',
     tags: (initial?.tags ?? []).join(', '), para_item_ids: initial?.para_item_ids ?? [],
     link_type: DEFAULT_LINK_TYPE, picked: {}, capture_ids: [], saved_at: '',
   };
-  const [restored, setRestored] = useState(() => loadDraft(draftKey));
+  // A title asked for (from the palette) wins over a draft of another title.
+  const [restored, setRestored] = useState(() => {
+    const r = loadDraft(draftKey);
+    return r && !(initialTitle && r.title !== initialTitle) ? r : null;
+  });
   const [d, setD] = useState<EditorDraft>(() => restored ?? base);
   const [tab, setTab] = useState<'write' | 'preview'>('write');
   const editor = useRef<EditorHandle | null>(null);

@@ -2,7 +2,7 @@
 // wrapping, the app's colours from its CSS custom properties, `[[` title completion, and
 // files pasted or dropped handed to the caller.
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { markdownLanguage } from '@codemirror/lang-markdown';
 import { HighlightStyle, LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
@@ -57,7 +57,7 @@ export function createEditor(parent: HTMLElement, o: EditorOptions): EditorView 
         EditorView.lineWrapping,
         placeholder('Write in Markdown. Type [[ to link a node; paste or drop files to attach them.'),
         autocompletion({ override: [wikilinkSource(o.lookup, o.onPick)], activateOnTyping: true }),
-        keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...defaultKeymap, indentWithTab]),
+        keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...defaultKeymap]), // Tab is left to the page: the editor is no keyboard trap
         syntaxHighlighting(highlight),
         theme,
         EditorView.contentAttributes.of({ 'aria-label': o.label, 'aria-multiline': 'true', ...(o.describedBy ? { 'aria-describedby': o.describedBy } : {}) }),

@@ -9,7 +9,7 @@ import { navigate } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import type { KNode } from '../lib/types.js';
 
-export function NewNodePage() {
+export function NewNodePage({ title }: { title?: string }) {
   const create = useAction(async (d: NodeDraft) => {
     const body: Record<string, unknown> = { title: d.title, content: d.content, tags: d.tags };
     if (d.summary.trim()) body.summary = d.summary;
@@ -24,7 +24,7 @@ export function NewNodePage() {
     <div class="page page-narrow">
       <PageHead title="New node" sub="Write it down; search, links and PARA will find it a place." />
       <div class="card">
-        <NodeForm draftKey={draftKey()} submitLabel="Create node" busy={create.busy} error={create.error} onSubmit={(d) => void create.run(d)} onCancel={() => (history.length > 1 ? history.back() : navigate('/'))} />
+        <NodeForm initialTitle={title} draftKey={draftKey()} submitLabel="Create node" busy={create.busy} error={create.error} onSubmit={(d) => void create.run(d)} onCancel={() => (history.length > 1 ? history.back() : navigate('/'))} />
       </div>
     </div>
   );
