@@ -40,6 +40,7 @@ export function capturesRoutes(s: Services) {
               title: z.string().max(500).optional(),
               why: z.string().max(10_000).optional(),
               source: z.enum(CAPTURE_SOURCES).optional().openapi({ description: 'default api' }),
+              link_from: z.string().max(100).optional().openapi({ description: 'a node of this tenant that embeds the file: it gets a `references` link to the capture\'s node once that is made (the editor sends the node being written)' }),
             }),
           },
         },
@@ -58,9 +59,15 @@ export function capturesRoutes(s: Services) {
     if (!(CAPTURE_SOURCES as readonly string[]).includes(source)) {
       throw new ValidationError(`source must be one of ${CAPTURE_SOURCES.join(', ')}`, [{ path: 'source', message: 'unknown value' }]);
     }
-    const out = await s.captures.intake.upload(c.get('tenantId'), {
-      filename: parts.filename, bytes: parts.bytes, title, why: why?.slice(0, 10_000) || undefined, source: source as (typeof CAPTURE_SOURCES)[number],
-    });
+    const linkFrom = parts.fields.link_from?.trim();
+    if (linkFrom !== undefined && (!linkFrom || linkFrom.length > 100 || !s.nodes.exists(c.get('tenantId'), linkFrom))) {
+      throw new ValidationError('link_from must name one of your nodes', [{ path: 'link_from', message: 'no such node' }]);
+    }
+    const out = await s.captures.intake.upload(
+      c.get('tenantId'),
+      { filename: parts.filename, bytes: parts.bytes, title, why: why?.slice(0, 10_000) || undefined, source: source as (typeof CAPTURE_SOURCES)[number] },
+      linkFrom ? { linkFrom: [linkFrom] } : undefined,
+    );
     return c.json(out, 201);
   });
 

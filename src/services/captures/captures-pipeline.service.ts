@@ -171,10 +171,16 @@ export class CapturePipeline {
    * (an imported bookmark's), and the nodes that embed the captured file reference it.
    */
   private newNode(c: CaptureRow, fields: { title: string; content: string; summary: string; tags: string[] }): string {
-    const origin = JSON.parse(c.metadata) as { original_created_at?: string; link_from?: string[] };
+    const origin = JSON.parse(c.metadata) as { original_created_at?: string };
     const id = this.d.nodes.create(c.tenant_id, fields, origin.original_created_at ? { created_at: origin.original_created_at } : undefined).id;
-    for (const from of origin.link_from ?? []) this.d.links?.add(c.tenant_id, from, id, 'references');
+    this.linkFrom(c, id);
     return id;
+  }
+
+  /** The nodes that embed the captured file reference its node (a node gone meanwhile is skipped). */
+  private linkFrom(c: CaptureRow, nodeId: string): void {
+    const origin = JSON.parse(c.metadata) as { link_from?: string[] };
+    for (const from of origin.link_from ?? []) this.d.links?.add(c.tenant_id, from, nodeId, 'references');
   }
 
   /** The final write: node, capture, event and job deletion commit together or not at all. */
@@ -198,6 +204,7 @@ export class CapturePipeline {
       if (source.origin === 'url') repo.replaceImages(t, id, images.kept);
       const reuse = cur.node_id && nodes.exists(t, cur.node_id);
       const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : this.newNode(cur, node);
+      if (reuse) this.linkFrom(cur, nodeId);
       const at = iso(this.d.clock.now());
       repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
       repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });

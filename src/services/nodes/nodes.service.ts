@@ -51,6 +51,11 @@ export class NodesService {
     });
   }
 
+  /** Whether the tenant has this node. */
+  exists(tenantId: string, id: string): boolean {
+    return this.repo.get(tenantId, id) !== undefined;
+  }
+
   get(tenantId: string, id: string): NodeDto {
     const row = this.repo.get(tenantId, id);
     if (!row) throw new NotFoundError('Node');

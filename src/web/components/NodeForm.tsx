@@ -92,7 +92,8 @@ export function NodeForm({ initial, initialTitle, draftKey, submitLabel, busy, e
     setD(next);
   };
   const set = (p: Partial<EditorDraft>) => update((x) => ({ ...x, ...p }));
-  const uploads = useUploads(editor, d.title, (id) => update((x) => ({ ...x, capture_ids: [...x.capture_ids, id] })));
+  // An existing node is linked by the server when the capture's node is made; a new one by the page after saving.
+  const uploads = useUploads(editor, d.title, (id) => update((x) => ({ ...x, capture_ids: [...x.capture_ids, id] })), initial?.id);
 
   // Ctrl-S / Cmd-S saves from anywhere on the page while the form is open (never the
   // browser's "save page" dialog).

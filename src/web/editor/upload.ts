@@ -7,12 +7,14 @@ export interface Uploaded {
   id: string;
 }
 
-export async function uploadCapture(file: File, why: string, onProgress: (fraction: number) => void): Promise<Uploaded> {
+/** `linkFrom`: the node being edited, which the server links to the capture's node once it is made. */
+export async function uploadCapture(file: File, why: string, onProgress: (fraction: number) => void, linkFrom?: string): Promise<Uploaded> {
   let s = loadSession();
   if (s && needsRefresh(s)) s = await refreshSession();
   const form = new FormData();
   form.append('file', file, file.name || 'pasted');
   if (why) form.append('why', why.slice(0, 10_000));
+  if (linkFrom) form.append('link_from', linkFrom);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/v1/captures/upload');

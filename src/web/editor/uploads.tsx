@@ -17,7 +17,7 @@ let seq = 0;
 /** The server's upload limit: a bigger file is refused here rather than sent for nothing. */
 const MAX_BYTES = 25 * 1024 * 1024;
 
-export function useUploads(editor: { current: EditorHandle | null }, title: string, onUploaded: (captureId: string) => void) {
+export function useUploads(editor: { current: EditorHandle | null }, title: string, onUploaded: (captureId: string) => void, nodeId?: string) {
   const [list, setList] = useState<Upload[]>([]);
   const patch = (key: number, p: Partial<Upload>) => setList((l) => l.map((u) => (u.key === key ? { ...u, ...p } : u)));
 
@@ -32,7 +32,7 @@ export function useUploads(editor: { current: EditorHandle | null }, title: stri
       const mark = `<!-- uploading ${key}: ${name.replace(/--/g, '-')} -->`;
       editor.current?.insert(mark + '\n');
       setList((l) => [...l, { key, name, progress: 0 }]);
-      uploadCapture(file, title.trim() ? `Attached while writing “${title.trim()}”` : 'Attached while writing a new node', (f) => patch(key, { progress: f }))
+      uploadCapture(file, title.trim() ? `Attached while writing “${title.trim()}”` : 'Attached while writing a new node', (f) => patch(key, { progress: f }), nodeId)
         .then(({ id }) => {
           editor.current?.replace(mark, captureMarkdown(file, id));
           onUploaded(id);

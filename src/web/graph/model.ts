@@ -52,13 +52,28 @@ export function nodeSize(degree: number): number {
   return Math.min(3 + Math.sqrt(degree) * 1.8, 18);
 }
 
+/**
+ * The starting positions: nodes grouped by their first PARA item (else first tag), each group
+ * a disc of its own on a golden-angle spiral, so the picture is readable from the first frame
+ * and ForceAtlas2 only has to refine it.
+ */
 export function buildGraph(data: GraphData): Graph {
   const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
   const rnd = seededRandom(42);
-  const r = Math.sqrt(data.nodes.length) * 10;
+  const groupOf = (n: GNode) => n.para_item_ids[0] ?? (n.tags[0] ? '#' + n.tags[0] : '~');
+  const sizes = new Map<string, number>();
+  for (const n of data.nodes) sizes.set(groupOf(n), (sizes.get(groupOf(n)) ?? 0) + 1);
+  const centres = new Map<string, { x: number; y: number; r: number }>();
+  let i = 0;
+  for (const [key, count] of [...sizes].sort((a, b) => b[1] - a[1])) {
+    const a = i * 2.39996, d = Math.sqrt(i) * Math.sqrt(data.nodes.length / Math.max(1, sizes.size)) * 24;
+    centres.set(key, { x: Math.cos(a) * d, y: Math.sin(a) * d, r: Math.sqrt(count) * 9 });
+    i++;
+  }
   for (const n of data.nodes) {
-    const a = rnd() * Math.PI * 2, d = Math.sqrt(rnd()) * r;
-    g.addNode(n.id, { label: n.title, x: Math.cos(a) * d, y: Math.sin(a) * d, size: nodeSize(n.degree), color: OTHER, node: n });
+    const c = centres.get(groupOf(n))!;
+    const a = rnd() * Math.PI * 2, d = Math.sqrt(rnd()) * c.r;
+    g.addNode(n.id, { label: n.title, x: c.x + Math.cos(a) * d, y: c.y + Math.sin(a) * d, size: nodeSize(n.degree), color: OTHER, node: n });
   }
   for (const l of data.links) {
     if (l.source !== l.target && g.hasNode(l.source) && g.hasNode(l.target)) g.mergeEdge(l.source, l.target, { type: 'line', kind: l.type });
