@@ -37,7 +37,9 @@ export function startBackground(c: Container): void {
     async () => {
       const t0 = Date.now();
       let n = 0;
-      for (const t of c.repos.tenants.list()) {
+      const tenants = c.repos.tenants.list();
+      c.vectors.willLoad(tenants.map((t) => t.id));
+      for (const t of tenants) {
         while (!c.vectors.loadSome(t.id, INDEX_SLICE)) await new Promise((r) => setImmediate(r));
         n += c.vectors.warm(t.id);
       }

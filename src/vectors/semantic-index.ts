@@ -26,6 +26,8 @@ interface TenantIndex {
   /** Node seqs up to this one have been read from vec0. */
   after: number;
   complete: boolean;
+  /** A background load owns it: queries go to vec0 until it is complete. */
+  background: boolean;
 }
 
 const WARM_PAGE = 5000;
@@ -53,7 +55,7 @@ export class SemanticIndexes {
     }
     let t = this.tenants.get(tenantId);
     if (!t) {
-      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false };
+      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false, background: false };
       this.tenants.set(tenantId, t);
     }
     return t;
@@ -92,11 +94,30 @@ export class SemanticIndexes {
   loadSome(tenantId: string, limit: number): boolean {
     const t = this.tenant(tenantId);
     if (!t) return true;
+    t.background = true;
     if (!t.complete) this.step(t, tenantId, limit);
     return t.complete;
   }
 
-  /** True when the tenant's index holds every stored vector (queries can use it). */
+  /**
+   * True while a background load (loadSome) is under way for the tenant: queries then go to
+   * vec0 instead of waiting for it. Without one, the first query loads the index itself.
+   */
+  isLoading(tenantId: string): boolean {
+    const space = this.source.space();
+    const t = this.tenants.get(tenantId);
+    return !!space && `${space.model_id}:${space.dimension}` === this.spaceKey && t !== undefined && !t.complete && t.background;
+  }
+
+  /** Announces a background load of these tenants (before its first slice reaches them). */
+  willLoad(tenantIds: string[]): void {
+    for (const id of tenantIds) {
+      const t = this.tenant(id);
+      if (t) t.background = true;
+    }
+  }
+
+  /** True when the tenant's index holds every stored vector. */
   isComplete(tenantId: string): boolean {
     const space = this.source.space();
     return !!space && `${space.model_id}:${space.dimension}` === this.spaceKey && this.tenants.get(tenantId)?.complete === true;

@@ -121,7 +121,7 @@ export class VectorStore {
 
   /** How many vectors the tenant has, without loading its index. */
   count(tenantId: string): number {
-    return this.index.isComplete(tenantId) ? this.index.size(tenantId) : this.d.repo.count(tenantId);
+    return this.index.isLoading(tenantId) ? this.d.repo.count(tenantId) : this.index.warm(tenantId);
   }
 
   /**
@@ -132,6 +132,11 @@ export class VectorStore {
     return this.index.loadSome(tenantId, limit);
   }
 
+  /** Marks these tenants' indexes as loading in the background (queries go to vec0 meanwhile). */
+  willLoad(tenantIds: string[]): void {
+    this.index.willLoad(tenantIds);
+  }
+
   /**
    * The `k` nodes nearest to a vector that pass the filters, nearest first, from the
    * in-memory index: over-fetches until the filters leave k (or every vector was seen).
@@ -140,7 +145,7 @@ export class VectorStore {
    */
   nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): ScoredNode[] {
     if (k <= 0) return [];
-    if (!this.index.isComplete(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
+    if (this.index.isLoading(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
     const filtered = isFiltered(filter);
     const available = this.index.warm(tenantId);
     let want = Math.min(k, available);
@@ -155,16 +160,27 @@ export class VectorStore {
     }
   }
 
-  /** nearest() from vec0 by brute force, while the in-memory index is still loading. */
+  /**
+   * nearest() from vec0 by brute force, while the in-memory index is loading in the
+   * background; scored like similarities() in that state (the stored floats' dot product),
+   * so a node's score does not depend on which of the two found it.
+   */
   private nearestExact(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter): ScoredNode[] {
     let want = k;
     for (;;) {
       const hits = this.d.repo.knnExact(tenantId, vec, want);
       const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
-      const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: 1 - h.distance }));
-      if (out.length >= k || hits.length < want || want >= VEC0_MAX_K) return out.slice(0, k);
+      const kept = hits.filter((h) => live.get(h.seq) === h.id);
+      if (kept.length >= k || hits.length < want || want >= VEC0_MAX_K) {
+        const exact = new Map(this.exactScores(tenantId, vec, kept.slice(0, k).map((h) => h.seq)).map((r) => [r.seq, r.score]));
+        return kept.slice(0, k).map((h) => ({ seq: h.seq, id: h.id, score: exact.get(h.seq) ?? 1 - h.distance }));
+      }
       want = Math.min(want * 4, VEC0_MAX_K);
     }
+  }
+
+  private exactScores(tenantId: string, vec: Float32Array, seqs: number[]): Array<{ seq: number; score: number }> {
+    return this.d.repo.bySeqs(tenantId, seqs).map((r) => ({ seq: r.seq, score: dot(vec, new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4)) }));
   }
 
   /**
@@ -174,12 +190,10 @@ export class VectorStore {
    */
   similarities(tenantId: string, vec: Float32Array, seqs: number[]): ScoredNode[] {
     if (seqs.length === 0) return [];
-    if (!this.index.isComplete(tenantId)) {
-      const rows = this.d.repo.bySeqs(tenantId, seqs);
+    if (this.index.isLoading(tenantId)) {
+      const rows = this.exactScores(tenantId, vec, seqs);
       const live = this.d.nodes.passing(tenantId, rows.map((r) => r.seq), {});
-      return rows
-        .filter((r) => live.has(r.seq))
-        .map((r) => ({ seq: r.seq, id: live.get(r.seq)!, score: dot(vec, new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4)) }));
+      return rows.filter((r) => live.has(r.seq)).map((r) => ({ seq: r.seq, id: live.get(r.seq)!, score: r.score }));
     }
     const hits = this.index.scoreOf(tenantId, vec, seqs);
     const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), {});

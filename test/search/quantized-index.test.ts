@@ -128,7 +128,9 @@ describe('SemanticIndexes', () => {
     const src = source();
     const ix = new SemanticIndexes(src);
     expect(ix.isComplete('t1')).toBe(false);
+    expect(ix.isLoading('t1')).toBe(false); // nobody loads it: a query would load it all
     expect(ix.loadSome('t1', 1)).toBe(false);
+    expect(ix.isLoading('t1')).toBe(true);
     expect(ix.size('t1')).toBe(1);
     expect(ix.isComplete('t1')).toBe(false);
     src.rows.get('t1')!.push({ seq: 9, id: 'z', embedding: vec(-1, 1) });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { e2eSuite } from './harness.js';
-import { docShots } from './kit.js';
+import { axeSerious, docShots } from './kit.js';
 import { unreachableByTab } from './keyboard.js';
 
 const s = e2eSuite();
@@ -26,7 +26,7 @@ async function seed() {
   }
 }
 
-const PAGES: Array<{ route: string; name: string; ready: string; shots?: string }> = [
+const PAGES: Array<{ route: string; name: string; ready: string; shots?: string; axe?: boolean }> = [
   { route: '/', name: 'home', ready: '.health .health-cell' },
   { route: '/#/?q=line%20length', name: 'search', ready: '#results .result', shots: 'search' },
   { route: '/#/para', name: 'para', ready: '.para-col', shots: 'para' },
@@ -37,6 +37,8 @@ const PAGES: Array<{ route: string; name: string; ready: string; shots?: string 
   { route: '/#/nodes/new', name: 'new node', ready: 'main form' },
   { route: '/#/graph', name: 'graph', ready: 'main' },
   { route: '/#/nodes/nope', name: 'missing node', ready: 'main h1' },
+  { route: '/#/no-such-page', name: 'page not found', ready: 'main h1', axe: true },
+  { route: '/#/bookmarklet?url=https%3A%2F%2Fexample.org%2Farticle&title=An%20article', name: 'bookmarklet popup', ready: '.bm form', axe: true },
 ];
 
 describe('every page', () => {
@@ -48,6 +50,7 @@ describe('every page', () => {
       await page.locator(p.ready).first().waitFor();
       await settle(page);
       expect(await unreachableByTab(page), p.route).toEqual([]);
+      if (p.axe) expect(await axeSerious(page), p.route).toEqual([]);
       if (p.shots) {
         const { violations } = await docShots(page, p.shots, settle);
         expect(violations, p.route).toEqual({});
