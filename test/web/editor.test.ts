@@ -46,7 +46,11 @@ describe('node editor', () => {
     await expect.poll(() => preview.locator('strong').textContent()).toBe('sugar');
 
     await page.keyboard.type('[[Myco');
-    const option = page.locator('.cm-tooltip-autocomplete li', { hasText: 'Mycorrhizal fungi' });
+    // Two sources answer (search, then the newest titles): pick once the list has settled
+    // with the title selected, as a user does who sees it highlighted.
+    const option = page.locator('.cm-tooltip-autocomplete li[aria-selected="true"]', { hasText: 'Mycorrhizal fungi' });
+    await option.waitFor();
+    await page.waitForLoadState('networkidle');
     await option.waitFor();
     await page.keyboard.press('Enter');
     await page.keyboard.type(' every season.');

@@ -63,11 +63,17 @@ export function Palette() {
   }, []);
 
   // A modal: the page behind is inert (not focusable, not read) while the palette is open.
+  // (A key can close it before this effect runs: then nothing is made inert, and focus
+  // goes back to where it was if making the page inert had taken it away.)
   useEffect(() => {
     const shell = document.querySelector('.shell');
-    shell?.toggleAttribute('inert', open);
-    if (open) requestAnimationFrame(() => input.current?.focus());
-    return () => shell?.removeAttribute('inert');
+    const isOpen = open && live.current.open;
+    shell?.toggleAttribute('inert', isOpen);
+    if (isOpen) requestAnimationFrame(() => input.current?.focus());
+    return () => {
+      shell?.removeAttribute('inert');
+      if (!live.current.open && (document.activeElement === document.body || !document.activeElement)) returnTo.current?.focus?.();
+    };
   }, [open]);
 
   // Nodes matching the text, a moment after typing stops; a stale answer never replaces a newer one.
