@@ -45,13 +45,15 @@ describe('node editor', () => {
     await preview.getByRole('heading', { name: 'Roots and threads' }).waitFor();
     await expect.poll(() => preview.locator('strong').textContent()).toBe('sugar');
 
+    // Every keystroke asks again; the answer for the whole word is the one to pick from.
+    const answered = page.waitForResponse((r) => r.url().includes('/api/v1/nodes?') && new URL(r.url()).searchParams.get('query') === 'Myco');
     await page.keyboard.type('[[Myco');
-    // Two sources answer (search, then the newest titles): pick once the list has settled
-    // with the title selected, as a user does who sees it highlighted.
+    await answered;
     const option = page.locator('.cm-tooltip-autocomplete li[aria-selected="true"]', { hasText: 'Mycorrhizal fungi' });
     await option.waitFor();
-    await page.waitForLoadState('networkidle');
-    await option.waitFor();
+    // CodeMirror ignores Enter for 75 ms after the list changes (interactionDelay), so a list
+    // that moves under the user's finger is never picked by accident: pause as a reader would.
+    await page.waitForTimeout(250);
     await page.keyboard.press('Enter');
     await page.keyboard.type(' every season.');
     await expect.poll(() => editor(page).textContent()).toContain('[[Mycorrhizal fungi]] every season.');
