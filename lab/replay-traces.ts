@@ -5,13 +5,15 @@
 // halves, each against the previous method (min-max) on the same traces.
 import { readFileSync } from 'node:fs';
 import { sweep } from '../src/eval/fusion-sweep.js';
+import { contentTerms } from '../src/search/fts-query.js';
 import type { QueryTrace } from '../src/eval/search-eval.js';
 
 const byCollection = new Map<string, QueryTrace[]>();
 for (const line of readFileSync(process.argv[2], 'utf8').split('\n')) {
   if (!line.trim()) continue;
   const t = JSON.parse(line);
-  const trace: QueryTrace = { ...t, relevant: new Set(t.relevant), idOf: new Map(t.idOf) };
+  // Traces recorded before `queryTerms` existed get it from the query's text.
+  const trace: QueryTrace = { ...t, sides: { queryTerms: contentTerms(t.text).length, ...t.sides }, relevant: new Set(t.relevant), idOf: new Map(t.idOf) };
   const list = byCollection.get(t.collection) ?? [];
   list.push(trace);
   byCollection.set(t.collection, list);

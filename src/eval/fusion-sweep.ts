@@ -3,7 +3,7 @@
 // variant is printed with its nDCG@10 on all the collection's queries and on the odd and
 // even query positions, next to the previous method (per-query min-max) on the same traces.
 import { ABSTAIN_RISK, abstentionFloor, clearsFloor, semanticEvidence, semanticScore, type Scale } from '../search/calibration.js';
-import { fuseCalibrated, HYBRID_KEYWORD_WEIGHT, type SideHit } from '../search/calibrated-fusion.js';
+import { fuseCalibrated, hybridKeywordWeight, type SideHit } from '../search/calibrated-fusion.js';
 import { contentTerms } from '../search/fts-query.js';
 import { fuseConvex, keywordWeight } from '../search/fusion.js';
 import { KEYWORD_TAU } from '../search/keyword-score.js';
@@ -47,8 +47,10 @@ const convex = (alpha: number | null, tau = KEYWORD_TAU, risk: number | null = 0
  * `(1−a)·sem(cos)`; with no keyword hit at all, semanticScore alone. `exact`: a keyword hit
  * outside the semantic pool gets its own cosine (sides.keywordCosine) instead of nothing.
  */
-function absolute(a: number, sem: (cos: number, sc: Scale, t: QueryTrace) => number, exact: boolean, risk: number | null = ABSTAIN_RISK, combine = (k: number, s: number) => a * k + (1 - a) * s): Rule {
+function absolute(weight: number | ((t: QueryTrace) => number), sem: (cos: number, sc: Scale, t: QueryTrace) => number, exact: boolean, risk: number | null = ABSTAIN_RISK, combineWith?: (a: number) => (k: number, s: number) => number): Rule {
   return (t) => {
+    const a = typeof weight === 'number' ? weight : weight(t);
+    const combine = combineWith ? combineWith(a) : (k: number, s: number) => a * k + (1 - a) * s;
     const sc = t.sides.scale;
     const k = keywordSide(t);
     if (!sc) return k.map((h) => ({ seq: h.seq, score: h.score, keyword: true }));
@@ -100,8 +102,12 @@ for (const a of [0.9, 0.85, 0.8, 0.75]) {
   VARIANTS[`linear cosine ${a}, exact cosine of keyword hits`] = absolute(a, linear, true);
   VARIANTS[`linear from unrelated median ${a}, exact`] = absolute(a, fromMedian, true);
   const beta = Math.round((1 - a) * 2 * 100) / 100;
-  VARIANTS[`noisy-or beta ${beta}, linear, exact`] = absolute(a, linear, true, ABSTAIN_RISK, (k, s) => 1 - (1 - k) * (1 - beta * s));
+  VARIANTS[`noisy-or beta ${beta}, linear, exact`] = absolute(a, linear, true, ABSTAIN_RISK, () => (k, s) => 1 - (1 - k) * (1 - beta * s));
   for (const z of [3, 4, 6]) VARIANTS[`specificity z/${z} ${a}, exact`] = absolute(a, specific(z), true);
+}
+
+for (const [short, long] of [[0.8, 0.7], [0.8, 0.75], [0.85, 0.75], [0.85, 0.8], [0.8, 0.78]]) {
+  VARIANTS[`linear cosine by query length ${short}/${long}, exact`] = absolute((t) => (contentTerms(t.text).length <= 4 ? short : long), linear, true);
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -126,7 +132,7 @@ export function sweep(collection: string, all: QueryTrace[]): Record<string, num
     console.log(JSON.stringify({ kind: 'fusion_variant', collection, variant: name, ndcg10: s.all, odd: s.odd, even: s.even, diff: r4(dm), diff_se: r4(se), foreign_no_semantic_only: noSemanticOnly(rule, foreign) }));
   }
   for (const [name, risk] of Object.entries(GATES)) {
-    const rule = absolute(HYBRID_KEYWORD_WEIGHT, linear, true, risk);
+    const rule = absolute((t) => hybridKeywordWeight(contentTerms(t.text).length), linear, true, risk);
     console.log(
       JSON.stringify({
         kind: 'gate_sweep',

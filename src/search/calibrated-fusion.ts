@@ -1,5 +1,5 @@
 // Hybrid ranking on absolute scores (replaces per-query min-max fusion):
-//   score = a · keyword + (1 - a) · semantic,   a = HYBRID_KEYWORD_WEIGHT (0.8)
+//   score = a · keyword + (1 - a) · semantic,   a = hybridKeywordWeight(query) (0.8 or 0.7)
 // keyword  = keywordScore (keyword-score.ts); semantic = semanticEvidence (calibration.ts) of
 // the node's own cosine to the query — every keyword hit gets its cosine, not only those in
 // the k-NN pool — both absolute in [0, 1], so the fused score means the same across
@@ -9,13 +9,21 @@
 // match at all the calibrated semantic score alone ranks (a paraphrase). So a node's score
 // does not depend on what else matched. Pure functions.
 
+import { keywordWeight } from './fusion.js';
+
 /**
- * The keyword weight. With every keyword hit's own cosine on the linear evidence scale,
- * 0.8 ranked best or within noise on all three collections (CISI, Debian, pydoc; 0.9 and
- * 0.85 lost 0.7-0.9% on Debian, 0.75 was within noise of 0.8): `npm run eval` with
- * RHIZOME_EVAL_SWEEP=1 re-checks it.
+ * The keyword weight, by the query's number of content terms: 0.8 for a short look-up
+ * (≤ 4 terms), 0.7 for a longer question, where BM25 spreads over loosely related words and
+ * the embedding's sense of the whole question helps more. The same rule as the previous
+ * method's (chosen in the first ranking lab, fusion.ts), now on absolute scores: it depends
+ * on the query alone, so a node's score still does not depend on the other nodes. Against
+ * a constant 0.8 in the same run: CISI +0.3%, Debian +0.1%, pydoc −0.2% (all within noise),
+ * and with it the calibrated rule is at or above min-max on all three collections
+ * (`npm run eval`; RHIZOME_EVAL_SWEEP=1 re-checks the constants).
  */
-export const HYBRID_KEYWORD_WEIGHT = 0.8;
+export function hybridKeywordWeight(contentTermCount: number): number {
+  return keywordWeight(contentTermCount);
+}
 
 export interface SideHit {
   seq: number;

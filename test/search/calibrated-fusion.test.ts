@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { HYBRID_KEYWORD_WEIGHT } from '../../src/search/calibrated-fusion.js';
+import { hybridKeywordWeight } from '../../src/search/calibrated-fusion.js';
 import { abstentionFloor, semanticEvidence, semanticScore, type Scale } from '../../src/search/calibration.js';
 import { keywordScore } from '../../src/search/keyword-score.js';
 import { rankSides, type SearchSides } from '../../src/services/nodes/search.service.js';
 
 const scale: Scale = { floor: 0.4, ceiling: 0.6, auc: 0.95, unrelated_median: 0.12, related_median: 0.45, pairs: { related: 1, unrelated: 1 }, tail_mu: 0.1, tail_sigma: 0.1 };
-const sides = (over: Partial<SearchSides>): SearchSides => ({ keyword: [], maxBm25: 10, semantic: [], keywordCosine: [], scale, vectors: 100, ...over });
+const sides = (over: Partial<SearchSides>): SearchSides => ({ keyword: [], maxBm25: 10, semantic: [], keywordCosine: [], scale, vectors: 100, queryTerms: 2, ...over });
+const HYBRID_KEYWORD_WEIGHT = hybridKeywordWeight(2);
 
 describe('semanticEvidence', () => {
   it('is linear from the floor (0) to cosine 1 (1), keeps order above the ceiling, and is never NaN', () => {

@@ -9,7 +9,7 @@ import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
 import type { SearchRepo } from '../../repos/search.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
 import { abstentionFloor, clearsFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
-import { fuseCalibrated, HYBRID_KEYWORD_WEIGHT, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
+import { fuseCalibrated, hybridKeywordWeight, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { highlightsFor } from '../../search/highlights.js';
 import { keywordScore, maxAttainableBm25 } from '../../search/keyword-score.js';
@@ -99,7 +99,7 @@ export class SearchService {
     const inPool = new Set(semantic.map((h) => h.seq));
     const keywordCosine = vector && keyword.length ? this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq)).map((h) => ({ seq: h.seq, score: h.score })) : [];
     const scale = vector ? (await this.embedding.ready()).query : null;
-    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, vectors: vector ? this.vectors.count(tenantId) : 0, totalMatches };
+    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, vectors: vector ? this.vectors.count(tenantId) : 0, queryTerms: contentTerms(query).length, totalMatches };
   }
 
   /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */
@@ -128,6 +128,8 @@ export interface SearchSides {
   scale: Scale | null;
   /** How many notes of the tenant have a vector (the abstention gate rises with it). */
   vectors: number;
+  /** The query's content terms (stopwords dropped): a longer question gives meaning more weight. */
+  queryTerms: number;
   totalMatches?: number;
 }
 
@@ -147,6 +149,6 @@ export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hy
   const cosine = new Map(sides.semantic.map((h) => [h.seq, h.score]));
   for (const h of sides.keywordCosine) if (!cosine.has(h.seq)) cosine.set(h.seq, h.score);
   const evidence: SideHit[] = [...cosine].filter(([, c]) => clearsFloor(c, scale)).map(([seq, c]) => ({ seq, score: semanticEvidence(c, scale), raw: c }));
-  return fuseCalibrated(keyword, evidence, sides.vectors > 0 ? HYBRID_KEYWORD_WEIGHT : 1, gate);
+  return fuseCalibrated(keyword, evidence, sides.vectors > 0 ? hybridKeywordWeight(sides.queryTerms) : 1, gate);
 }
 
