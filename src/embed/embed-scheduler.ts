@@ -23,10 +23,12 @@ export interface SchedulerOptions {
   /** Most query texts in one model call. */
   maxQueryBatch: number;
   /**
-   * A query that finds the model idle waits this long for others to join its call (searches
-   * from several clients arrive a few ms apart; one call for all costs little more than one).
+   * A query that finds the model idle waits for others to join its call (one call for all
+   * costs little more than one): `'turn'` (default) until the end of this event-loop turn, so
+   * every search whose request the turn read goes in the same call, and nothing waits for a
+   * timer that a busy loop reaches only a turn later; a number: that many ms; 0: no wait.
    */
-  queryWindowMs: number;
+  queryWindowMs: number | 'turn';
   /** A background chunk on a lane that also serves queries: at most this many texts ... */
   sharedChunkTexts: number;
   /** ... and about this many characters (always at least one text). */
@@ -42,7 +44,7 @@ export interface SchedulerOptions {
 export const DEFAULT_SCHEDULER: SchedulerOptions = {
   policy: 'priority',
   maxQueryBatch: 32,
-  queryWindowMs: 3,
+  queryWindowMs: 'turn',
   sharedChunkTexts: 2,
   sharedChunkChars: 800,
   backgroundChunkTexts: 32,
@@ -78,7 +80,7 @@ export class EmbedScheduler {
   /** When the waiting background work started waiting (its first request, after none). */
   private waitingSince = -Infinity;
   private wakeUp: NodeJS.Timeout | undefined;
-  private queryWindow: NodeJS.Timeout | undefined;
+  private queryWindow: { cancel: () => void } | undefined;
 
   constructor(
     /** Lane 0 serves queries; any further lane is background-only. */
@@ -93,11 +95,19 @@ export class EmbedScheduler {
       this.lastQueryAt = this.now();
       const done = Promise.all(texts.map((text) => new Promise<Float32Array>((resolve, reject) => this.queries.push({ text, resolve, reject }))));
       const idle = this.lanes()[0];
-      if (this.o.queryWindowMs > 0 && idle && !idle.busy && !this.queryWindow) {
-        this.queryWindow = setTimeout(() => {
+      const w = this.o.queryWindowMs;
+      if (w !== 0 && idle && !idle.busy && !this.queryWindow) {
+        const go = () => {
           this.queryWindow = undefined;
           this.dispatch();
-        }, this.o.queryWindowMs);
+        };
+        if (w === 'turn') {
+          const t = setImmediate(go);
+          this.queryWindow = { cancel: () => clearImmediate(t) };
+        } else {
+          const t = setTimeout(go, w);
+          this.queryWindow = { cancel: () => clearTimeout(t) };
+        }
       } else this.dispatch();
       return done;
     }
@@ -115,7 +125,7 @@ export class EmbedScheduler {
 
   /** Fails everything queued (the embedder is closing or its model failed for good). */
   failAll(e: Error): void {
-    clearTimeout(this.queryWindow);
+    this.queryWindow?.cancel();
     this.queryWindow = undefined;
     clearTimeout(this.wakeUp);
     this.wakeUp = undefined;
