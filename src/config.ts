@@ -44,7 +44,6 @@ const envSchema = z.object({
   RHIZOME_TENANT_BUDGET: z.coerce.number().int().min(0).default(600),
   RHIZOME_EMBED_WORKERS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(1).max(2).optional()),
   RHIZOME_EMBED_SCHEDULING: z.enum(['priority', 'fifo']).default('priority'),
-  RHIZOME_EMBED_QUERY_WINDOW: z.union([z.literal('turn'), z.coerce.number().int().min(0).max(100)]).default('turn'),
   RHIZOME_QUERY_CACHE: z.coerce.number().int().min(0).max(100_000).default(1000),
   RHIZOME_TRUST_PROXY: flag,
 });
@@ -97,7 +96,7 @@ export interface Config {
   readonly openUrlCommand: string | undefined;
   readonly limits: RateLimits;
   /** Embedding workers (2: a background one on demand), their scheduling, the query-vector cache size. */
-  readonly embedding: { workers: number | undefined; scheduling: 'priority' | 'fifo'; queryWindow: number | 'turn'; queryCache: number };
+  readonly embedding: { workers: number | undefined; scheduling: 'priority' | 'fifo'; queryCache: number };
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -156,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tenantBudgetPerMinute: e.RHIZOME_TENANT_BUDGET,
       trustProxy: e.RHIZOME_TRUST_PROXY,
     },
-    embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryWindow: e.RHIZOME_EMBED_QUERY_WINDOW, queryCache: e.RHIZOME_QUERY_CACHE },
+    embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryCache: e.RHIZOME_QUERY_CACHE },
     ...overrides,
   };
   return Object.freeze(config);

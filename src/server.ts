@@ -28,7 +28,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = openDatabase(config.dbPath, { synchronous: config.synchronous });
   const embedder = new WorkerEmbedder(
     { model: config.embedModel, cacheDir: config.dataDir },
-    { workers: config.embedding.workers ?? defaultWorkers(config.embedModel), scheduling: config.embedding.scheduling, queryWindow: config.embedding.queryWindow, onProgress: (line) => log.info(line) },
+    { workers: config.embedding.workers ?? defaultWorkers(config.embedModel), scheduling: config.embedding.scheduling, onProgress: (line) => log.info(line) },
   );
   embedder.ready.then(
     () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),

@@ -29,8 +29,6 @@ const CONFIGS: Record<string, Record<string, string>> = {
   before: { RHIZOME_EMBED_WORKERS: '1', RHIZOME_EMBED_SCHEDULING: 'fifo', RHIZOME_QUERY_CACHE: '0' },
   after: {},
   'two-workers': { RHIZOME_EMBED_WORKERS: '2' },
-  /** The defaults with the earlier 3 ms timer as the query window (a busy loop reaches it a turn later). */
-  'window-3ms': { RHIZOME_EMBED_QUERY_WINDOW: '3' },
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);

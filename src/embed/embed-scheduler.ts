@@ -23,12 +23,10 @@ export interface SchedulerOptions {
   /** Most query texts in one model call. */
   maxQueryBatch: number;
   /**
-   * A query that finds the model idle waits for others to join its call (one call for all
-   * costs little more than one): `'turn'` (default) until the end of this event-loop turn, so
-   * every search whose request the turn read goes in the same call, and nothing waits for a
-   * timer that a busy loop reaches only a turn later; a number: that many ms; 0: no wait.
+   * A query that finds the model idle waits this long for others to join its call (searches
+   * from several clients arrive a few ms apart; one call for all costs little more than one).
    */
-  queryWindowMs: number | 'turn';
+  queryWindowMs: number;
   /** A background chunk on a lane that also serves queries: at most this many texts ... */
   sharedChunkTexts: number;
   /** ... and about this many characters (always at least one text). */
@@ -44,7 +42,7 @@ export interface SchedulerOptions {
 export const DEFAULT_SCHEDULER: SchedulerOptions = {
   policy: 'priority',
   maxQueryBatch: 32,
-  queryWindowMs: 'turn',
+  queryWindowMs: 3,
   sharedChunkTexts: 2,
   sharedChunkChars: 800,
   backgroundChunkTexts: 32,
@@ -80,7 +78,7 @@ export class EmbedScheduler {
   /** When the waiting background work started waiting (its first request, after none). */
   private waitingSince = -Infinity;
   private wakeUp: NodeJS.Timeout | undefined;
-  private queryWindow: { cancel: () => void } | undefined;
+  private queryWindow: NodeJS.Timeout | undefined;
 
   constructor(
     /** Lane 0 serves queries; any further lane is background-only. */
@@ -95,19 +93,11 @@ export class EmbedScheduler {
       this.lastQueryAt = this.now();
       const done = Promise.all(texts.map((text) => new Promise<Float32Array>((resolve, reject) => this.queries.push({ text, resolve, reject }))));
       const idle = this.lanes()[0];
-      const w = this.o.queryWindowMs;
-      if (w !== 0 && idle && !idle.busy && !this.queryWindow) {
-        const go = () => {
+      if (this.o.queryWindowMs > 0 && idle && !idle.busy && !this.queryWindow) {
+        this.queryWindow = setTimeout(() => {
           this.queryWindow = undefined;
           this.dispatch();
-        };
-        if (w === 'turn') {
-          const t = setImmediate(go);
-          this.queryWindow = { cancel: () => clearImmediate(t) };
-        } else {
-          const t = setTimeout(go, w);
-          this.queryWindow = { cancel: () => clearTimeout(t) };
-        }
+        }, this.o.queryWindowMs);
       } else this.dispatch();
       return done;
     }
@@ -125,7 +115,7 @@ export class EmbedScheduler {
 
   /** Fails everything queued (the embedder is closing or its model failed for good). */
   failAll(e: Error): void {
-    this.queryWindow?.cancel();
+    clearTimeout(this.queryWindow);
     this.queryWindow = undefined;
     clearTimeout(this.wakeUp);
     this.wakeUp = undefined;

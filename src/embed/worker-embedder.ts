@@ -14,8 +14,6 @@ export interface WorkerEmbedderOptions {
   workers?: number;
   /** 'priority' (default) or 'fifo' (whole requests in arrival order, for comparison). */
   scheduling?: 'priority' | 'fifo';
-  /** How long a query that finds the model idle waits for others: `'turn'` (default) or ms. */
-  queryWindow?: number | 'turn';
   /** How long the background worker may sit idle before it is stopped. */
   backgroundIdleMs?: number;
   onProgress?: (line: string) => void;
@@ -68,7 +66,6 @@ export class WorkerEmbedder implements Embedder {
     this.scheduler = new EmbedScheduler(() => (this.background ? [this.foreground, this.background] : [this.foreground]), {
       ...DEFAULT_SCHEDULER,
       policy: opts.scheduling ?? 'priority',
-      queryWindowMs: opts.queryWindow ?? DEFAULT_SCHEDULER.queryWindowMs,
     });
   }
 

@@ -86,24 +86,6 @@ describe('embedding scheduler', () => {
     expect([(await a)[0][0], (await b)[0][0]]).toEqual([1, 2]);
   });
 
-  it("by default a query that finds the model idle waits only for the end of the event-loop turn: every search read in that turn shares the call", async () => {
-    const lane = new FakeLane();
-    const s = new EmbedScheduler(() => [lane], DEFAULT_SCHEDULER);
-    const a = s.submit(['a'], 'query');
-    const b = s.submit(['bb'], 'query');
-    expect(lane.calls).toEqual([]);
-    await new Promise((r) => setImmediate(r));
-    expect(lane.calls).toEqual([['a', 'bb']]);
-    await lane.finish();
-    expect([(await a)[0][0], (await b)[0][0]]).toEqual([1, 2]);
-    // Failing everything also cancels a pending window: nothing is sent afterwards.
-    const c = s.submit(['c'], 'query');
-    s.failAll(new Error('closing'));
-    await expect(c).rejects.toThrow('closing');
-    await new Promise((r) => setImmediate(r));
-    expect(lane.calls).toHaveLength(1);
-  });
-
   it('while searches keep coming, background work on the shared lane waits for a quiet spell, but not for ever', async () => {
     const lane = new FakeLane();
     const s = new EmbedScheduler(() => [lane], { ...DEFAULT_SCHEDULER, queryWindowMs: 0, queryQuietMs: 60, maxBackgroundWaitMs: 5_000 });
