@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { FTS_OPTIONS } from '../db/fts-tables.js';
 import type { Db } from '../db/open.js';
-import { impactBytes, termImpacts, type TermImpacts } from '../search/term-impacts.js';
+import { impactBytes, termImpacts, termImpactsOf, type TermImpacts } from '../search/term-impacts.js';
 import { quoteTerm } from '../search/text.js';
 import type { KeywordIndexRepo } from './keyword-index.repo.js';
 
@@ -79,7 +79,8 @@ export class TermImpactsRepo {
       this.cache.set(key, hit);
       return hit.impacts;
     }
-    return this.put(key, { version, phrase, impacts: termImpacts(this.keywords.scoredMatches(tenantId, phrase)) });
+    const { seqs, scores } = this.keywords.scoredColumns(tenantId, phrase);
+    return this.put(key, { version, phrase, impacts: termImpactsOf(seqs, scores) });
   }
 
   private put(key: string, e: Entry): TermImpacts {

@@ -22,9 +22,12 @@ export interface TermImpacts {
 
 export function termImpacts(rows: { seq: number; score: number }[]): TermImpacts {
   rows.sort((a, b) => a.seq - b.seq);
-  const seqs = Int32Array.from(rows, (r) => r.seq);
-  const scores = Float64Array.from(rows, (r) => r.score);
-  const order = Int32Array.from(rows.keys()).sort((a, b) => scores[b] - scores[a] || seqs[a] - seqs[b]);
+  return termImpactsOf(Int32Array.from(rows, (r) => r.seq), Float64Array.from(rows, (r) => r.score));
+}
+
+/** The same from columns already in seq order. */
+export function termImpactsOf(seqs: Int32Array, scores: Float64Array): TermImpacts {
+  const order = Int32Array.from(seqs.keys()).sort((a, b) => scores[b] - scores[a] || seqs[a] - seqs[b]);
   return { seqs, scores, order };
 }
 
