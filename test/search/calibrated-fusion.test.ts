@@ -40,6 +40,15 @@ describe('hybrid ranking on absolute scores', () => {
     expect(inPool.map((h) => h.seq)).toEqual([2, 1]);
   });
 
+  it('a longer question gives meaning more weight: 0.8 / 0.2 up to four content words, 0.7 / 0.3 above', () => {
+    const short = rankSides(sides({ keyword: kw, semantic: [{ seq: 2, score: 0.7 }], queryTerms: 4 }), 'hybrid').find((h) => h.seq === 2)!;
+    const long = rankSides(sides({ keyword: kw, semantic: [{ seq: 2, score: 0.7 }], queryTerms: 5 }), 'hybrid').find((h) => h.seq === 2)!;
+    expect(short.score).toBeCloseTo(0.8 * keywordScore(5, 10) + 0.2 * semanticEvidence(0.7, scale));
+    expect(long.score).toBeCloseTo(0.7 * keywordScore(5, 10) + 0.3 * semanticEvidence(0.7, scale));
+    expect(hybridKeywordWeight(1)).toBe(0.8);
+    expect(hybridKeywordWeight(12)).toBe(0.7);
+  });
+
   it('keeps every keyword hit; a semantic-only hit must clear the abstention gate', () => {
     const gate = abstentionFloor(scale, 100);
     const r = rankSides(sides({ keyword: kw, semantic: [{ seq: 3, score: gate - 0.01 }, { seq: 4, score: gate + 0.01 }] }), 'hybrid');
