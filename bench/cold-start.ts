@@ -84,8 +84,8 @@ async function oneStart(dir: string, apiKey: string): Promise<{ health_ms: numbe
     const res = await fetch(url + '/api/v1/nodes?mode=semantic&query=' + encodeURIComponent('river delta sediment'), { headers: { Authorization: `ApiKey ${apiKey}` } });
     if (!res.ok) throw new Error(`semantic query: ${res.status}`);
     const semantic = performance.now() - t0;
-    for (let i = 0; i < 600 && indexReady === null; i++) await new Promise((r) => setTimeout(r, 50));
-    // RSS once settled: the index complete, a few searches of each mode answered.
+    for (let i = 0; i < 2400 && indexReady === null; i++) await new Promise((r) => setTimeout(r, 50));
+    // RSS once settled: the index complete (waited for up to 2 min: ~30 s at 1M), a few searches of each mode answered.
     for (const mode of ['semantic', 'hybrid', 'keyword']) {
       for (const q of ['river delta sediment', 'protein folding energy', 'medieval trade routes']) {
         await fetch(`${url}/api/v1/nodes?mode=${mode}&query=${encodeURIComponent(q)}`, { headers: { Authorization: `ApiKey ${apiKey}` } }).then((r) => r.arrayBuffer());
