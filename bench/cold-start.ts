@@ -94,9 +94,12 @@ async function oneStart(dir: string, apiKey: string): Promise<{ health_ms: numbe
     await new Promise((r) => setTimeout(r, 2000));
     return { health_ms: Math.round(health), first_semantic_ms: Math.round(semantic), index_ready_ms: indexReady === null ? null : Math.round(indexReady), rss_mb: rssMb(child.pid!) };
   } finally {
-    const done = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await done;
+    // A server that already exited (and said why: the error above) has no 'exit' to wait for.
+    if (child.exitCode === null && child.signalCode === null) {
+      const done = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await done;
+    }
   }
 }
 
