@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { buildContainer } from '../src/container.js';
 import { openDatabase } from '../src/db/open.js';
@@ -14,10 +14,10 @@ import { USE_LITE_MODEL_ID } from '../src/embed/providers.js';
 import { newId } from '../src/ids.js';
 import { memoryLogger } from '../src/logger.js';
 import { embeddingText, textHash } from '../src/search/embedding-text.js';
+import { packageRoot } from '../src/paths.js';
 import { wire } from '../src/wiring.js';
 import { SyntheticCorpus } from './synthetic.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
 
 async function writeFolder(n: number): Promise<{ dir: string; apiKey: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-cold-'));
@@ -57,7 +57,7 @@ function rssMb(pid: number): number | null {
 
 async function oneStart(dir: string, apiKey: string): Promise<{ health_ms: number; first_semantic_ms: number; index_ready_ms: number | null; rss_mb: number | null }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'bin/rhizome.js'), 'serve'], { env: { ...process.env, RHIZOME_DATA_DIR: dir, RHIZOME_PORT: '0', RHIZOME_LOG: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(packageRoot(), 'bin/rhizome.js'), 'serve'], { env: { ...process.env, RHIZOME_DATA_DIR: dir, RHIZOME_PORT: '0', RHIZOME_LOG: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let indexReady: number | null = null;
   const hear = (d: Buffer) => {
