@@ -5,6 +5,7 @@
 // the table is known to exist.
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
+import { Vec0Chunks } from './vec0-chunks.js';
 
 type Stmt = Database.Statement<unknown[], unknown>;
 
@@ -35,6 +36,9 @@ interface Stmts {
   some: Stmt;
   seqPage: Stmt;
   bySeq: Stmt;
+  idsOf: Stmt;
+  /** vec0's chunks read whole, when its layout is known (else one rowid at a time). */
+  chunks: Vec0Chunks | null;
 }
 
 export class VectorsRepo {
@@ -45,7 +49,11 @@ export class VectorsRepo {
   private readonly setSpaceStmt: Stmt;
   private readonly countStmt: Stmt;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** `chunks: false` reads vectors one rowid at a time even where vec0's chunks could be read (for comparison). */
+    private readonly opts: { chunks?: boolean } = {},
+  ) {
     this.spaceStmt = db.prepare('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1');
     this.tableStmt = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'node_vectors'");
     this.setSpaceStmt = db.prepare(
@@ -106,12 +114,24 @@ export class VectorsRepo {
   }
 
   /**
-   * The next stored vectors of the tenant after node seq `afterSeq`, in seq order, at most
-   * `limit` nodes' worth: a page of the nodes table, then one rowid lookup each in vec0 (a
-   * rowid range over vec0 is a scan per page). For loading the index in slices.
+   * The tenant's next stored vectors after cursor `after` (0 to start), about `limit` of
+   * them, and the cursor to go on from (null: none left). For loading the index in slices.
+   * With vec0's chunk layout known, the cursor is a chunk and each chunk's 1,024 vectors
+   * come in one read (vec0-chunks.ts); otherwise it is a node seq, and vectors are read one
+   * rowid lookup each after a page of the nodes table (a rowid range over vec0 is a scan).
    */
-  page(tenantId: string, afterSeq: number, limit: number): { vectors: StoredVector[]; last: number | null } {
+  page(tenantId: string, after: number, limit: number): { vectors: StoredVector[]; last: number | null } {
     if (!this.stmts) return { vectors: [], last: null };
+    const chunks = this.stmts.chunks;
+    if (chunks) {
+      const { vectors, last } = chunks.page(tenantId, after, Math.max(1, Math.ceil(limit / 1024)));
+      if (vectors.length === 0) return { vectors: [], last };
+      const ids = new Map(
+        (this.stmts.idsOf.all(tenantId, JSON.stringify(vectors.map((v) => v.seq))) as Array<{ seq: number; id: string }>).map((r) => [r.seq, r.id]),
+      );
+      return { vectors: vectors.filter((v) => ids.has(v.seq)).map((v) => ({ seq: v.seq, id: ids.get(v.seq)!, embedding: v.embedding })), last };
+    }
+    const afterSeq = after;
     const nodes = this.stmts.seqPage.all(tenantId, afterSeq, limit) as Array<{ seq: number; id: string }>;
     const vectors: StoredVector[] = [];
     for (const n of nodes) {
@@ -166,6 +186,8 @@ export class VectorsRepo {
       ),
       seqPage: this.db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
       bySeq: this.db.prepare('SELECT tenant_id, embedding FROM node_vectors WHERE rowid = ?'),
+      idsOf: this.db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ? AND seq IN (SELECT value FROM json_each(?))'),
+      chunks: this.opts.chunks === false ? null : Vec0Chunks.open(this.db, 'node_vectors', dimension),
     };
   }
 }

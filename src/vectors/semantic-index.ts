@@ -15,7 +15,7 @@ export interface StoredVector {
 export interface VectorSource {
   /** The live embedding space, or undefined before the model has created the vec0 table. */
   space(): { model_id: string; dimension: number } | undefined;
-  /** The next vectors after node seq `afterSeq`; `last` is the last seq looked at (null: none left). */
+  /** The next vectors after cursor `after` (0 to start; a node seq or a vec0 chunk, the source decides); `last` is the cursor to go on from (null: none left). */
   page(tenantId: string, afterSeq: number, limit: number): { vectors: StoredVector[]; last: number | null };
   some(tenantId: string, nodeIds: string[]): StoredVector[];
 }
@@ -23,7 +23,7 @@ export interface VectorSource {
 interface TenantIndex {
   index: QuantizedIndex;
   ids: Map<number, string>;
-  /** Node seqs up to this one have been read from vec0. */
+  /** The source's cursor: what has been read from vec0 so far. */
   after: number;
   complete: boolean;
   /** A background load owns it: queries go to vec0 until it is complete. */

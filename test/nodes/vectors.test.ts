@@ -45,6 +45,45 @@ describe('the exact vector store', () => {
     expect(repo.knnExact('ten_a', vecs[1], 20).map((h) => h.id)).not.toContain('nod_0');
   });
 
+  it("loads the same vectors a chunk at a time as rowid by rowid: several chunks, two tenants, deleted and replaced vectors, a vector whose node is gone", () => {
+    const { db, repo, vecs, seqs } = setup(2500);
+    const insB = db.prepare("INSERT INTO nodes (id, tenant_id, title, created_at, updated_at, embedded_hash) VALUES (?, 'ten_b', 't', 'x', 'x', 'h')");
+    for (let i = 0; i < 300; i++) repo.upsert('ten_b', Number(insB.run(`nob_${i}`).lastInsertRowid), sample());
+    for (const i of [0, 5, 1023, 1024, 2499]) repo.delete(seqs[i]);
+    for (const i of [7, 1500]) repo.upsert('ten_a', seqs[i], vecs[i + 1]);
+    db.prepare('DELETE FROM nodes WHERE seq = ?').run(seqs[42]); // its vector stays: the loader must skip it
+    const readAll = (r: VectorsRepo, tenant: string, limit: number) => {
+      const out = new Map<number, { id: string; v: number[] }>();
+      let after = 0;
+      let pages = 0;
+      for (;;) {
+        const { vectors, last } = r.page(tenant, after, limit);
+        for (const v of vectors) out.set(v.seq, { id: v.id, v: Array.from(new Float32Array(v.embedding.buffer.slice(v.embedding.byteOffset, v.embedding.byteOffset + v.embedding.byteLength))) });
+        if (last === null) break;
+        after = last;
+        pages++;
+      }
+      return { out, pages };
+    };
+    const byRowid = new VectorsRepo(db, { chunks: false });
+    for (const tenant of ['ten_a', 'ten_b']) {
+      const chunked = readAll(repo, tenant, 1000);
+      const plain = readAll(byRowid, tenant, 1000);
+      expect(chunked.out).toEqual(plain.out);
+      if (tenant === 'ten_a') {
+        expect(chunked.out.size).toBe(2500 - 5 - 1);
+        expect(chunked.out.get(seqs[7])!.v).toEqual(Array.from(vecs[8]));
+        expect(chunked.pages).toBeLessThan(plain.pages + 1);
+      }
+    }
+    // The chunk reader is in use where the table's layout is the known one: a page is a
+    // whole chunk (1,024 slots less 3 deleted, 1 replaced — it moved to a later chunk — and
+    // 1 whose node is gone), where rowid reads stop at the limit.
+    expect(db.prepare("SELECT value FROM node_vectors_info WHERE key = 'CREATE_VERSION'").pluck().get()).toBe('v0.1.9');
+    expect(repo.page('ten_a', 0, 1000).vectors).toHaveLength(1019);
+    expect(byRowid.page('ten_a', 0, 1000).vectors.length).toBeLessThanOrEqual(1000);
+  });
+
   it('refuses to replace the table for a model with no id or dimension', async () => {
     const t = await makeTestApp();
     await t.s.embedding.init();
