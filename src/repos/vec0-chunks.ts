@@ -19,6 +19,7 @@ export interface ChunkVector {
 export class Vec0Chunks {
   private constructor(
     private readonly next: Database.Statement<unknown[], unknown>,
+    private readonly blob: Database.Statement<unknown[], unknown>,
     private readonly dim: number,
   ) {}
 
@@ -27,12 +28,11 @@ export class Vec0Chunks {
     try {
       const version = db.prepare(`SELECT value FROM "${table}_info" WHERE key = 'CREATE_VERSION'`).pluck().get();
       if (version !== LAYOUT_VERSION) return null;
-      const next = db.prepare(
-        `SELECT c.chunk_id, c.size, c.validity, c.rowids, v.vectors FROM "${table}_chunks" c
-         JOIN "${table}_vector_chunks00" v ON v.rowid = c.chunk_id
-         WHERE c.partition00 = ? AND c.chunk_id > ? ORDER BY c.chunk_id LIMIT ?`,
-      );
-      return new Vec0Chunks(next, dim);
+      // Two statements, not a join: joined, SQLite scans every vector chunk for each page
+      // (the blob table's key is a plain column named rowid, not the rowid).
+      const next = db.prepare(`SELECT chunk_id, size, validity, rowids FROM "${table}_chunks" WHERE partition00 = ? AND chunk_id > ? ORDER BY chunk_id LIMIT ?`);
+      const blob = db.prepare(`SELECT vectors FROM "${table}_vector_chunks00" WHERE rowid = ?`).pluck();
+      return new Vec0Chunks(next, blob, dim);
     } catch {
       return null; // another layout: the caller reads rowid by rowid
     }
@@ -43,15 +43,17 @@ export class Vec0Chunks {
    * last chunk read (null when there was none left).
    */
   page(partition: string, after: number, chunks: number): { vectors: ChunkVector[]; last: number | null } {
-    const rows = this.next.all(partition, after, chunks) as Array<{ chunk_id: number; size: number; validity: Buffer; rowids: Buffer; vectors: Buffer }>;
+    const rows = this.next.all(partition, after, chunks) as Array<{ chunk_id: number; size: number; validity: Buffer; rowids: Buffer }>;
     const vectors: ChunkVector[] = [];
     const bytes = this.dim * 4;
     for (const r of rows) {
-      const n = Math.min(r.size, r.validity.length * 8, r.rowids.length / 8, r.vectors.length / bytes);
+      const blob = this.blob.get(r.chunk_id) as Buffer | undefined;
+      if (!blob) continue;
+      const n = Math.min(r.size, r.validity.length * 8, r.rowids.length / 8, Math.floor(blob.length / bytes));
       for (let i = 0; i < n; i++) {
         if (!(r.validity[i >> 3] & (1 << (i & 7)))) continue;
         const seq = Number(r.rowids.readBigInt64LE(i * 8));
-        vectors.push({ seq, embedding: r.vectors.subarray(i * bytes, (i + 1) * bytes) });
+        vectors.push({ seq, embedding: blob.subarray(i * bytes, (i + 1) * bytes) });
       }
     }
     return { vectors, last: rows.length ? rows[rows.length - 1].chunk_id : null };

@@ -184,9 +184,11 @@ export class VectorsRepo {
         `SELECT n.seq, n.id, v.embedding FROM nodes n JOIN node_vectors v ON v.rowid = n.seq
          WHERE n.tenant_id = ? AND n.id IN (SELECT value FROM json_each(?)) AND v.tenant_id = ?`,
       ),
-      seqPage: this.db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      // `+tenant_id`: walk the primary key from the cursor (the tenant indexes would read every
+      // one of the tenant's nodes for each page: quadratic over a load, ~135 ms a page at 1M).
+      seqPage: this.db.prepare('SELECT seq, id FROM nodes WHERE +tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
       bySeq: this.db.prepare('SELECT tenant_id, embedding FROM node_vectors WHERE rowid = ?'),
-      idsOf: this.db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ? AND seq IN (SELECT value FROM json_each(?))'),
+      idsOf: this.db.prepare('SELECT seq, id FROM nodes WHERE +tenant_id = ? AND seq IN (SELECT value FROM json_each(?))'),
       chunks: this.opts.chunks === false ? null : Vec0Chunks.open(this.db, 'node_vectors', dimension),
     };
   }
