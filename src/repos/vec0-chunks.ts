@@ -1,7 +1,7 @@
 // Reads a vec0 table's vectors a chunk at a time, straight from sqlite-vec's own shadow
 // tables, for loading the in-memory index. vec0 answers a rowid *range* with a scan of
-// every chunk, so the index used to read one rowid at a time (~100 µs each: 99–104 s for a
-// million notes); a chunk row holds 1,024 vectors in one blob. The layout is sqlite-vec
+// every chunk, so the index used to read one rowid lookup per vector; a chunk row holds
+// 1,024 vectors in one blob (one read of ~2.5 ms at 512-d). The layout is sqlite-vec
 // 0.1.9's (`<table>_chunks`: partition, validity bitmap, int64 rowids; `<table>_vector_chunks00`:
 // float32 vectors), so it is used only for tables that version created; anything else
 // falls back to the rowid lookups.
