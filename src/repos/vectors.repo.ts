@@ -131,8 +131,7 @@ export class VectorsRepo {
       );
       return { vectors: vectors.filter((v) => ids.has(v.seq)).map((v) => ({ seq: v.seq, id: ids.get(v.seq)!, embedding: v.embedding })), last };
     }
-    const afterSeq = after;
-    const nodes = this.stmts.seqPage.all(tenantId, afterSeq, limit) as Array<{ seq: number; id: string }>;
+    const nodes = this.stmts.seqPage.all(tenantId, after, limit) as Array<{ seq: number; id: string }>;
     const vectors: StoredVector[] = [];
     for (const n of nodes) {
       const row = this.stmts.bySeq.get(BigInt(n.seq)) as { embedding: Buffer } | undefined;

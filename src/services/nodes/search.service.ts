@@ -77,6 +77,8 @@ export class SearchService {
    */
   async sides(tenantId: string, query: string, filter: NodeFilter, mode: 'keyword' | 'semantic' | 'hybrid', pool: number): Promise<SearchSides> {
     const match = buildFtsQuery(query);
+    const terms = contentTerms(query);
+    const quoted = terms.map(quoteTerm);
     const wantKeyword = mode !== 'semantic';
     const wantSemantic = mode !== 'keyword';
     // The query's embedding is computed in the model's worker thread: ask for it first and
@@ -84,12 +86,12 @@ export class SearchService {
     // this thread meanwhile instead of after it. embedQuery never rejects (null = no vector).
     const vectorPromise = wantSemantic ? this.embedding.embedQuery(query) : Promise.resolve(null);
     if (wantSemantic && wantKeyword && match) await new Promise((resolve) => setImmediate(resolve));
-    const top = wantKeyword && match ? this.repo.keywordTop(tenantId, contentTerms(query).map(quoteTerm), filter, pool) : { hits: [] };
+    const top = wantKeyword && match ? this.repo.keywordTop(tenantId, quoted, filter, pool) : { hits: [] };
     const keyword: RankedHit[] = top.hits;
     const totalMatches = wantKeyword ? (match ? (top.total ?? (keyword.length < pool ? keyword.length : this.repo.keywordCount(tenantId, match, filter))) : 0) : undefined;
     let maxBm25 = 0;
     if (keyword.length) {
-      const stats = this.repo.termStats(tenantId, contentTerms(query).map(quoteTerm));
+      const stats = this.repo.termStats(tenantId, quoted);
       maxBm25 = maxAttainableBm25(stats.n, stats.df);
     }
     const vector = await vectorPromise;
@@ -99,7 +101,7 @@ export class SearchService {
     const inPool = new Set(semantic.map((h) => h.seq));
     const keywordCosine = vector && keyword.length ? this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq)).map((h) => ({ seq: h.seq, score: h.score })) : [];
     const scale = vector ? (await this.embedding.ready()).query : null;
-    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, vectors: vector ? this.vectors.count(tenantId) : 0, queryTerms: contentTerms(query).length, totalMatches };
+    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, vectors: vector ? this.vectors.count(tenantId) : 0, queryTerms: terms.length, totalMatches };
   }
 
   /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */
