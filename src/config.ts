@@ -46,6 +46,7 @@ const envSchema = z.object({
   RHIZOME_EMBED_SCHEDULING: z.enum(['priority', 'fifo']).default('priority'),
   RHIZOME_QUERY_CACHE: z.coerce.number().int().min(0).max(100_000).default(1000),
   RHIZOME_TRUST_PROXY: flag,
+  RHIZOME_REQUESTS_PER_TURN: z.coerce.number().int().min(0).max(10_000).default(0),
 });
 
 export interface RateLimits {
@@ -97,6 +98,8 @@ export interface Config {
   readonly limits: RateLimits;
   /** Embedding workers (2: a background one on demand), their scheduling, the query-vector cache size. */
   readonly embedding: { workers: number | undefined; scheduling: 'priority' | 'fifo'; queryCache: number };
+  /** New requests the event loop starts per turn (0: no gate); see http/turn-gate.ts. */
+  readonly requestsPerTurn: number;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -156,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       trustProxy: e.RHIZOME_TRUST_PROXY,
     },
     embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryCache: e.RHIZOME_QUERY_CACHE },
+    requestsPerTurn: e.RHIZOME_REQUESTS_PER_TURN,
     ...overrides,
   };
   return Object.freeze(config);

@@ -13,6 +13,7 @@ import { defaultWorkers, WorkerEmbedder } from './embed/worker-embedder.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { webMount } from './http/web.js';
+import { createTurnGate, waitsOnModel } from './http/turn-gate.js';
 
 /** Room for a 10,000-character query parameter of 3-byte characters, percent-encoded. */
 export const MAX_HEADER_BYTES = 128 * 1024;
@@ -42,7 +43,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
   // 16 KB header limit once percent-encoded (up to 9 bytes a character). The adapter's own
   // 400s (request target `*`, malformed Host) and Node's parser errors leave as problem+json.
-  const listener = getRequestListener(async (req, env) => (app ?? (await ready, app!)).fetch(req, env), {
+  const gate = createTurnGate(config.requestsPerTurn);
+  const listener = getRequestListener(async (req, env) => {
+    const turn = gate.enter(waitsOnModel(env.incoming.method, env.incoming.url));
+    if (turn) await turn;
+    return (app ?? (await ready, app!)).fetch(req, env);
+  }, {
     hostname: config.host,
     errorHandler: adapterErrorHandler(log),
   });

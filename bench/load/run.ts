@@ -23,12 +23,17 @@ for (const m of mixes) mixFrom(m); // fail fast on a bad one
  * `before`: the embedding levers off (one worker, first come first served, no query-vector
  * cache); `after`: the defaults (queries first and batched, background work in small chunks,
  * the query-vector cache; on 4 cores or more a second, lower-priority worker for background
- * work); `two-workers`: that second worker forced. The knobs are server variables.
+ * work); `two-workers`: that second worker forced; `gate-8`, `gate-16`: the defaults plus
+ * the turn gate (RHIZOME_REQUESTS_PER_TURN, at most 8 or 16 new requests a turn).
+ * The knobs are server variables.
  */
 const CONFIGS: Record<string, Record<string, string>> = {
   before: { RHIZOME_EMBED_WORKERS: '1', RHIZOME_EMBED_SCHEDULING: 'fifo', RHIZOME_QUERY_CACHE: '0' },
   after: {},
   'two-workers': { RHIZOME_EMBED_WORKERS: '2' },
+  'gate-8': { RHIZOME_REQUESTS_PER_TURN: '8' },
+  'gate-16': { RHIZOME_REQUESTS_PER_TURN: '16' },
+
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);
@@ -66,7 +71,8 @@ for (const mixName of mixes) {
     const load_before = loadavg()[0];
     const kinds = await runTraffic(server, { connections, mix, seconds, ids, queries });
     const load_after = loadavg()[0];
-    const drain_ms = await drained(server);
+    // RHIZOME_LOAD_DRAIN=0 skips waiting for the run's writes to be embedded (quicker sweeps).
+    const drain_ms = env.RHIZOME_LOAD_DRAIN === '0' ? null : await drained(server);
     await server.stop();
     rmSync(server.dataDir, { recursive: true, force: true });
     const total = Object.values(kinds).reduce((s, k) => s + k.requests, 0);
