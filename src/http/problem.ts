@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { isStorageError } from '../db/storage-errors.js';
+import { PgUnavailableError } from '../db/pg/errors.js';
 import { AppError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 
 export function problemResponse(err: AppError, instance?: string): Response {
@@ -25,6 +26,9 @@ export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   if (isStorageError(err)) {
     return new AppError(507, 'insufficient_storage', 'Insufficient storage', 'The server cannot store this right now (its disk is full or failing); nothing was changed. Retry later.', undefined, { 'Retry-After': '30' });
+  }
+  if (err instanceof PgUnavailableError) {
+    return new AppError(503, 'database_unavailable', 'Database unavailable', 'The database cannot be reached right now. Retry shortly.', undefined, { 'Retry-After': '5' });
   }
   if (err instanceof HTTPException) {
     const msg = err.message || 'Bad request';

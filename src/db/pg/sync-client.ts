@@ -1,0 +1,102 @@
+// A synchronous PostgreSQL connection for Rhizome's synchronous repositories: each call
+// blocks the calling thread until the pg worker (sync-worker.ts, one per process, through
+// synckit) has the answer. Why synchronous and what it costs: docs/scale-out.md, Stage 1
+// (15–35 µs a statement over awaited node-postgres, lab/pg-sync-bridge.ts).
+//
+// Errors: a statement PostgreSQL rejects throws PgQueryError with its SQLSTATE `code`; a
+// database that cannot be reached, or a link lost mid-call, throws PgUnavailableError
+// (the HTTP layer answers 503 with Retry-After). The next call after an outage reconnects.
+import { createSyncFn } from 'synckit';
+import { distPath } from '../../paths.js';
+import { PgQueryError, PgUnavailableError } from './errors.js';
+import type { PgReply, PgRequest } from './sync-worker.js';
+
+export { PgQueryError, PgUnavailableError };
+
+export interface PgSyncOptions {
+  /** How long connecting may take before the call fails as unavailable. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL's statement_timeout for the session (0: none). */
+  statementTimeoutMs?: number;
+  /** How long the calling thread waits for any one answer. */
+  callTimeoutMs?: number;
+}
+
+type Call = (req: PgRequest) => PgReply;
+const calls = new Map<number, Call>();
+
+/** synckit keeps one worker per script path; its wait bound is fixed when it starts. */
+function callFor(timeoutMs: number): Call {
+  let call = calls.get(timeoutMs);
+  if (!call) calls.set(timeoutMs, (call = createSyncFn<(req: PgRequest) => Promise<PgReply>>(distPath('pg-worker.js'), { timeout: timeoutMs })));
+  return call;
+}
+
+export interface PgResult<T> {
+  rows: T[];
+  rowCount: number | null;
+}
+
+export class PgSync {
+  private readonly call: Call;
+  private handle: number | null;
+  private depth = 0;
+
+  constructor(url: string, opts: PgSyncOptions = {}) {
+    this.call = callFor(opts.callTimeoutMs ?? 60_000);
+    const r = this.send({ op: 'open', url, connectTimeoutMs: opts.connectTimeoutMs ?? 5000, statementTimeoutMs: opts.statementTimeoutMs ?? 30_000 });
+    this.handle = r.handle!;
+  }
+
+  /** Runs one statement (`$1`… parameters) and returns its rows. */
+  query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): PgResult<T> {
+    if (this.handle === null) throw new PgQueryError('connection closed', undefined);
+    const r = this.send({ op: 'query', handle: this.handle, sql, params });
+    return { rows: (r.rows ?? []) as T[], rowCount: r.rowCount ?? null };
+  }
+
+  /** Runs fn in one transaction; a nested call is a savepoint. All or nothing. */
+  transaction<T>(fn: () => T): T {
+    const sp = `rz_sp${this.depth}`;
+    this.query(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${sp}`);
+    this.depth++;
+    try {
+      const out = fn();
+      this.depth--;
+      this.query(this.depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT ${sp}`);
+      return out;
+    } catch (e) {
+      this.depth--;
+      try {
+        this.query(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${sp}`);
+      } catch {
+        /* the connection is gone: PostgreSQL rolls the transaction back itself */
+      }
+      throw e;
+    }
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  close(): void {
+    if (this.handle === null) return;
+    const handle = this.handle;
+    this.handle = null;
+    this.send({ op: 'close', handle });
+  }
+
+  private send(req: PgRequest): Extract<PgReply, { ok: true }> {
+    let r: PgReply;
+    try {
+      r = this.call(req);
+    } catch (e) {
+      // synckit's own failure: the worker did not answer in time.
+      throw new PgUnavailableError(`PostgreSQL did not answer: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (r.ok) return r;
+    if (r.kind === 'unavailable') throw new PgUnavailableError(r.message);
+    throw new PgQueryError(r.message, r.code);
+  }
+}
