@@ -1,0 +1,87 @@
+// Rhizome's repositories speak SQLite's SQL. Most of it is also PostgreSQL's; what differs
+// is rewritten here, once per statement, so one repository serves both backends:
+//   - parameters: `?` and named `@name` / `:name` / `$name` become `$1`, `$2`, … (a name
+//     used twice is one parameter);
+//   - `INSERT OR IGNORE INTO …` becomes `INSERT INTO … ON CONFLICT DO NOTHING`;
+//   - `json_each(x) alias` over a JSON array becomes `json_array_elements_text((x)::json)
+//     AS alias(value)`;
+//   - `IFNULL(` becomes `COALESCE(`; `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case).
+// Text inside quotes ('…', "…") is never touched. SQL that needs more (FTS5, vec0, pragmas,
+// `INSERT OR REPLACE`) lives in the engine's own repository and is refused here.
+
+export interface Translated {
+  sql: string;
+  /** Positional: how many `?` there were. Named: the names, in `$n` order. */
+  params: { kind: 'positional'; count: number } | { kind: 'named'; names: string[] } | { kind: 'none' };
+}
+
+export class UntranslatableSqlError extends Error {}
+
+const REFUSED: Array<[RegExp, string]> = [
+  [/\bINSERT\s+OR\s+REPLACE\b/i, 'INSERT OR REPLACE'],
+  [/\bMATCH\b/i, 'MATCH (FTS5, vec0)'],
+  [/\bPRAGMA\b/i, 'PRAGMA'],
+  [/\browid\b/i, 'rowid'],
+];
+
+/** Splits SQL into code and quoted runs, so rewrites only ever see code. */
+function segments(sql: string): Array<{ code: boolean; text: string }> {
+  const out: Array<{ code: boolean; text: string }> = [];
+  let i = 0;
+  let start = 0;
+  while (i < sql.length) {
+    const ch = sql[i];
+    if (ch === "'" || ch === '"') {
+      if (i > start) out.push({ code: true, text: sql.slice(start, i) });
+      let j = i + 1;
+      for (; j < sql.length; j++) {
+        if (sql[j] === ch) {
+          if (sql[j + 1] === ch) j++; // doubled quote inside
+          else break;
+        }
+      }
+      out.push({ code: false, text: sql.slice(i, j + 1) });
+      i = start = j + 1;
+    } else i++;
+  }
+  if (start < sql.length) out.push({ code: true, text: sql.slice(start) });
+  return out;
+}
+
+export function translateSql(sqliteSql: string): Translated {
+  const parts = segments(sqliteSql);
+  const code = parts.filter((p) => p.code).map((p) => p.text).join(' ');
+  for (const [re, what] of REFUSED) if (re.test(code)) throw new UntranslatableSqlError(`${what} has no PostgreSQL translation here: ${sqliteSql.slice(0, 80)}`);
+
+  let positional = 0;
+  const names: string[] = [];
+  let ignore = false;
+  for (const p of parts) {
+    if (!p.code) continue;
+    let t = p.text;
+    if (/\bINSERT\s+OR\s+IGNORE\b/i.test(t)) {
+      ignore = true;
+      t = t.replace(/\bINSERT\s+OR\s+IGNORE\b/gi, 'INSERT');
+    }
+    // Parameters first (the rewrites below add `::` casts); a named parameter is a sigil then a name.
+    t = t.replace(/\?|[@:$]([A-Za-z_]\w*)/g, (m, name: string | undefined) => {
+      if (m === '?') return `$${++positional}`;
+      let k = names.indexOf(name!);
+      if (k < 0) k = names.push(name!) - 1;
+      return `$${k + 1}`;
+    });
+    t = t.replace(/\bjson_each\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s+(?:AS\s+)?([A-Za-z_]\w*)/gi, (_m, arg: string, alias: string) => `json_array_elements_text((${arg})::json) AS ${alias}(value)`);
+    t = t.replace(/\bIFNULL\(/gi, 'COALESCE(').replace(/\bNOT\s+LIKE\b/gi, 'NOT ILIKE').replace(/(?<!NOT\s)\bLIKE\b/gi, 'ILIKE');
+    p.text = t;
+  }
+  if (positional && names.length) throw new UntranslatableSqlError(`mixes ? and named parameters: ${sqliteSql.slice(0, 80)}`);
+  let sql = parts.map((p) => p.text).join('');
+  if (ignore) {
+    const ret = /\bRETURNING\b/i.exec(sql);
+    sql = ret ? `${sql.slice(0, ret.index)}ON CONFLICT DO NOTHING ${sql.slice(ret.index)}` : `${sql.replace(/\s*;?\s*$/, '')} ON CONFLICT DO NOTHING`;
+  }
+  return {
+    sql,
+    params: positional ? { kind: 'positional', count: positional } : names.length ? { kind: 'named', names } : { kind: 'none' },
+  };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { translateSql, UntranslatableSqlError } from '../../src/db/pg/sql-translate.js';
+
+describe('SQLite SQL → PostgreSQL', () => {
+  it('numbers positional parameters', () => {
+    expect(translateSql('SELECT * FROM t WHERE a = ? AND b IN (?, ?)')).toEqual({ sql: 'SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)', params: { kind: 'positional', count: 3 } });
+  });
+
+  it('numbers named parameters once each, whatever their sigil', () => {
+    expect(translateSql('UPDATE t SET a = @a, b = :b WHERE id = $id AND a <> @a')).toEqual({
+      sql: 'UPDATE t SET a = $1, b = $2 WHERE id = $3 AND a <> $1',
+      params: { kind: 'named', names: ['a', 'b', 'id'] },
+    });
+  });
+
+  it('leaves quoted text alone', () => {
+    const t = translateSql(`SELECT json_extract(m, '$.sha'), 'it''s ? @x' AS "LIKE ?" FROM t WHERE x LIKE ?`);
+    expect(t.sql).toBe(`SELECT json_extract(m, '$.sha'), 'it''s ? @x' AS "LIKE ?" FROM t WHERE x ILIKE $1`);
+    expect(t.params).toEqual({ kind: 'positional', count: 1 });
+  });
+
+  it('turns INSERT OR IGNORE into ON CONFLICT DO NOTHING, before RETURNING', () => {
+    expect(translateSql('INSERT OR IGNORE INTO t (a) VALUES (?)').sql).toBe('INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING');
+    expect(translateSql('insert or ignore into t (a) values (?) returning seq').sql).toBe('INSERT into t (a) values ($1) ON CONFLICT DO NOTHING returning seq');
+  });
+
+  it('reads a JSON array with json_array_elements_text, as json_each does', () => {
+    expect(translateSql('SELECT n.id FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value').sql).toBe(
+      'SELECT n.id FROM json_array_elements_text(($1)::json) AS j(value) CROSS JOIN nodes n ON n.seq = j.value',
+    );
+    expect(translateSql('EXISTS (SELECT 1 FROM json_each(n.tags) t WHERE t.value = ?)').sql).toBe(
+      'EXISTS (SELECT 1 FROM json_array_elements_text((n.tags)::json) AS t(value) WHERE t.value = $1)',
+    );
+  });
+
+  it('maps IFNULL and case-insensitive LIKE', () => {
+    expect(translateSql('SELECT IFNULL(a, 0) FROM t WHERE b NOT LIKE ? AND c LIKE ?').sql).toBe('SELECT COALESCE(a, 0) FROM t WHERE b NOT ILIKE $1 AND c ILIKE $2');
+  });
+
+  it('refuses what only an engine-specific repository can say', () => {
+    for (const sql of ['INSERT OR REPLACE INTO t VALUES (?)', 'SELECT rowid FROM fts WHERE fts MATCH ?', 'PRAGMA user_version', 'SELECT * FROM t WHERE a = ? AND b = @b']) {
+      expect(() => translateSql(sql), sql).toThrow(UntranslatableSqlError);
+    }
+  });
+});
