@@ -100,7 +100,9 @@ export class CapturesRepo {
         ON CONFLICT(capture_id) DO UPDATE SET filename = excluded.filename, mime = excluded.mime, bytes = excluded.bytes`),
       getFile: db.prepare('SELECT capture_id, filename, mime, bytes FROM capture_files WHERE tenant_id = ? AND capture_id = ?'),
       clearImages: db.prepare('DELETE FROM capture_images WHERE tenant_id = ? AND capture_id = ?'),
-      putImage: db.prepare('INSERT OR REPLACE INTO capture_images (capture_id, tenant_id, kind, mime, bytes) VALUES (?, ?, ?, ?, ?)'),
+      // An upsert both engines speak (INSERT OR REPLACE is SQLite's alone).
+      putImage: db.prepare(`INSERT INTO capture_images (capture_id, tenant_id, kind, mime, bytes) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (capture_id, kind) DO UPDATE SET tenant_id = excluded.tenant_id, mime = excluded.mime, bytes = excluded.bytes`),
       getImage: db.prepare('SELECT mime, bytes FROM capture_images WHERE tenant_id = ? AND capture_id = ? AND kind = ?'),
       addEvent: db.prepare('INSERT INTO capture_events (tenant_id, capture_id, kind, at, detail) VALUES (?, ?, ?, ?, ?)'),
       events: db.prepare('SELECT id, kind, at, detail FROM capture_events WHERE tenant_id = ? AND capture_id = ? ORDER BY id'),
