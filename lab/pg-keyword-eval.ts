@@ -3,7 +3,8 @@
 // documents loaded into both in the same run. Prints one JSON line per collection (nDCG@10
 // of each backend, the difference, top-10 overlap) and one for query latency at 10k nodes.
 //   eval "$(bash scripts/pg-test-cluster.sh start)"
-//   nice -n 5 npx tsx lab/pg-keyword-eval.ts [collection dirs...]
+//   npx esbuild lab/pg-keyword-eval.ts --bundle --platform=node --format=esm --packages=external \
+//     --outfile=dist/lab/pg-keyword-eval.mjs && nice -n 5 node dist/lab/pg-keyword-eval.mjs [collection dirs...]
 // Defaults: the shared CISI collection and lab/collections/*. The PostgreSQL server is
 // RHIZOME_TEST_DATABASE_URL's; each collection gets a database of its own, dropped after.
 import { existsSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../src/db/open.js';
 import { connectPg, type PgClient } from '../src/db/pg/connect.js';
 import { migratePg } from '../src/db/pg/migrate.js';
+import { PgSync } from '../src/db/pg/sync-client.js';
 import { loadCollection, type Collection } from '../src/eval/collection.js';
 import { mean, ndcgAt } from '../src/eval/metrics.js';
 import { PgKeywordIndex } from '../src/repos/pg/keyword-index.pg.js';
@@ -32,7 +34,7 @@ const TENANT = 'ten_eval';
 const OTHER = 'ten_other';
 const NOW = '2026-01-01T00:00:00.000Z';
 
-async function freshDatabase(name: string): Promise<{ pg: PgClient; drop: () => Promise<void> }> {
+async function freshDatabase(name: string): Promise<{ pg: PgClient; url: string; drop: () => Promise<void> }> {
   const a = await connectPg(admin!);
   await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await a.query(`CREATE DATABASE ${name}`);
@@ -42,6 +44,7 @@ async function freshDatabase(name: string): Promise<{ pg: PgClient; drop: () => 
   await migratePg(pg);
   return {
     pg,
+    url: u.toString(),
     drop: async () => {
       await pg.end();
       if (process.env.KEEP_DB) return void (await a.end());
@@ -54,16 +57,17 @@ async function freshDatabase(name: string): Promise<{ pg: PgClient; drop: () => 
 type Doc = { id: string; title: string; text: string; tenant?: string };
 
 /** The same nodes (same seq) in an in-memory SQLite and in PostgreSQL. */
-async function load(docs: Doc[], pg: PgClient, tenants: string[]) {
+async function load(docs: Doc[], pg: PgClient, url: string, tenants: string[]) {
   const db = openDatabase(':memory:');
   for (const t of tenants) {
     db.prepare('INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)').run(t, t, NOW);
     await pg.query('INSERT INTO tenants (id, name, created_at) VALUES ($1, $2, $3)', [t, t, NOW]);
   }
   const nodes = new NodesRepo(db);
-  const kw = new PgKeywordIndex(pg);
+  const sync = new PgSync(url);
+  const kw = new PgKeywordIndex(sync);
   const t0 = performance.now();
-  await pg.query('BEGIN');
+  sync.query('BEGIN');
   const ins = db.transaction((d: Doc & { tenant: string }) =>
     nodes.insert({ id: `nod_${d.tenant}_${d.id}`, tenant_id: d.tenant, title: d.title, summary: '', body_markdown: d.text, tags: '[]', status: 'raw', created_at: NOW, updated_at: NOW }),
   );
@@ -72,16 +76,16 @@ async function load(docs: Doc[], pg: PgClient, tenants: string[]) {
     const tenant = d.tenant ?? tenants[0];
     const seq = ins({ ...d, tenant });
     const s = performance.now();
-    await pg.query(
+    sync.query(
       `INSERT INTO nodes (seq, id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, '', $5, '[]', 'raw', $6, $6)`,
       [seq, `nod_${tenant}_${d.id}`, tenant, d.title, d.text, NOW],
     );
-    await kw.upsert(tenant, seq, { title: d.title, summary: '', body: d.text, tags: '' });
+    kw.upsert(tenant, seq, { title: d.title, summary: '', body: d.text, tags: '' });
     pgInsertMs.push(performance.now() - s);
   }
-  await pg.query('COMMIT');
-  await pg.query('ANALYZE');
+  sync.query('COMMIT');
+  sync.query('ANALYZE');
   return { db, search: new SearchRepo(db), kw, loadSeconds: (performance.now() - t0) / 1000, pgInsertMs };
 }
 
@@ -114,10 +118,10 @@ async function rankBoth(c: Collection, s: SearchRepo, kw: PgKeywordIndex, tenant
 
 for (const dir of process.env.ONLY_LATENCY ? [] : dirs) {
   const c = loadCollection(dir);
-  const { pg, drop } = await freshDatabase(`rz_eval_${c.name.replace(/\W/g, '_')}`);
+  const { pg, url, drop } = await freshDatabase(`rz_eval_${c.name.replace(/\W/g, '_')}`);
   try {
     // A second tenant holds the same documents again: the statistics must stay per tenant.
-    const { db, search, kw, loadSeconds } = await load([...c.docs, ...c.docs.map((d) => ({ ...d, tenant: OTHER }))], pg, [TENANT, OTHER]);
+    const { db, search, kw, loadSeconds } = await load([...c.docs, ...c.docs.map((d) => ({ ...d, tenant: OTHER }))], pg, url, [TENANT, OTHER]);
     const r = await rankBoth(c, search, kw, TENANT);
     const a = mean(r.sqlite), b = mean(r.pg);
     console.log(JSON.stringify({
@@ -137,9 +141,9 @@ for (const dir of process.env.ONLY_LATENCY ? [] : dirs) {
   const pool = all.flatMap((c) => c.docs);
   const docs: Doc[] = Array.from({ length: 10_000 }, (_, i) => ({ ...pool[i % pool.length], id: `${i}` }));
   const queries = all.flatMap((c) => c.queries).slice(0, 400);
-  const { pg, drop } = await freshDatabase('rz_eval_latency');
+  const { pg, url, drop } = await freshDatabase('rz_eval_latency');
   try {
-    const { db, search, kw, pgInsertMs } = await load(docs, pg, [TENANT]);
+    const { db, search, kw, pgInsertMs } = await load(docs, pg, url, [TENANT]);
     const c: Collection = { name: 'latency', docs, queries, relevant: new Map(queries.map((q) => [q.id, new Set<string>()])) };
     await rankBoth(c, search, kw, TENANT); // warm both caches
     const r = await rankBoth(c, search, kw, TENANT);

@@ -5,6 +5,7 @@ import { openDatabase, type Db } from '../../src/db/open.js';
 import type { PgClient } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
+import { PgSync } from '../../src/db/pg/sync-client.js';
 import { NodesRepo, type NodeRow } from '../../src/repos/nodes.repo.js';
 import { SearchRepo } from '../../src/repos/search.repo.js';
 import { buildFtsQuery } from '../../src/search/fts-query.js';
@@ -29,6 +30,7 @@ describePg('BM25 keyword search on PostgreSQL', () => {
   let nodes: NodesRepo;
   let search: SearchRepo;
   let kw: PgKeywordIndex;
+  let sync: PgSync;
 
   async function add(tenant: string, id: string, [title, summary, body, tags]: (typeof DOCS)[number]): Promise<number> {
     const row = { id, tenant_id: tenant, title, summary, body_markdown: body, tags: JSON.stringify(tags), status: 'raw' as const, created_at: NOW, updated_at: NOW };
@@ -52,7 +54,8 @@ describePg('BM25 keyword search on PostgreSQL', () => {
     sqlite = openDatabase(':memory:');
     nodes = new NodesRepo(sqlite);
     search = new SearchRepo(sqlite);
-    kw = new PgKeywordIndex(pg);
+    sync = new PgSync(pgdb.url);
+    kw = new PgKeywordIndex(sync);
     for (const t of ['ten_a', 'ten_b']) {
       sqlite.prepare('INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)').run(t, t, NOW);
       await pg.query('INSERT INTO tenants (id, name, created_at) VALUES ($1, $1, $2)', [t, NOW]);
@@ -61,6 +64,7 @@ describePg('BM25 keyword search on PostgreSQL', () => {
   });
   afterAll(async () => {
     sqlite?.close();
+    sync?.close();
     await pgdb?.drop();
   });
 

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TableChecksum, type Value } from '../../src/transfer/checksum.js';
 import { COPY_TABLES, VECTORS, columnsOf, sqliteSelect } from '../../src/transfer/tables.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
+import { PgSync } from '../../src/db/pg/sync-client.js';
 import { makeTestApp } from '../helpers/app.js';
 import { upload } from '../captures/helpers.js';
 import { createNode, setLinks } from '../graph/helpers.js';
@@ -88,7 +89,9 @@ describePg('rhizome migrate round trip', () => {
     // PostgreSQL has its keyword index and each tenant's statistics.
     const pg = await pgdb.client();
     const alpha = (await pg.query("SELECT id FROM tenants WHERE name = 'alpha'")).rows[0].id as string;
-    const hits = await new PgKeywordIndex(pg).search(alpha, 'pear graft', 10);
+    const sync = new PgSync(pgdb.url);
+    const hits = new PgKeywordIndex(sync).search(alpha, 'pear graft', 10);
+    sync.close();
     const seqOfPear = (await pg.query('SELECT seq FROM nodes WHERE id = $1', [pearNode])).rows[0].seq;
     expect(hits[0].seq).toBe(seqOfPear);
     const stats = (await pg.query('SELECT docs FROM keyword_stats WHERE tenant_id = $1', [alpha])).rows[0];
