@@ -43,9 +43,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
   // 16 KB header limit once percent-encoded (up to 9 bytes a character). The adapter's own
   // 400s (request target `*`, malformed Host) and Node's parser errors leave as problem+json.
-  const gate = createTurnGate(config.requestsPerTurn);
+  const gate = config.requestsPerTurn > 0 ? createTurnGate(config.requestsPerTurn) : null;
   const listener = getRequestListener(async (req, env) => {
-    const turn = gate.enter(waitsOnModel(env.incoming.method, env.incoming.url));
+    const turn = gate?.enter(waitsOnModel(env.incoming.method, env.incoming.url));
     if (turn) await turn;
     return (app ?? (await ready, app!)).fetch(req, env);
   }, {
