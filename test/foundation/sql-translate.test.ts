@@ -33,6 +33,21 @@ describe('SQLite SQL → PostgreSQL', () => {
     );
   });
 
+  it('reads json_each without an alias too, as SQLite lets one', () => {
+    expect(translateSql('SELECT * FROM jobs WHERE kind IN (SELECT value FROM json_each(?)) ORDER BY id').sql).toBe(
+      'SELECT * FROM jobs WHERE kind IN (SELECT value FROM json_array_elements_text(($1)::json) AS json_each(value)) ORDER BY id',
+    );
+    expect(translateSql('SELECT value FROM json_each(?) WHERE value > ?').sql).toBe('SELECT value FROM json_array_elements_text(($1)::json) AS json_each(value) WHERE value > $2');
+  });
+
+  it('turns scalar max/min into greatest/least, leaves the aggregates, drops INDEXED BY', () => {
+    expect(translateSql('UPDATE jobs SET attempts = max(attempts - 1, 0), x = min(a, coalesce(b, 1)) WHERE id = ?').sql).toBe(
+      'UPDATE jobs SET attempts = greatest(attempts - 1, 0), x = least(a, coalesce(b, 1)) WHERE id = $1',
+    );
+    expect(translateSql('SELECT max(run_after), min(id) FROM jobs').sql).toBe('SELECT max(run_after), min(id) FROM jobs');
+    expect(translateSql('SELECT 1 FROM refresh_tokens INDEXED BY refresh_tokens_revoked_family WHERE a = ?').sql).toBe('SELECT 1 FROM refresh_tokens WHERE a = $1');
+  });
+
   it('maps IFNULL and case-insensitive LIKE', () => {
     expect(translateSql('SELECT IFNULL(a, 0) FROM t WHERE b NOT LIKE ? AND c LIKE ?').sql).toBe('SELECT COALESCE(a, 0) FROM t WHERE b NOT ILIKE $1 AND c ILIKE $2');
   });

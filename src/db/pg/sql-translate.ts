@@ -5,7 +5,8 @@
 //   - `INSERT OR IGNORE INTO …` becomes `INSERT INTO … ON CONFLICT DO NOTHING`;
 //   - `json_each(x) alias` over a JSON array becomes `json_array_elements_text((x)::json)
 //     AS alias(value)`;
-//   - `IFNULL(` becomes `COALESCE(`; `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case).
+//   - `IFNULL(` becomes `COALESCE(`; `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
+//   - scalar `max(a, b)` / `min(a, b)` become `greatest` / `least`; `INDEXED BY` hints go.
 // Text inside quotes ('…', "…") is never touched. SQL that needs more (FTS5, vec0, pragmas,
 // `INSERT OR REPLACE`) lives in the engine's own repository and is refused here.
 
@@ -70,7 +71,9 @@ export function translateSql(sqliteSql: string): Translated {
       if (k < 0) k = names.push(name!) - 1;
       return `$${k + 1}`;
     });
-    t = t.replace(/\bjson_each\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s+(?:AS\s+)?([A-Za-z_]\w*)/gi, (_m, arg: string, alias: string) => `json_array_elements_text((${arg})::json) AS ${alias}(value)`);
+    t = t.replace(/\bjson_each\(([^()]*(?:\([^()]*\)[^()]*)*)\)(\s+(?:AS\s+)?(?!WHERE\b|JOIN\b|CROSS\b|LEFT\b|INNER\b|ON\b|ORDER\b|GROUP\b|LIMIT\b)([A-Za-z_]\w*))?/gi, (_m, arg: string, _a, alias: string | undefined) => `json_array_elements_text((${arg})::json) AS ${alias ?? 'json_each'}(value)`);
+    t = t.replace(/\s+INDEXED\s+BY\s+\w+/gi, '');
+    t = scalarMinMax(t);
     t = t.replace(/\bIFNULL\(/gi, 'COALESCE(').replace(/\bNOT\s+LIKE\b/gi, 'NOT ILIKE').replace(/(?<!NOT\s)\bLIKE\b/gi, 'ILIKE');
     p.text = t;
   }
@@ -84,4 +87,28 @@ export function translateSql(sqliteSql: string): Translated {
     sql,
     params: positional ? { kind: 'positional', count: positional } : names.length ? { kind: 'named', names } : { kind: 'none' },
   };
+}
+
+/** SQLite's max()/min() with several arguments are scalar: PostgreSQL's greatest()/least(). */
+function scalarMinMax(code: string): string {
+  const re = /\b(max|min)\(/gi;
+  let out = '';
+  let last = 0;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    let depth = 0;
+    let comma = false;
+    let i = m.index + m[0].length;
+    for (; i < code.length; i++) {
+      const ch = code[i];
+      if (ch === '(') depth++;
+      else if (ch === ')') {
+        if (depth === 0) break;
+        depth--;
+      } else if (ch === ',' && depth === 0) comma = true;
+    }
+    if (!comma) continue;
+    out += code.slice(last, m.index) + (m[1].toLowerCase() === 'max' ? 'greatest(' : 'least(');
+    last = m.index + m[0].length;
+  }
+  return out + code.slice(last);
 }

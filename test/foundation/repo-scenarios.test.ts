@@ -1,0 +1,19 @@
+// The repository scenarios that also run on PostgreSQL (test/postgres/pg-db.test.ts), here on
+// SQLite: one behaviour, two backends.
+import { SqliteError } from 'better-sqlite3';
+import { afterEach, beforeEach, describe, it } from 'vitest';
+import { closeDatabase, openDatabase, type Db } from '../../src/db/open.js';
+import { apiKeysScenario, jobsScenario, tenantsScenario, transactionScenario } from '../helpers/repo-scenarios.js';
+
+describe('repository scenarios on SQLite', () => {
+  let db: Db;
+  beforeEach(() => {
+    db = openDatabase(':memory:');
+  });
+  afterEach(() => closeDatabase(db));
+
+  it('TenantsRepo: insert, find, count, list, install settings kept once', () => tenantsScenario(db, SqliteError));
+  it('ApiKeysRepo: named parameters, a BLOB back as a Buffer, changes counted', () => apiKeysScenario(db));
+  it('db.transaction() is all or nothing, nested calls are savepoints', () => transactionScenario(db, SqliteError));
+  it('JobsRepo: one queued job per dedupe key, claims by kind in batches, retries and requeues', () => jobsScenario(db));
+});

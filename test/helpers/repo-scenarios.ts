@@ -1,0 +1,82 @@
+// Repository scenarios run unchanged on both backends: on SQLite by
+// test/foundation/repo-scenarios.test.ts, on PostgreSQL (through PgDb) by
+// test/postgres/pg-db.test.ts. Each takes the engine's connection as better-sqlite3's API.
+import { expect } from 'vitest';
+import type { Db } from '../../src/db/open.js';
+import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';
+import { JobsRepo } from '../../src/repos/jobs.repo.js';
+import { TenantsRepo } from '../../src/repos/tenants.repo.js';
+
+/** What a refused statement throws on the backend under test. */
+export type ErrorClass = new (...args: never[]) => Error;
+
+export function tenantsScenario(db: Db, refused: ErrorClass): void {
+  const tenants = new TenantsRepo(db);
+  expect(tenants.count()).toBe(0);
+  tenants.insert({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T10:00:00.000Z' });
+  tenants.insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  expect(tenants.count()).toBe(2);
+  expect(tenants.findByName('beta')).toEqual({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T10:00:00.000Z' });
+  expect(tenants.findById('ten_zzz')).toBeUndefined();
+  expect(tenants.list().map((t) => t.name)).toEqual(['alpha', 'beta']);
+  tenants.setMetaOnce('secret', 'first');
+  tenants.setMetaOnce('secret', 'second');
+  expect(tenants.getMeta('secret')).toBe('first');
+  expect(() => tenants.insert({ id: 'ten_c', name: 'beta', created_at: '2026-11-23T11:00:00.000Z' })).toThrow(refused);
+}
+
+export function apiKeysScenario(db: Db): void {
+  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  const keys = new ApiKeysRepo(db);
+  const hmac = Buffer.from('00ff10ab'.repeat(8), 'hex');
+  keys.insert({ id: 'key_1', tenant_id: 'ten_a', name: 'laptop', secret_hmac: hmac, created_at: '2026-11-23T09:00:01.000Z' });
+  const found = keys.findActive('key_1')!;
+  expect(Buffer.isBuffer(found.secret_hmac)).toBe(true);
+  expect(found.secret_hmac.equals(hmac)).toBe(true);
+  keys.touch('ten_a', 'key_1', '2026-11-23T09:05:00.000Z');
+  expect(keys.list('ten_a')).toEqual([{ id: 'key_1', name: 'laptop', created_at: '2026-11-23T09:00:01.000Z', last_used_at: '2026-11-23T09:05:00.000Z' }]);
+  expect(keys.revoke('ten_other', 'key_1', '2026-11-23T10:00:00.000Z')).toBe(false); // another tenant's key
+  expect(keys.revoke('ten_a', 'key_1', '2026-11-23T10:00:00.000Z')).toBe(true);
+  expect(keys.revoke('ten_a', 'key_1', '2026-11-23T10:00:00.000Z')).toBe(false);
+  expect(keys.findActive('key_1')).toBeUndefined();
+}
+
+export function transactionScenario(db: Db, refused: ErrorClass): void {
+  const tenants = new TenantsRepo(db);
+  const both = db.transaction((a: string, b: string) => {
+    tenants.insert({ id: `ten_${a}`, name: a, created_at: '2026-11-23T09:00:00.000Z' });
+    tenants.insert({ id: `ten_${b}`, name: b, created_at: '2026-11-23T09:00:00.000Z' });
+  });
+  both('one', 'two');
+  expect(() => both('three', 'one')).toThrow(refused); // 'one' exists: 'three' is undone too
+  expect(tenants.list().map((t) => t.name).sort()).toEqual(['one', 'two']);
+}
+
+export function jobsScenario(db: Db): void {
+  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  const jobs = new JobsRepo(db);
+  const now = 1_763_888_400_000;
+  expect(jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(true);
+  expect(jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(false); // already queued
+  expect(jobs.insert('ten_a', 'embed', { node: 2 }, 'embed:2', now, now)).toBe(true);
+  expect(jobs.insert('ten_a', 'capture', { id: 'c' }, null, now + 60_000, now)).toBe(true); // not yet due
+  expect(jobs.depth()).toBe(3);
+  expect(jobs.nextRunAt()).toBe(now);
+  expect(jobs.claim(['capture'], now, () => 8)).toEqual([]);
+  const claimed = jobs.claim(['embed', 'capture'], now, () => 8);
+  expect(claimed.map((j) => [j.kind, JSON.parse(j.payload).node, j.status, j.attempts])).toEqual([
+    ['embed', 1, 'running', 1],
+    ['embed', 2, 'running', 1],
+  ]);
+  expect(jobs.pendingOfKind('ten_a', 'embed')).toBe(2);
+  // While embed:1 runs, an identical job may be queued; its retry then gives way to it.
+  expect(jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(true);
+  jobs.retry(claimed[0].id, now + 1000, 'model busy', now);
+  jobs.retryTransient(claimed[1].id, now + 1000, 'disk full', now);
+  expect(jobs.depthOf('ten_a')).toBe(3);
+  const again = jobs.claim(['embed'], now + 1000, () => 8);
+  expect(again.map((j) => [JSON.parse(j.payload).node, j.attempts])).toEqual([[2, 1], [1, 1]]);
+  jobs.complete(again[0].id);
+  expect(jobs.requeueRunning(now + 2000)).toBe(1); // the process died with embed:1 running
+  expect(jobs.depth()).toBe(2);
+}
