@@ -6,6 +6,8 @@ import type { Db } from '../../src/db/open.js';
 import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';
 import { JobsRepo } from '../../src/repos/jobs.repo.js';
 import { TenantsRepo } from '../../src/repos/tenants.repo.js';
+import { TokensRepo } from '../../src/repos/tokens.repo.js';
+import { UsersRepo } from '../../src/repos/users.repo.js';
 
 /** What a refused statement throws on the backend under test. */
 export type ErrorClass = new (...args: never[]) => Error;
@@ -79,4 +81,25 @@ export function jobsScenario(db: Db): void {
   jobs.complete(again[0].id);
   expect(jobs.requeueRunning(now + 2000)).toBe(1); // the process died with embed:1 running
   expect(jobs.depth()).toBe(2);
+}
+
+export function tokensScenario(db: Db): void {
+  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  new UsersRepo(db).insert({ id: 'usr_1', tenant_id: 'ten_a', email: 'ada@example.org', created_at: '2026-11-23T09:00:00.000Z' });
+  const tokens = new TokensRepo(db);
+  const link = Buffer.alloc(32, 7);
+  tokens.addMagicLink({ token_hmac: link, tenant_id: 'ten_a', user_id: 'usr_1', expires_at: 2_000 });
+  expect(tokens.findMagicLink(link)).toMatchObject({ tenant_id: 'ten_a', user_id: 'usr_1', expires_at: 2_000, used_at: null });
+  expect(tokens.findMagicLink(Buffer.alloc(32, 8))).toBeUndefined();
+  expect(tokens.consumeMagicLink('ten_a', link, 1_000)).toBe(true);
+  expect(tokens.consumeMagicLink('ten_a', link, 1_001)).toBe(false); // once only
+  const refresh = { id: 'rt_1', tenant_id: 'ten_a', user_id: 'usr_1', family_id: 'fam_1', token_hmac: Buffer.alloc(32, 9), created_at: 1_000, expires_at: 9_000, client_id: null };
+  tokens.addRefresh(refresh);
+  expect(tokens.findRefreshByHmac(refresh.token_hmac)?.token_hmac.equals(refresh.token_hmac)).toBe(true);
+  expect(tokens.markRefreshUsed('ten_a', 'rt_1', 1_500)).toBe(true);
+  expect(tokens.markRefreshUsed('ten_a', 'rt_1', 1_600)).toBe(false);
+  expect(tokens.familyRevoked('ten_a', 'fam_1')).toBe(false);
+  tokens.revokeFamily('ten_a', 'fam_1', 1_700);
+  expect(tokens.familyRevoked('ten_a', 'fam_1')).toBe(true);
+  expect(tokens.familyRevoked('ten_other', 'fam_1')).toBe(false);
 }

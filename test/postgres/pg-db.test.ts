@@ -6,7 +6,7 @@ import type { Db } from '../../src/db/open.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgDb } from '../../src/db/pg/pg-db.js';
 import { PgQueryError, PgSync } from '../../src/db/pg/sync-client.js';
-import { apiKeysScenario, jobsScenario, tenantsScenario, transactionScenario } from '../helpers/repo-scenarios.js';
+import { apiKeysScenario, jobsScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
@@ -26,4 +26,5 @@ describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
   it('ApiKeysRepo: named parameters, a BLOB back as a Buffer, changes counted', () => apiKeysScenario(db as unknown as Db));
   it('db.transaction() is all or nothing, nested calls are savepoints', () => transactionScenario(db as unknown as Db, PgQueryError));
   it('JobsRepo: one queued job per dedupe key, claims by kind in batches, retries and requeues', () => jobsScenario(db as unknown as Db));
+  it('TokensRepo: magic links and refresh tokens by HMAC, used once, families revoked', () => tokensScenario(db as unknown as Db));
 });
