@@ -26,7 +26,7 @@ describe('SQLite SQL → PostgreSQL', () => {
 
   it('reads a JSON array with json_array_elements_text, as json_each does', () => {
     expect(translateSql('SELECT n.id FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value').sql).toBe(
-      'SELECT n.id FROM json_array_elements_text(($1)::json) AS j(value) CROSS JOIN nodes n ON n.seq = j.value',
+      'SELECT n.id FROM json_array_elements_text(($1)::json) AS j(value) JOIN nodes n ON n.seq = j.value',
     );
     expect(translateSql('EXISTS (SELECT 1 FROM json_each(n.tags) t WHERE t.value = ?)').sql).toBe(
       'EXISTS (SELECT 1 FROM json_array_elements_text((n.tags)::json) AS t(value) WHERE t.value = $1)',
@@ -45,6 +45,10 @@ describe('SQLite SQL → PostgreSQL', () => {
       'UPDATE jobs SET attempts = greatest(attempts - 1, 0), x = least(a, coalesce(b, 1)) WHERE id = $1',
     );
     expect(translateSql('SELECT max(run_after), min(id) FROM jobs').sql).toBe('SELECT max(run_after), min(id) FROM jobs');
+    expect(translateSql('SELECT n.id FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value').sql).toBe(
+      'SELECT n.id FROM json_array_elements_text(($1)::json) AS j(value) JOIN nodes n ON n.id = j.value',
+    );
+    expect(translateSql('SELECT * FROM a CROSS JOIN b').sql).toBe('SELECT * FROM a CROSS JOIN b');
     expect(translateSql('SELECT 1 FROM refresh_tokens INDEXED BY refresh_tokens_revoked_family WHERE a = ?').sql).toBe('SELECT 1 FROM refresh_tokens WHERE a = $1');
   });
 

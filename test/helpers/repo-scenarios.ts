@@ -5,6 +5,8 @@ import { expect } from 'vitest';
 import type { Db } from '../../src/db/open.js';
 import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';
 import { JobsRepo } from '../../src/repos/jobs.repo.js';
+import { LinksRepo } from '../../src/repos/links.repo.js';
+import { TagsRepo } from '../../src/repos/tags.repo.js';
 import { TenantsRepo } from '../../src/repos/tenants.repo.js';
 import { TokensRepo } from '../../src/repos/tokens.repo.js';
 import { UsersRepo } from '../../src/repos/users.repo.js';
@@ -102,4 +104,50 @@ export function tokensScenario(db: Db): void {
   tokens.revokeFamily('ten_a', 'fam_1', 1_700);
   expect(tokens.familyRevoked('ten_a', 'fam_1')).toBe(true);
   expect(tokens.familyRevoked('ten_other', 'fam_1')).toBe(false);
+}
+
+/** Nodes written straight into the table (no keyword index: these scenarios do not search). */
+function addNodes(db: Db, tenantId: string, nodes: Array<{ seq: number; id: string; title: string; tags: string[] }>): void {
+  const ins = db.prepare(
+    `INSERT INTO nodes (seq, id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
+     VALUES (?, ?, ?, ?, '', '', ?, 'raw', '2026-11-23T09:00:00.000Z', '2026-11-23T09:00:00.000Z')`,
+  );
+  for (const n of nodes) ins.run(n.seq, n.id, tenantId, n.title, JSON.stringify(n.tags));
+}
+
+export function linksAndTagsScenario(db: Db): void {
+  const tenants = new TenantsRepo(db);
+  tenants.insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  tenants.insert({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T09:00:00.000Z' });
+  addNodes(db, 'ten_a', [
+    { seq: 1, id: 'nod_fungi', title: 'Fungi', tags: ['soil', 'biology'] },
+    { seq: 2, id: 'nod_roots', title: 'Roots', tags: ['soil'] },
+    { seq: 3, id: 'nod_carbon', title: 'Carbon', tags: ['climate', 'soil'] },
+  ]);
+  addNodes(db, 'ten_b', [{ seq: 4, id: 'nod_other', title: 'Elsewhere', tags: ['soil'] }]);
+  const links = new LinksRepo(db);
+  expect(links.nodeExists('ten_a', 'nod_fungi')).toBe(true);
+  expect(links.nodeExists('ten_b', 'nod_fungi')).toBe(false);
+  expect([...links.existingIds('ten_a', ['nod_roots', 'nod_other', 'nod_none'])]).toEqual(['nod_roots']);
+  links.upsert('ten_a', 'nod_fungi', 'nod_roots', 'related', '2026-11-23T10:00:00.000Z');
+  links.upsert('ten_a', 'nod_fungi', 'nod_carbon', 'supports', '2026-11-23T10:00:00.000Z');
+  links.upsert('ten_a', 'nod_fungi', 'nod_roots', 'part_of', '2026-11-23T11:00:00.000Z'); // retyped
+  links.upsert('ten_b', 'nod_fungi', 'nod_roots', 'contradicts', '2026-11-23T12:00:00.000Z'); // another tenant: no effect
+  expect(links.outgoing('ten_a', 'nod_fungi')).toEqual([
+    { target_id: 'nod_carbon', type: 'supports' },
+    { target_id: 'nod_roots', type: 'part_of' },
+  ]);
+  expect(links.related('ten_a', 'nod_fungi', 1)).toEqual([{ id: 'nod_roots', title: 'Roots', summary: '', relationship_type: 'part_of' }]);
+  expect(links.edgesFrom('ten_a', ['nod_fungi', 'nod_roots'], 10).map((e) => `${e.source_id}>${e.target_id}`)).toEqual(['nod_fungi>nod_carbon', 'nod_fungi>nod_roots']);
+  links.delete('ten_a', 'nod_fungi', 'nod_roots');
+  expect(links.outgoing('ten_a', 'nod_fungi').map((l) => l.target_id)).toEqual(['nod_carbon']);
+
+  const tags = new TagsRepo(db);
+  expect(tags.counts('ten_a')).toEqual([
+    { name: 'soil', count: 3 },
+    { name: 'biology', count: 1 },
+    { name: 'climate', count: 1 },
+  ]);
+  expect(tags.nodesWith('ten_a', 'soil').map((n) => n.id)).toEqual(['nod_fungi', 'nod_roots', 'nod_carbon']);
+  expect(tags.nodesWith('ten_a', 'nothing')).toEqual([]);
 }

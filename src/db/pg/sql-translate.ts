@@ -6,7 +6,8 @@
 //   - `json_each(x) alias` over a JSON array becomes `json_array_elements_text((x)::json)
 //     AS alias(value)`;
 //   - `IFNULL(` becomes `COALESCE(`; `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
-//   - scalar `max(a, b)` / `min(a, b)` become `greatest` / `least`; `INDEXED BY` hints go.
+//   - scalar `max(a, b)` / `min(a, b)` become `greatest` / `least`; `INDEXED BY` hints go;
+//     `CROSS JOIN t ON …` (SQLite's join-order hint) becomes `JOIN t ON …`.
 // Text inside quotes ('…', "…") is never touched. SQL that needs more (FTS5, vec0, pragmas,
 // `INSERT OR REPLACE`) lives in the engine's own repository and is refused here.
 
@@ -73,6 +74,8 @@ export function translateSql(sqliteSql: string): Translated {
     });
     t = t.replace(/\bjson_each\(([^()]*(?:\([^()]*\)[^()]*)*)\)(\s+(?:AS\s+)?(?!WHERE\b|JOIN\b|CROSS\b|LEFT\b|INNER\b|ON\b|ORDER\b|GROUP\b|LIMIT\b)([A-Za-z_]\w*))?/gi, (_m, arg: string, _a, alias: string | undefined) => `json_array_elements_text((${arg})::json) AS ${alias ?? 'json_each'}(value)`);
     t = t.replace(/\s+INDEXED\s+BY\s+\w+/gi, '');
+    // SQLite's CROSS JOIN … ON is an inner join whose order the planner keeps.
+    t = t.replace(/\bCROSS\s+JOIN(\s+\w+(?:\s+(?:AS\s+)?(?!ON\b)\w+)?\s+ON)\b/gi, 'JOIN$1');
     t = scalarMinMax(t);
     t = t.replace(/\bIFNULL\(/gi, 'COALESCE(').replace(/\bNOT\s+LIKE\b/gi, 'NOT ILIKE').replace(/(?<!NOT\s)\bLIKE\b/gi, 'ILIKE');
     p.text = t;
