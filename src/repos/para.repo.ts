@@ -41,9 +41,10 @@ export class ParaRepo {
        VALUES (@id, @tenant_id, @category, @label, @description, @slug, 'active', @created_at, @created_at)`,
     );
     this.getStmt = db.prepare(`SELECT ${COLS} FROM para_items WHERE tenant_id = ? AND id = ?`);
+    // The casts give a parameter tested only for NULL a type (PostgreSQL needs one).
     this.listStmt = db.prepare(
       `SELECT ${COLS} FROM para_items
-       WHERE tenant_id = @tenant_id AND (@category IS NULL OR category = @category) AND (@status IS NULL OR status = @status)
+       WHERE tenant_id = @tenant_id AND (CAST(@category AS TEXT) IS NULL OR category = @category) AND (CAST(@status AS TEXT) IS NULL OR status = @status)
        ORDER BY CASE category WHEN 'projects' THEN 0 WHEN 'areas' THEN 1 ELSE 2 END, label COLLATE NOCASE, id`,
     );
     this.slugsStmt = db

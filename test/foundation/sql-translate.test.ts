@@ -52,6 +52,12 @@ describe('SQLite SQL → PostgreSQL', () => {
     expect(translateSql('SELECT 1 FROM refresh_tokens INDEXED BY refresh_tokens_revoked_family WHERE a = ?').sql).toBe('SELECT 1 FROM refresh_tokens WHERE a = $1');
   });
 
+  it('compares with a parameter null-safely, and orders without case by lower()', () => {
+    expect(translateSql('SELECT slug FROM p WHERE a IS NOT ? AND b IS ? AND c IS NOT NULL ORDER BY label COLLATE NOCASE, id').sql).toBe(
+      'SELECT slug FROM p WHERE a IS DISTINCT FROM $1 AND b IS NOT DISTINCT FROM $2 AND c IS NOT NULL ORDER BY lower(label), id',
+    );
+  });
+
   it('maps IFNULL and case-insensitive LIKE', () => {
     expect(translateSql('SELECT IFNULL(a, 0) FROM t WHERE b NOT LIKE ? AND c LIKE ?').sql).toBe('SELECT COALESCE(a, 0) FROM t WHERE b NOT ILIKE $1 AND c ILIKE $2');
   });

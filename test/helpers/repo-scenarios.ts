@@ -6,6 +6,7 @@ import type { Db } from '../../src/db/open.js';
 import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';
 import { JobsRepo } from '../../src/repos/jobs.repo.js';
 import { LinksRepo } from '../../src/repos/links.repo.js';
+import { ParaRepo } from '../../src/repos/para.repo.js';
 import { TagsRepo } from '../../src/repos/tags.repo.js';
 import { TenantsRepo } from '../../src/repos/tenants.repo.js';
 import { TokensRepo } from '../../src/repos/tokens.repo.js';
@@ -150,4 +151,46 @@ export function linksAndTagsScenario(db: Db): void {
   ]);
   expect(tags.nodesWith('ten_a', 'soil').map((n) => n.id)).toEqual(['nod_fungi', 'nod_roots', 'nod_carbon']);
   expect(tags.nodesWith('ten_a', 'nothing')).toEqual([]);
+}
+
+export function paraScenario(db: Db): void {
+  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addNodes(db, 'ten_a', [
+    { seq: 1, id: 'nod_1', title: 'One', tags: [] },
+    { seq: 2, id: 'nod_2', title: 'Two', tags: [] },
+    { seq: 3, id: 'nod_3', title: 'Three', tags: [] },
+  ]);
+  const para = new ParaRepo(db);
+  const at = '2026-11-23T09:00:00.000Z';
+  para.insert({ id: 'par_r', tenant_id: 'ten_a', category: 'resources', label: 'recipes', description: '', slug: 'recipes', created_at: at });
+  para.insert({ id: 'par_b', tenant_id: 'ten_a', category: 'projects', label: 'beta launch', description: '', slug: 'beta-launch', created_at: at });
+  para.insert({ id: 'par_a', tenant_id: 'ten_a', category: 'projects', label: 'Alpha', description: 'first', slug: 'alpha', created_at: at });
+  para.insert({ id: 'par_a2', tenant_id: 'ten_a', category: 'areas', label: 'Alpha care', description: '', slug: 'alpha-2', created_at: at });
+  // Projects, then areas, then resources; by label whatever its case.
+  expect(para.list('ten_a', {}).map((i) => i.id)).toEqual(['par_a', 'par_b', 'par_a2', 'par_r']);
+  expect(para.list('ten_a', { category: 'projects' }).map((i) => i.id)).toEqual(['par_a', 'par_b']);
+  expect(para.get('ten_a', 'par_a')).toMatchObject({ label: 'Alpha', description: 'first', status: 'active', slug: 'alpha' });
+  expect(para.slugsLike('ten_a', 'alpha', null).sort()).toEqual(['alpha', 'alpha-2']);
+  expect(para.slugsLike('ten_a', 'alpha', 'par_a')).toEqual(['alpha-2']);
+  para.update('ten_a', { ...para.get('ten_a', 'par_r')!, status: 'archived', updated_at: '2026-11-23T10:00:00.000Z' });
+  expect(para.list('ten_a', { status: 'archived' }).map((i) => i.id)).toEqual(['par_r']);
+  expect(para.activeItems('ten_a').map((i) => i.id)).toEqual(['par_a', 'par_a2', 'par_b']);
+  expect(para.hasActiveItems('ten_a')).toBe(true);
+
+  expect(para.orphanIds('ten_a')).toEqual(['nod_1', 'nod_2', 'nod_3']);
+  const auto = { nodeId: 'nod_1', itemId: 'par_a', score: 0.61, method: 'centroid', model: 'use-lite' };
+  expect(para.insertAuto('ten_a', auto, at)).toBe(true);
+  expect(para.insertAuto('ten_a', { ...auto, score: 0.9 }, at)).toBe(false); // filed already
+  db.prepare(`INSERT INTO node_para (tenant_id, node_id, para_item_id, source, created_at) VALUES (?, ?, ?, 'user', ?)`).run('ten_a', 'nod_2', 'par_a', '2026-11-23T09:30:00.000Z');
+  expect(para.isOrphan('ten_a', 'nod_1')).toBe(false);
+  expect(para.orphanIds('ten_a')).toEqual(['nod_3']);
+  expect(para.userNodeIds('ten_a', 'par_a', 10)).toEqual(['nod_2']); // the automatic filing is not a sample
+  expect(para.nodeCounts('ten_a')).toEqual(new Map([['par_a', 2]]));
+  expect(para.hideAssociations('ten_a', 'par_a')).toBe(2);
+  expect(para.orphanIds('ten_a')).toEqual(['nod_1', 'nod_2', 'nod_3']);
+  expect(para.restoreAssociations('ten_a', 'par_a')).toBe(2);
+  expect(para.rateLimitLastAt('ten_a', 'rescan')).toBeNull();
+  para.setRateLimit('ten_a', 'rescan', 1_000);
+  para.setRateLimit('ten_a', 'rescan', 2_000);
+  expect(para.rateLimitLastAt('ten_a', 'rescan')).toBe(2_000);
 }
