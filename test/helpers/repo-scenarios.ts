@@ -4,6 +4,8 @@
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/open.js';
 import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';
+import { CalibrationsRepo } from '../../src/repos/calibrations.repo.js';
+import { ImportsRepo } from '../../src/repos/imports.repo.js';
 import { JobsRepo } from '../../src/repos/jobs.repo.js';
 import { LinksRepo } from '../../src/repos/links.repo.js';
 import { ParaRepo } from '../../src/repos/para.repo.js';
@@ -193,4 +195,36 @@ export function paraScenario(db: Db): void {
   para.setRateLimit('ten_a', 'rescan', 1_000);
   para.setRateLimit('ten_a', 'rescan', 2_000);
   expect(para.rateLimitLastAt('ten_a', 'rescan')).toBe(2_000);
+}
+
+export function importsAndCalibrationsScenario(db: Db): void {
+  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addNodes(db, 'ten_a', [
+    { seq: 1, id: 'nod_1', title: 'One', tags: [] },
+    { seq: 2, id: 'nod_2', title: 'Two', tags: [] },
+  ]);
+  const imports = new ImportsRepo(db);
+  imports.insert({ id: 'imp_1', tenant_id: 'ten_a', kind: 'markdown', status: 'running', total: 2, created_at: '2026-11-23T09:00:00.000Z' });
+  imports.upsertKey('ten_a', 'vault:notes/one.md', 'nod_1', 'h1', '2026-11-23T09:00:01.000Z');
+  imports.upsertKey('ten_a', 'vault:notes/copy.md', 'nod_2', 'h1', '2026-11-23T09:00:02.000Z');
+  imports.upsertKey('ten_a', 'vault:notes/one.md', 'nod_1', 'h2', '2026-11-23T09:00:03.000Z'); // the file changed
+  expect(imports.key('ten_a', 'vault:notes/one.md')).toEqual({ node_id: 'nod_1', content_hash: 'h2' });
+  expect(imports.key('ten_b', 'vault:notes/one.md')).toBeUndefined();
+  expect(imports.byHash('ten_a', 'h1')).toEqual([{ node_id: 'nod_2', content_hash: 'h1', key: 'vault:notes/copy.md' }]);
+  imports.progress('ten_a', 'imp_1', '{"created":1}', '[]');
+  expect(imports.get('ten_a', 'imp_1')).toMatchObject({ status: 'running', total: 2, counts: '{"created":1}', finished_at: null });
+  imports.insert({ id: 'imp_2', tenant_id: 'ten_a', kind: 'bookmarks', status: 'running', total: 0, created_at: '2026-11-23T09:01:00.000Z' });
+  imports.finish('ten_a', 'imp_2', 'completed', '{}', '[]', null, '2026-11-23T09:02:00.000Z');
+  expect(imports.interruptAll('2026-11-23T10:00:00.000Z')).toBe(1); // imp_1 was still running
+  expect(imports.get('ten_a', 'imp_1')).toMatchObject({ status: 'interrupted', finished_at: '2026-11-23T10:00:00.000Z' });
+  expect(imports.get('ten_a', 'imp_2')).toMatchObject({ status: 'completed' });
+
+  const cals = new CalibrationsRepo(db);
+  const scale = { floor: 0.3, ceiling: 0.8 } as never;
+  expect(cals.get('use-lite', 'set1')).toBeNull();
+  cals.put({ model_id: 'use-lite', query: scale, note: scale, set_hash: 'set1' }, '2026-11-23T09:00:00.000Z');
+  expect(cals.get('use-lite', 'set1')).toEqual({ model_id: 'use-lite', query: scale, note: scale, set_hash: 'set1' });
+  cals.put({ model_id: 'use-lite', query: scale, note: scale, set_hash: 'set2' }, '2026-11-23T10:00:00.000Z');
+  expect(cals.get('use-lite', 'set1')).toBeNull(); // a new calibration set replaced it
+  expect(cals.get('use-lite', 'set2')?.set_hash).toBe('set2');
 }

@@ -6,7 +6,7 @@ import type { Db } from '../../src/db/open.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgDb } from '../../src/db/pg/pg-db.js';
 import { PgQueryError, PgSync } from '../../src/db/pg/sync-client.js';
-import { apiKeysScenario, jobsScenario, linksAndTagsScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
+import { apiKeysScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
@@ -29,4 +29,5 @@ describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
   it('TokensRepo: magic links and refresh tokens by HMAC, used once, families revoked', () => tokensScenario(db as unknown as Db));
   it('LinksRepo and TagsRepo: typed links upserted per tenant, related nodes, edges; tag counts and nodes by tag', () => linksAndTagsScenario(db as unknown as Db));
   it('ParaRepo: items in PARA order, slugs, archive, automatic and user filings, orphans, rate limits', () => paraScenario(db as unknown as Db));
+  it('ImportsRepo and CalibrationsRepo: import keys by path and hash, runs interrupted at start-up; one calibration per model', () => importsAndCalibrationsScenario(db as unknown as Db));
 });
