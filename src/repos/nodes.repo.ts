@@ -1,7 +1,7 @@
 // Nodes, their keyword index rows (the tenant's FTS5 table shares the integer rowid `seq`) and their
 // PARA associations as seen on the node.
 import type { Db } from '../db/open.js';
-import { KeywordIndexRepo } from './keyword-index.repo.js';
+import { KeywordIndexRepo, type FtsFields } from './keyword-index.repo.js';
 import { statementCache, type Prepare } from './statement-cache.js';
 
 export interface NodeRow {
@@ -64,12 +64,18 @@ export function filterSql(tenantId: string, f: NodeFilter): { sql: string; param
   return { sql: parts.join(' AND '), params };
 }
 
+/** What a node's writes need of the keyword index. */
+export interface NodeKeywordIndex {
+  insert(tenantId: string, seq: number, f: FtsFields): void;
+  delete(tenantId: string, seq: number): void;
+}
+
 export class NodesRepo {
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
   private readonly byIdStmt;
-  private readonly keywords: KeywordIndexRepo;
+  private readonly keywords: NodeKeywordIndex;
   private readonly paraOfNode;
   private readonly paraVisibleDelete;
   private readonly paraUpsertUser;
@@ -81,11 +87,16 @@ export class NodesRepo {
 
   private readonly prepare: Prepare;
 
-  constructor(private readonly db: Db) {
+  /** `keywords`: the engine's keyword index (SQLite: the tenant's FTS5 table; PostgreSQL passes its own). */
+  constructor(
+    private readonly db: Db,
+    keywords?: NodeKeywordIndex,
+  ) {
     this.prepare = statementCache(db);
     this.insertStmt = db.prepare(
       `INSERT INTO nodes (id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
-       VALUES (@id, @tenant_id, @title, @summary, @body_markdown, @tags, @status, @created_at, @updated_at)`,
+       VALUES (@id, @tenant_id, @title, @summary, @body_markdown, @tags, @status, @created_at, @updated_at)
+       RETURNING seq`,
     );
     this.updateStmt = db.prepare(
       `UPDATE nodes SET title = @title, summary = @summary, body_markdown = @body_markdown, tags = @tags,
@@ -94,7 +105,7 @@ export class NodesRepo {
     );
     this.deleteStmt = db.prepare('DELETE FROM nodes WHERE tenant_id = ? AND id = ?');
     this.byIdStmt = db.prepare('SELECT * FROM nodes WHERE tenant_id = ? AND id = ?');
-    this.keywords = new KeywordIndexRepo(db);
+    this.keywords = keywords ?? new KeywordIndexRepo(db);
     this.paraOfNode = db.prepare(
       'SELECT para_item_id FROM node_para WHERE tenant_id = ? AND node_id = ? AND archived = 0 ORDER BY created_at, para_item_id',
     ).pluck();
@@ -113,12 +124,13 @@ export class NodesRepo {
     this.clearEmbeddedAll = db.prepare('UPDATE nodes SET embedded_hash = NULL');
     // Driven from the id list (CROSS JOIN fixes the join order): with `tenant_id = ? AND
     // seq IN (json_each)` SQLite walked every node of the tenant instead.
-    this.bySeqsStmt = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
+    // json_each's values are text on PostgreSQL: the cast (a no-op here) lets both compare seqs.
+    this.bySeqsStmt = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ?');
     this.byIdsStmt = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?');
   }
 
   insert(row: Omit<NodeRow, 'seq' | 'embedded_hash'>): number {
-    const seq = Number(this.insertStmt.run(row).lastInsertRowid);
+    const seq = Number((this.insertStmt.get(row) as { seq: number }).seq);
     this.keywords.insert(row.tenant_id, seq, ftsFields(row));
     return seq;
   }
@@ -192,7 +204,7 @@ export class NodesRepo {
     const rows = this
       // CROSS JOIN keeps the plan "for each seq, look up its row": left to itself SQLite
       // walks every node of the tenant through an index and probes a bloom filter.
-      .prepare(`SELECT n.seq, n.id FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE ${sql}`)
+      .prepare(`SELECT n.seq, n.id FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE ${sql}`)
       .raw()
       .all(JSON.stringify(seqs), ...params) as [number, string][];
     return new Map(rows);

@@ -8,6 +8,7 @@ import { CalibrationsRepo } from '../../src/repos/calibrations.repo.js';
 import { ImportsRepo } from '../../src/repos/imports.repo.js';
 import { JobsRepo } from '../../src/repos/jobs.repo.js';
 import { LinksRepo } from '../../src/repos/links.repo.js';
+import { NodesRepo, type NodeKeywordIndex } from '../../src/repos/nodes.repo.js';
 import { ParaRepo } from '../../src/repos/para.repo.js';
 import { TagsRepo } from '../../src/repos/tags.repo.js';
 import { TenantsRepo } from '../../src/repos/tenants.repo.js';
@@ -227,4 +228,50 @@ export function importsAndCalibrationsScenario(db: Db): void {
   cals.put({ model_id: 'use-lite', query: scale, note: scale, set_hash: 'set2' }, '2026-11-23T10:00:00.000Z');
   expect(cals.get('use-lite', 'set1')).toBeNull(); // a new calibration set replaced it
   expect(cals.get('use-lite', 'set2')?.set_hash).toBe('set2');
+}
+
+/** `keywords`: the engine's keyword index (undefined: NodesRepo's own, SQLite's FTS5). */
+export function nodesScenario(db: Db, keywords?: NodeKeywordIndex): void {
+  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  new TenantsRepo(db).insert({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T09:00:00.000Z' });
+  const nodes = new NodesRepo(db, keywords);
+  const row = (id: string, tenant: string, title: string, tags: string[], status: 'raw' | 'validated', at: string) => ({
+    id, tenant_id: tenant, title, summary: '', body_markdown: `About ${title.toLowerCase()}.`, tags: JSON.stringify(tags), status, created_at: at, updated_at: at,
+  });
+  const s1 = nodes.insert(row('nod_1', 'ten_a', 'Fungi', ['soil'], 'raw', '2026-11-20T09:00:00.000Z'));
+  const s2 = nodes.insert(row('nod_2', 'ten_a', 'Roots', ['soil', 'plants'], 'validated', '2026-11-21T09:00:00.000Z'));
+  const s3 = nodes.insert(row('nod_3', 'ten_a', 'Rivers', [], 'raw', '2026-11-22T09:00:00.000Z'));
+  const s4 = nodes.insert(row('nod_4', 'ten_b', 'Elsewhere', ['soil'], 'raw', '2026-11-22T09:00:00.000Z'));
+  expect([s2 - s1, s3 - s2, s4 - s3]).toEqual([1, 1, 1]);
+  expect(nodes.get('ten_a', 'nod_1')).toMatchObject({ seq: s1, title: 'Fungi', embedded_hash: null });
+  expect(nodes.get('ten_b', 'nod_1')).toBeUndefined();
+  expect(nodes.getBySeqs('ten_a', [s3, s1, s4]).map((n) => n.id).sort()).toEqual(['nod_1', 'nod_3']);
+  expect(nodes.getByIds('ten_a', ['nod_2', 'nod_4']).map((n) => n.seq)).toEqual([s2]);
+
+  const page = nodes.list('ten_a', {}, 2, 0);
+  expect(page.total).toBe(3);
+  expect(page.rows.map((n) => n.id)).toEqual(['nod_3', 'nod_2']); // most recently updated first
+  expect(nodes.list('ten_a', { tags: ['soil'] }, 10, 0).rows.map((n) => n.id)).toEqual(['nod_2', 'nod_1']);
+  expect(nodes.list('ten_a', { status: 'validated' }, 10, 0).total).toBe(1);
+  expect(nodes.list('ten_a', { updated_after: '2026-11-21T00:00:00.000Z', updated_before: '2026-11-22T00:00:00.000Z' }, 10, 0).rows.map((n) => n.id)).toEqual(['nod_2']);
+  expect([...nodes.passing('ten_a', [s1, s2, s4], { tags: ['plants'] })]).toEqual([[s2, 'nod_2']]);
+
+  new ParaRepo(db).insert({ id: 'par_p', tenant_id: 'ten_a', category: 'projects', label: 'Garden', description: '', slug: 'garden', created_at: '2026-11-23T09:00:00.000Z' });
+  expect(nodes.paraItemsOf('ten_a', ['par_p', 'par_none'])).toEqual([{ id: 'par_p', status: 'active' }]);
+  nodes.setUserParaItems('ten_a', 'nod_1', ['par_p'], '2026-11-23T09:10:00.000Z');
+  expect(nodes.paraItemIds('ten_a', 'nod_1')).toEqual(['par_p']);
+  expect(nodes.paraItemIdsMany('ten_a', ['nod_1', 'nod_2'])).toEqual(new Map([['nod_1', ['par_p']]]));
+  expect(nodes.list('ten_a', { para_item_id: 'par_p' }, 10, 0).rows.map((n) => n.id)).toEqual(['nod_1']);
+  expect(nodes.list('ten_a', { orphan: true }, 10, 0).rows.map((n) => n.id)).toEqual(['nod_3', 'nod_2']);
+  nodes.setUserParaItems('ten_a', 'nod_1', [], '2026-11-23T09:11:00.000Z');
+  expect(nodes.paraItemIds('ten_a', 'nod_1')).toEqual([]);
+
+  const fungi = nodes.get('ten_a', 'nod_1')!;
+  nodes.update({ ...fungi, title: 'Mycorrhizal fungi', updated_at: '2026-11-23T10:00:00.000Z' }, true);
+  expect(nodes.get('ten_a', 'nod_1')).toMatchObject({ seq: s1, title: 'Mycorrhizal fungi' });
+  nodes.markEmbedded('ten_a', 'nod_1', 'hash1');
+  expect(nodes.unembedded(10).map((n) => n.id)).toEqual(['nod_2', 'nod_3', 'nod_4']);
+  nodes.delete('ten_a', nodes.get('ten_a', 'nod_3')!);
+  expect(nodes.get('ten_a', 'nod_3')).toBeUndefined();
+  expect(nodes.list('ten_a', {}, 10, 0).total).toBe(2);
 }

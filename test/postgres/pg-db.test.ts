@@ -1,12 +1,13 @@
 // SQLite's repositories, unchanged, on PostgreSQL through PgDb (better-sqlite3's API over
 // the synchronous bridge, SQL translated), against the migrated PostgreSQL schema: the
 // scenarios of test/helpers/repo-scenarios.ts, which also run on SQLite.
-import { afterEach, beforeEach, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/open.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgDb } from '../../src/db/pg/pg-db.js';
 import { PgQueryError, PgSync } from '../../src/db/pg/sync-client.js';
-import { apiKeysScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
+import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
+import { apiKeysScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
@@ -30,4 +31,12 @@ describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
   it('LinksRepo and TagsRepo: typed links upserted per tenant, related nodes, edges; tag counts and nodes by tag', () => linksAndTagsScenario(db as unknown as Db));
   it('ParaRepo: items in PARA order, slugs, archive, automatic and user filings, orphans, rate limits', () => paraScenario(db as unknown as Db));
   it('ImportsRepo and CalibrationsRepo: import keys by path and hash, runs interrupted at start-up; one calibration per model', () => importsAndCalibrationsScenario(db as unknown as Db));
+  it('NodesRepo: insert with the keyword index, get by id/seq, list with every filter, PARA of a node, update, delete', () => {
+    const keywords = new PgKeywordIndex(db.conn);
+    nodesScenario(db as unknown as Db, keywords);
+    // The keyword index followed the writes: the retitled node is found by its new word, the deleted one is gone.
+    const tenant = 'ten_a';
+    expect(keywords.search(tenant, 'mycorrhizal', 10).map((h) => h.seq)).toEqual([db.conn.query<{ seq: number }>("SELECT seq FROM nodes WHERE id = 'nod_1'").rows[0].seq]);
+    expect(keywords.search(tenant, 'rivers', 10)).toEqual([]);
+  });
 });

@@ -44,6 +44,11 @@ export class PgKeywordIndex {
     );
   }
 
+  /** A new node (NodesRepo's keyword index on PostgreSQL). */
+  insert(tenantId: string, seq: number, f: FtsFields): void {
+    this.upsert(tenantId, seq, f);
+  }
+
   delete(tenantId: string, seq: number): void {
     this.db.query('DELETE FROM node_keywords WHERE tenant_id = $1 AND seq = $2', [tenantId, seq]);
   }
