@@ -3,7 +3,7 @@
 import { SqliteError } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import { closeDatabase, openDatabase, type Db } from '../../src/db/open.js';
-import { apiKeysScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
+import { apiKeysScenario, graphHealthScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
 
 describe('repository scenarios on SQLite', () => {
   let db: Db;
@@ -21,4 +21,5 @@ describe('repository scenarios on SQLite', () => {
   it('ParaRepo: items in PARA order, slugs, archive, automatic and user filings, orphans, rate limits', () => paraScenario(db));
   it('ImportsRepo and CalibrationsRepo: import keys by path and hash, runs interrupted at start-up; one calibration per model', () => importsAndCalibrationsScenario(db));
   it('NodesRepo: insert with the keyword index, get by id/seq, list with every filter, PARA of a node, update, delete', () => nodesScenario(db));
+  it('GraphHealthRepo and HealthHistoryRepo: counters kept by the engine\'s triggers, daily snapshots, the inbox\'s counts and lists', () => graphHealthScenario(db));
 });

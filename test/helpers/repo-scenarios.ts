@@ -5,6 +5,8 @@ import { expect } from 'vitest';
 import type { Db } from '../../src/db/open.js';
 import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';
 import { CalibrationsRepo } from '../../src/repos/calibrations.repo.js';
+import { GraphHealthRepo } from '../../src/repos/graph-health.repo.js';
+import { HealthHistoryRepo } from '../../src/repos/health-history.repo.js';
 import { ImportsRepo } from '../../src/repos/imports.repo.js';
 import { JobsRepo } from '../../src/repos/jobs.repo.js';
 import { LinksRepo } from '../../src/repos/links.repo.js';
@@ -274,4 +276,42 @@ export function nodesScenario(db: Db, keywords?: NodeKeywordIndex): void {
   nodes.delete('ten_a', nodes.get('ten_a', 'nod_3')!);
   expect(nodes.get('ten_a', 'nod_3')).toBeUndefined();
   expect(nodes.list('ten_a', {}, 10, 0).total).toBe(2);
+}
+
+/** The counters the engine's triggers keep (SQLite triggers, PL/pgSQL on PostgreSQL) and the inbox's reads. */
+export function graphHealthScenario(db: Db): void {
+  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addNodes(db, 'ten_a', [
+    { seq: 1, id: 'nod_1', title: 'Old raw', tags: [] },
+    { seq: 2, id: 'nod_2', title: 'New raw', tags: [] },
+    { seq: 3, id: 'nod_3', title: 'Checked', tags: [] },
+  ]);
+  db.prepare("UPDATE nodes SET updated_at = '2026-01-01T00:00:00.000Z' WHERE id = 'nod_1'").run();
+  db.prepare("UPDATE nodes SET status = 'validated' WHERE id = 'nod_3'").run();
+  const links = new LinksRepo(db);
+  links.upsert('ten_a', 'nod_1', 'nod_2', 'related', '2026-11-23T09:00:00.000Z');
+  links.upsert('ten_a', 'nod_2', 'nod_1', 'related', '2026-11-23T09:00:00.000Z'); // a link is two rows, one per direction
+  links.upsert('ten_a', 'nod_3', 'nod_1', 'supports', '2026-11-23T09:00:00.000Z');
+  links.upsert('ten_a', 'nod_1', 'nod_3', 'supported_by', '2026-11-23T09:00:00.000Z');
+  const health = new GraphHealthRepo(db);
+  expect(health.counters('ten_a')).toEqual({ total_nodes: 3, validated_nodes: 1, total_captures: 0, pending_captures: 0, total_links: 2 });
+  expect(health.counters('ten_none')).toEqual({ total_nodes: 0, validated_nodes: 0, total_captures: 0, pending_captures: 0, total_links: 0 });
+  expect(health.staleCount('ten_a', '2026-06-01T00:00:00.000Z')).toBe(1);
+  links.delete('ten_a', 'nod_3', 'nod_1');
+  links.delete('ten_a', 'nod_1', 'nod_3');
+  expect(health.counters('ten_a').total_links).toBe(1);
+
+  const history = new HealthHistoryRepo(db);
+  const day = { total_nodes: 3, validated_nodes: 1, total_links: 1, total_captures: 0, failed_captures: 0, stale_nodes: 1, orphan_nodes: 2 };
+  history.upsert('ten_a', { day: '2026-11-22', ...day });
+  history.upsert('ten_a', { day: '2026-11-23', ...day, total_nodes: 2 });
+  history.upsert('ten_a', { day: '2026-11-23', ...day, total_nodes: 3 }); // the same day again: replaced
+  expect(history.since('ten_a', '2026-11-23')).toEqual([{ day: '2026-11-23', ...day }]);
+  expect(history.since('ten_a', '2026-11-01').map((r) => r.day)).toEqual(['2026-11-22', '2026-11-23']);
+  expect(history.orphanCount('ten_a')).toBe(3);
+  expect(history.orphans('ten_a', 2).map((n) => n.id)).toEqual(['nod_2', 'nod_3']); // most recently updated first
+  expect(history.staleRawCount('ten_a', '2026-06-01T00:00:00.000Z')).toBe(1);
+  expect(history.stale('ten_a', '2026-12-01T00:00:00.000Z', 10).map((n) => n.id)).toEqual(['nod_1', 'nod_2']); // oldest first
+  expect(history.failedCaptureCount('ten_a')).toBe(0);
+  expect(history.autoFilingCount('ten_a')).toBe(0);
 }

@@ -7,7 +7,7 @@ import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgDb } from '../../src/db/pg/pg-db.js';
 import { PgQueryError, PgSync } from '../../src/db/pg/sync-client.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
-import { apiKeysScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
+import { apiKeysScenario, graphHealthScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
@@ -39,4 +39,5 @@ describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
     expect(keywords.search(tenant, 'mycorrhizal', 10).map((h) => h.seq)).toEqual([db.conn.query<{ seq: number }>("SELECT seq FROM nodes WHERE id = 'nod_1'").rows[0].seq]);
     expect(keywords.search(tenant, 'rivers', 10)).toEqual([]);
   });
+  it('GraphHealthRepo and HealthHistoryRepo: counters kept by the engine\'s triggers, daily snapshots, the inbox\'s counts and lists', () => graphHealthScenario(db as unknown as Db));
 });
