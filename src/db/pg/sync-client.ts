@@ -18,19 +18,18 @@ export interface PgSyncOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL's statement_timeout for the session (0: none). */
   statementTimeoutMs?: number;
-  /** How long the calling thread waits for any one answer. */
-  callTimeoutMs?: number;
 }
+
+/**
+ * How long the calling thread waits for any one answer: past the statement timeout and the
+ * connect timeout. Process-wide, because synckit keeps one worker per script path and fixes
+ * its wait when that worker starts.
+ */
+const CALL_TIMEOUT_MS = 60_000;
 
 type Call = (req: PgRequest) => PgReply;
-const calls = new Map<number, Call>();
-
-/** synckit keeps one worker per script path; its wait bound is fixed when it starts. */
-function callFor(timeoutMs: number): Call {
-  let call = calls.get(timeoutMs);
-  if (!call) calls.set(timeoutMs, (call = createSyncFn<(req: PgRequest) => Promise<PgReply>>(distPath('pg-worker.js'), { timeout: timeoutMs })));
-  return call;
-}
+let worker: Call | undefined;
+const call: Call = (req) => (worker ??= createSyncFn<(req: PgRequest) => Promise<PgReply>>(distPath('pg-worker.js'), { timeout: CALL_TIMEOUT_MS }))(req);
 
 export interface PgResult<T> {
   rows: T[];
@@ -38,12 +37,10 @@ export interface PgResult<T> {
 }
 
 export class PgSync {
-  private readonly call: Call;
   private handle: number | null;
   private depth = 0;
 
   constructor(url: string, opts: PgSyncOptions = {}) {
-    this.call = callFor(opts.callTimeoutMs ?? 60_000);
     const r = this.send({ op: 'open', url, connectTimeoutMs: opts.connectTimeoutMs ?? 5000, statementTimeoutMs: opts.statementTimeoutMs ?? 30_000 });
     this.handle = r.handle!;
   }
@@ -90,7 +87,7 @@ export class PgSync {
   private send(req: PgRequest): Extract<PgReply, { ok: true }> {
     let r: PgReply;
     try {
-      r = this.call(req);
+      r = call(req);
     } catch (e) {
       // synckit's own failure: the worker did not answer in time.
       throw new PgUnavailableError(`PostgreSQL did not answer: ${e instanceof Error ? e.message : String(e)}`);
