@@ -8,8 +8,8 @@ import { translateSql, type Translated } from './sql-translate.js';
 
 export interface RunResult {
   changes: number;
-  /** The `seq` (or `id`) an INSERT … RETURNING gave back, else 0. */
-  lastInsertRowid: number | bigint;
+  /** Always 0: PostgreSQL has no rowid; a repository that needs the new key says `RETURNING` and calls get(). */
+  lastInsertRowid: 0;
 }
 
 /** better-sqlite3 gives BLOBs back as Buffers; the bridge's structured clone gives Uint8Arrays. */
@@ -59,10 +59,7 @@ export class PgStatement {
   }
 
   run(...args: unknown[]): RunResult {
-    const r = this.exec(args);
-    const first = r.rows[0];
-    const id = first ? (first.seq ?? first.id) : undefined;
-    return { changes: r.rowCount ?? 0, lastInsertRowid: typeof id === 'number' || typeof id === 'bigint' ? id : 0 };
+    return { changes: this.exec(args).rowCount ?? 0, lastInsertRowid: 0 };
   }
 
   private exec(args: unknown[]) {
