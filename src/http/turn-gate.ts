@@ -24,7 +24,6 @@ export function createTurnGate(perTurn: number): TurnGate {
   const queue: Array<() => void> = [];
   let startedThisTurn = 0;
   let turnReset = false;
-  let pumping = false;
 
   // A turn is counted from the first request it starts; a setImmediate ends it (it runs
   // after the poll phase that delivered the requests, before the next one).
@@ -37,14 +36,12 @@ export function createTurnGate(perTurn: number): TurnGate {
       pump();
     });
   };
+  // Resolving a waiter only queues its continuation, so nothing re-enters the loop below.
   const pump = () => {
-    if (pumping) return;
-    pumping = true;
     while (queue.length && startedThisTurn < perTurn) {
       startedThisTurn++;
       queue.shift()!();
     }
-    pumping = false;
     if (queue.length || startedThisTurn) endTurnSoon();
   };
 
