@@ -17,6 +17,11 @@ import { TenantsRepo } from '../../src/repos/tenants.repo.js';
 import { TokensRepo } from '../../src/repos/tokens.repo.js';
 import { UsersRepo } from '../../src/repos/users.repo.js';
 
+/** The tenant most scenarios work in. */
+function addAlpha(db: Db): void {
+  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+}
+
 /** What a refused statement throws on the backend under test. */
 export type ErrorClass = new (...args: never[]) => Error;
 
@@ -36,7 +41,7 @@ export function tenantsScenario(db: Db, refused: ErrorClass): void {
 }
 
 export function apiKeysScenario(db: Db): void {
-  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addAlpha(db);
   const keys = new ApiKeysRepo(db);
   const hmac = Buffer.from('00ff10ab'.repeat(8), 'hex');
   keys.insert({ id: 'key_1', tenant_id: 'ten_a', name: 'laptop', secret_hmac: hmac, created_at: '2026-11-23T09:00:01.000Z' });
@@ -63,7 +68,7 @@ export function transactionScenario(db: Db, refused: ErrorClass): void {
 }
 
 export function jobsScenario(db: Db): void {
-  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addAlpha(db);
   const jobs = new JobsRepo(db);
   const now = 1_763_888_400_000;
   expect(jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(true);
@@ -92,7 +97,7 @@ export function jobsScenario(db: Db): void {
 }
 
 export function tokensScenario(db: Db): void {
-  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addAlpha(db);
   new UsersRepo(db).insert({ id: 'usr_1', tenant_id: 'ten_a', email: 'ada@example.org', created_at: '2026-11-23T09:00:00.000Z' });
   const tokens = new TokensRepo(db);
   const link = Buffer.alloc(32, 7);
@@ -159,7 +164,7 @@ export function linksAndTagsScenario(db: Db): void {
 }
 
 export function paraScenario(db: Db): void {
-  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addAlpha(db);
   addNodes(db, 'ten_a', [
     { seq: 1, id: 'nod_1', title: 'One', tags: [] },
     { seq: 2, id: 'nod_2', title: 'Two', tags: [] },
@@ -201,7 +206,7 @@ export function paraScenario(db: Db): void {
 }
 
 export function importsAndCalibrationsScenario(db: Db): void {
-  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addAlpha(db);
   addNodes(db, 'ten_a', [
     { seq: 1, id: 'nod_1', title: 'One', tags: [] },
     { seq: 2, id: 'nod_2', title: 'Two', tags: [] },
@@ -234,7 +239,7 @@ export function importsAndCalibrationsScenario(db: Db): void {
 
 /** `keywords`: the engine's keyword index (undefined: NodesRepo's own, SQLite's FTS5). */
 export function nodesScenario(db: Db, keywords?: NodeKeywordIndex): void {
-  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addAlpha(db);
   new TenantsRepo(db).insert({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T09:00:00.000Z' });
   const nodes = new NodesRepo(db, keywords);
   const row = (id: string, tenant: string, title: string, tags: string[], status: 'raw' | 'validated', at: string) => ({
@@ -280,7 +285,7 @@ export function nodesScenario(db: Db, keywords?: NodeKeywordIndex): void {
 
 /** The counters the engine's triggers keep (SQLite triggers, PL/pgSQL on PostgreSQL) and the inbox's reads. */
 export function graphHealthScenario(db: Db): void {
-  new TenantsRepo(db).insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  addAlpha(db);
   addNodes(db, 'ten_a', [
     { seq: 1, id: 'nod_1', title: 'Old raw', tags: [] },
     { seq: 2, id: 'nod_2', title: 'New raw', tags: [] },
