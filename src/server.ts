@@ -76,6 +76,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   app = createApp(services, [webMount]);
   appReady();
   log.info(`Rhizome listening on ${url} (data: ${config.dataDir})`);
+  if (gate) log.info(`at most ${config.requestsPerTurn} new requests start per event-loop turn (RHIZOME_REQUESTS_PER_TURN)`);
 
   let closing: Promise<void> | undefined;
   const close = () =>

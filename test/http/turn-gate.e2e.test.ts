@@ -1,6 +1,6 @@
 // The turn gate on a real server (RHIZOME_REQUESTS_PER_TURN=2): a burst of concurrent
 // requests of every kind, far more than a turn starts, is answered in full and correctly.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentials, startServer, tempDataDir, type ChildServer } from '../helpers/server-process.js';
 
 let server: ChildServer;
@@ -19,6 +19,10 @@ const api = (path: string, init: RequestInit = {}) =>
   fetch(`${server.url}/api/v1${path}`, { ...init, headers: { Authorization: auth, 'Content-Type': 'application/json', ...init.headers } });
 
 describe('turn gate', () => {
+  it('is on: the server says so at start', async () => {
+    await vi.waitFor(() => expect(server.stderr()).toContain('at most 2 new requests start per event-loop turn'), { timeout: 5000 });
+  });
+
   it('answers a burst of 60 mixed requests, every one correctly', async () => {
     const created = await Promise.all(
       Array.from({ length: 20 }, (_, i) => api('/nodes', { method: 'POST', body: JSON.stringify({ title: `Gate note ${i}`, content: `Mycorrhizal fungi, note ${i}` }) })),
