@@ -39,7 +39,7 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
         docOf.set(s.repos.nodes.get(tenantId, node.id)!.seq, d.id);
       }
     })();
-    const repo = s.repos.search;
+    const repo = s.repos.fts!;
     const ndcg = { every_match: [] as number[], impacts_all_terms: [] as number[], impacts_default: [] as number[] };
     let differ = 0;
     for (const q of c.queries) {

@@ -47,7 +47,7 @@ export async function compareLibrary(n: number, embedder: Embedder, out: (l: Rec
   mini.addAll(notes.map((x, i) => ({ id: seqs[i], title: x.title, body: x.body, tags: x.tags.join(' ') })));
   const buildMs = ms(t0);
   const held = heapMb() - before;
-  await s.keywordWarmer.prewarm(tenantId);
+  await s.keywordWarmer!.prewarm(tenantId);
   const queries = Array.from({ length: 200 }, () => corpus.query().text);
   const fts: number[] = [];
   const lib: number[] = [];

@@ -10,7 +10,7 @@ import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { buildContainer, type Container } from '../src/container.js';
 import { wire } from '../src/wiring.js';
-import { closeDatabase, openDatabase } from '../src/db/open.js';
+import { closeDatabase, openDatabase, type Db } from '../src/db/open.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
 import { createApp } from '../src/http/app.js';
@@ -92,10 +92,10 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const indexed = s.vectors.warm(tenantId);
   const indexLoadMs = Math.round(ms(t1));
   const t2 = process.hrtime.bigint();
-  const keywordTerms = await s.keywordWarmer.prewarm(tenantId);
+  const keywordTerms = await s.keywordWarmer!.prewarm(tenantId);
   out({
     kind: 'search_build', nodes: n, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
-    keyword_prewarm_ms: Math.round(ms(t2)), keyword_prewarm_terms: keywordTerms, keyword_impacts_mb: Math.round(s.repos.search.impacts.heldBytes() / 1e5) / 10,
+    keyword_prewarm_ms: Math.round(ms(t2)), keyword_prewarm_terms: keywordTerms, keyword_impacts_mb: Math.round(s.repos.fts!.impacts.heldBytes() / 1e5) / 10,
   });
   return { s, tenantId, apiKey, corpus, embedder, dir };
 }
@@ -126,12 +126,12 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<numbe
   }
   c.embedder.includeModel = false;
   // The same queries on the route before kept term impacts (FTS5 scores every match), same run.
-  c.s.repos.search.useImpacts = false;
+  c.s.repos.fts!.useImpacts = false;
   for (const mode of ['keyword', 'hybrid'] as const) {
     const times = await time(mode, queries);
     out({ kind: 'search_latency_fts_every_match', nodes: n, mode, query_embedding: 'excluded', p50_ms: pct(times, 50), p95_ms: pct(times, 95), queries: times.length });
   }
-  c.s.repos.search.useImpacts = true;
+  c.s.repos.fts!.useImpacts = true;
   // The first keyword query after a write: every common term it holds is scored again.
   const after: number[] = [];
   for (const q of queries.slice(0, 60)) {
@@ -144,7 +144,7 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<numbe
   out({ kind: 'keyword_after_write', nodes: n, p50_ms: pct(after, 50), p95_ms: pct(after, 95), queries: after.length });
   await new Promise((r) => setTimeout(r, REFRESH_QUIET_MS + 100));
   const t0 = process.hrtime.bigint();
-  await c.s.keywordWarmer.refresh();
+  await c.s.keywordWarmer!.refresh();
   out({ kind: 'keyword_refresh', nodes: n, ms: Math.round(ms(t0)) });
   return hybridP50;
 }
@@ -261,8 +261,8 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
       naive(c, n, hybridP50, out);
       recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round(c.s.vectors.warm(c.tenantId) * 580 / 1e6), keyword_impacts_mb: Math.round(c.s.repos.search.impacts.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
-      closeDatabase(c.s.db);
+      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round(c.s.vectors.warm(c.tenantId) * 580 / 1e6), keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
+      closeDatabase(c.s.db as Db);
       rmSync(c.dir, { recursive: true, force: true });
     }
   } finally {

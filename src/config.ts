@@ -47,6 +47,7 @@ const envSchema = z.object({
   RHIZOME_QUERY_CACHE: z.coerce.number().int().min(0).max(100_000).default(1000),
   RHIZOME_TRUST_PROXY: flag,
   RHIZOME_REQUESTS_PER_TURN: z.coerce.number().int().min(0).max(10_000).default(0),
+  RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
 });
 
 export interface RateLimits {
@@ -73,6 +74,8 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly dbPath: string;
+  /** PostgreSQL instead of the SQLite file (RHIZOME_DATABASE_URL); undefined: SQLite. */
+  readonly databaseUrl: string | undefined;
   readonly embedModel: string;
   readonly modelDir: string | undefined;
   readonly publicUrl: string;
@@ -131,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host,
     dataDir,
     dbPath: join(dataDir, 'rhizome.db'),
+    databaseUrl: e.RHIZOME_DATABASE_URL,
     embedModel: e.RHIZOME_EMBED_MODEL ?? (e.RHIZOME_MODEL_DIR ? `local:${e.RHIZOME_MODEL_DIR}` : DEFAULT_EMBED_MODEL),
     modelDir: e.RHIZOME_MODEL_DIR,
     publicUrl: e.RHIZOME_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

@@ -4,7 +4,9 @@
 // (database, repositories, queue, vector store) stays with the server, the wiring and tests.
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { backupDatabase, type Db } from './db/open.js';
+import type { Db } from './db/open.js';
+import type { PgDb } from './db/pg/pg-db.js';
+import { backupStore } from './db/store.js';
 import { sqliteUnitOfWork } from './db/unit-of-work.js';
 import type { Embedder, ModelState } from './embed/embedder.js';
 import { JobQueue } from './jobs/queue.js';
@@ -46,7 +48,8 @@ export interface EmbedderStatus {
 
 export interface ServiceOptions {
   config: Config;
-  db: Db;
+  /** The SQLite connection, or PostgreSQL through PgDb (db/store.ts opens either). */
+  db: Db | PgDb;
   embedder: Embedder & { state?: ModelState; error?: string; ready?: Promise<void> };
   clock?: Clock;
   log?: Logger;
@@ -61,7 +64,7 @@ export function buildContainer(o: ServiceOptions) {
   const log = o.log ?? createLogger(o.config.logLevel);
   const { db, embedder, config } = o;
   const mailer = o.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer(log));
-  const tx = sqliteUnitOfWork(db, (e) => log.error('an after-commit hook failed', e));
+  const tx = sqliteUnitOfWork(db as Db, (e) => log.error('an after-commit hook failed', e));
   const repos = createRepos(db);
   // Remembers a full disk / I/O error until a write succeeds: /health reports it.
   const storage = new StorageState(clock);
@@ -80,7 +83,8 @@ export function buildContainer(o: ServiceOptions) {
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
-  const keywordWarmer = new KeywordWarmer(repos.search, () => repos.tenants.list().map((t) => t.id), log);
+  // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
+  const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
   const links = new LinksService(tx, repos.links, clock);
@@ -88,8 +92,8 @@ export function buildContainer(o: ServiceOptions) {
   const context = new ContextService({ links: repos.links, repo: repos.context, vectors, clock, embedQuery, calibration });
   const graphHealth = new GraphHealthService(tx, repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.
-  const graphView = new GraphViewService(tx, new GraphViewRepo(db));
-  const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db), graphHealth, clock, log);
+  const graphView = new GraphViewService(tx, new GraphViewRepo(db as Db));
+  const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db as Db), graphHealth, clock, log);
   const captures = createCaptures({
     config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {
@@ -131,7 +135,7 @@ export function buildContainer(o: ServiceOptions) {
     links, suggestions, context, graphHealth, graphView, healthHistory,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
     imports, exports,
-    backup: (file: string) => backupDatabase(db, file),
+    backup: (file: string) => backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
     db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline,
   };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
 import { registerJobHandlers, startBackground, wireEvents } from './wiring.js';
-import { closeDatabase, openDatabase } from './db/open.js';
+import { closeStore, describeStore, openStore } from './db/store.js';
 import { defaultWorkers, WorkerEmbedder } from './embed/worker-embedder.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
@@ -26,7 +26,8 @@ export interface RunningServer {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const db = openDatabase(config.dbPath, { synchronous: config.synchronous });
+  // PostgreSQL out of reach at start: one line and an exit code (cli/commands/server.ts), nothing created.
+  const db = await openStore(config);
   const embedder = new WorkerEmbedder(
     { model: config.embedModel, cacheDir: config.dataDir },
     { workers: config.embedding.workers ?? defaultWorkers(config.embedModel), scheduling: config.embedding.scheduling, onProgress: (line) => log.info(line) },
@@ -75,7 +76,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   startBackground(services);
   app = createApp(services, [webMount]);
   appReady();
-  log.info(`Rhizome listening on ${url} (data: ${config.dataDir})`);
+  log.info(`Rhizome listening on ${url} (data: ${config.dataDir}${config.databaseUrl ? `, database: ${describeStore(config)}` : ''})`);
   if (gate) log.info(`at most ${config.requestsPerTurn} new requests start per event-loop turn (RHIZOME_REQUESTS_PER_TURN)`);
 
   let closing: Promise<void> | undefined;
@@ -83,10 +84,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     (closing ??= (async () => {
       log.info('shutting down: draining jobs, checkpointing the database');
       await new Promise<void>((r) => server.close(() => r()));
-      services.keywordWarmer.stop();
+      services.keywordWarmer?.stop();
       await services.queue.stop();
       await embedder.close();
-      closeDatabase(db);
+      closeStore(db);
     })());
   return { url, services, close };
 }

@@ -44,11 +44,11 @@ export function startBackground(c: Container): void {
         n += c.vectors.warm(t.id);
       }
       c.log.info(`semantic index ready: ${n} vector(s) in ${Date.now() - t0} ms`);
-      c.keywordWarmer.start();
+      c.keywordWarmer?.start();
     },
     (e) => {
       c.log.error('embedding initialisation failed; keyword search still works', e);
-      c.keywordWarmer.start();
+      c.keywordWarmer?.start();
     },
   );
 }

@@ -107,7 +107,7 @@ export async function evaluateSearch(
       const hybridHits = rankSides(sides, 'hybrid');
       if (!hybridHits.some((h) => h.semantic && !h.keyword)) inDomainAbstained++;
       const plain = buildPlainFtsQuery(q.text);
-      const bm25 = plain ? s.repos.search.plainBm25(tenantId, plain, 100) : [];
+      const bm25 = plain ? s.repos.fts!.plainBm25(tenantId, plain, 100) : [];
       const semantic = await run('semantic');
       const seqOf = new Map([...bm25, ...semantic].map((id, i) => [id, i]));
       const idOf = new Map([...seqOf].map(([id, i]) => [i, id]));

@@ -1,5 +1,6 @@
 // Reads that rank nodes for session context and link suggestions: node cards with the
-// facts ranking needs, recent nodes, and keyword matches over the tenant's FTS5 table (rowid = nodes.seq).
+// facts ranking needs, recent nodes, and keyword matches — over the tenant's FTS5 table
+// (rowid = nodes.seq) by default, or another engine's ContextKeywords (pg/context-keywords.pg.ts).
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
@@ -11,16 +12,27 @@ export interface NodeCard {
   summary: string;
   status: 'raw' | 'validated' | 'dismissed';
   updated_at: string;
-  /** 1 when the node sits (unarchived) in an active project. */
-  active_project: number;
+  /** 1 (or true) when the node sits (unarchived) in an active project. */
+  active_project: number | boolean;
+}
+
+/** The keyword reads of context and suggestions; queries are FTS5 quoted phrases OR-ed. */
+export interface ContextKeywords {
+  /** Best BM25 matches (dismissed nodes left out), best first. */
+  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }>;
+  /** How many of this tenant's nodes contain the phrase, counted up to `cap`. */
+  docFrequency(tenantId: string, ftsPhrase: string, cap: number): number;
+  /** Matches newest first (dismissed nodes left out). */
+  newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }>;
 }
 
 export class ContextRepo {
   private readonly cardsStmt;
   private readonly recentStmt;
   private readonly textsStmt;
+  private readonly keywords: ContextKeywords;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db, keywords?: ContextKeywords) {
     this.cardsStmt = db.prepare(
       `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at,
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
@@ -32,14 +44,14 @@ export class ContextRepo {
     this.recentStmt = db
       .prepare('SELECT id FROM nodes WHERE tenant_id = ? AND status = ? ORDER BY updated_at DESC, id DESC LIMIT ?')
       .pluck();
-    this.keywords = new KeywordIndexRepo(db);
+    this.keywords = keywords ?? new Fts5ContextKeywords(db);
     // The first 20,000 characters of a body are plenty to tell which words a node uses.
     // Lookups by id lists are driven from the list (CROSS JOIN): `tenant_id = ? AND
     // seq IN (json_each)` made SQLite walk every node of the tenant.
     this.textsStmt = db.prepare(
       `SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
-              trim(summary || char(10) || substr(body_markdown, 1, 2000)) AS bodyText
-         FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`,
+              trim(summary || char(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
+         FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS INTEGER) WHERE n.tenant_id = ?`,
     );
   }
 
@@ -52,13 +64,39 @@ export class ContextRepo {
     return this.recentStmt.all(tenantId, status, limit) as string[];
   }
 
-  /** Best BM25 matches of an FTS5 query (the caller builds it from quoted terms). */
+  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
+    return this.keywords.keywordMatches(tenantId, ftsQuery, limit);
+  }
+
+  docFrequency(tenantId: string, ftsPhrase: string, cap: number): number {
+    return this.keywords.docFrequency(tenantId, ftsPhrase, cap);
+  }
+
+  newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
+    return this.keywords.newestMatches(tenantId, ftsQuery, limit);
+  }
+
+  /** Searchable text of these rows (by seq), for measuring which words they contain. */
+  texts(tenantId: string, seqs: number[]): Array<{ seq: number; text: string; bodyText?: string }> {
+    if (seqs.length === 0) return [];
+    return this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string; bodyText?: string }>;
+  }
+}
+
+/** ContextKeywords over the tenant's own FTS5 table. */
+class Fts5ContextKeywords implements ContextKeywords {
+  private readonly index: KeywordIndexRepo;
+  private readonly fts = new Map<string, { keyword: Database.Statement; docFrequency: Database.Statement; newest: Database.Statement }>();
+
+  constructor(private readonly db: Db) {
+    this.index = new KeywordIndexRepo(db);
+  }
+
   keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
     const s = this.ftsStmts(tenantId);
     return s ? (s.keyword.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
   }
 
-  /** How many of this tenant's nodes contain the phrase, counted up to `cap`. */
   docFrequency(tenantId: string, ftsPhrase: string, cap: number): number {
     const s = this.ftsStmts(tenantId);
     return s ? (s.docFrequency.get(ftsPhrase, tenantId, cap) as number) : 0;
@@ -69,18 +107,9 @@ export class ContextRepo {
     return s ? (s.newest.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
   }
 
-  /** Searchable text of these rows (by seq), for measuring which words they contain. */
-  texts(tenantId: string, seqs: number[]): Array<{ seq: number; text: string; bodyText?: string }> {
-    if (seqs.length === 0) return [];
-    return this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string; bodyText?: string }>;
-  }
-
-  private readonly keywords: KeywordIndexRepo;
-  private readonly fts = new Map<string, { keyword: Database.Statement; docFrequency: Database.Statement; newest: Database.Statement }>();
-
   /** Statements over the tenant's own FTS5 table; null when it has none yet. */
   private ftsStmts(tenantId: string) {
-    const t = this.keywords.table(tenantId);
+    const t = this.index.table(tenantId);
     if (!t) return null;
     let s = this.fts.get(t);
     if (!s) {

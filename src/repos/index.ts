@@ -1,5 +1,12 @@
-// Every repository over one SQLite connection.
+// Every repository over one database: the SQLite file, or PostgreSQL through PgDb. Most
+// repositories are one class on both (their SQL is translated, db/pg/sql-translate.ts);
+// the engine-specific parts — the keyword index and its searches, the vector table — are
+// twins behind one interface (src/repos/pg/).
 import type { Db } from '../db/open.js';
+import { PgDb } from '../db/pg/pg-db.js';
+import { PgContextKeywords } from './pg/context-keywords.pg.js';
+import { PgKeywordIndex } from './pg/keyword-index.pg.js';
+import { PgSearchRepo } from './pg/search.pg.js';
 import { ApiKeysRepo } from './api-keys.repo.js';
 import { CalibrationsRepo } from './calibrations.repo.js';
 import { CapturesRepo } from './captures.repo.js';
@@ -13,29 +20,53 @@ import { OAuthRepo } from './oauth.repo.js';
 import { OidcRepo } from './oidc.repo.js';
 import { ParaAutoRepo } from './para-auto.repo.js';
 import { ParaRepo } from './para.repo.js';
-import { SearchRepo } from './search.repo.js';
+import { SearchRepo, type KeywordSearch } from './search.repo.js';
 import { TagsRepo } from './tags.repo.js';
 import { TenantsRepo } from './tenants.repo.js';
 import { TokensRepo } from './tokens.repo.js';
 import { UsersRepo } from './users.repo.js';
 import { VectorsRepo } from './vectors.repo.js';
 
-export function createRepos(db: Db) {
+export function createRepos(db: Db | PgDb) {
+  if (db instanceof PgDb) return createPgRepos(db);
+  const search = new SearchRepo(db);
+  return {
+    ...portableRepos(db),
+    nodes: new NodesRepo(db),
+    search: search as KeywordSearch,
+    /** FTS5's own search repository (kept impacts, plain BM25): SQLite only. */
+    fts: search as SearchRepo | null,
+    vectors: new VectorsRepo(db),
+    context: new ContextRepo(db),
+  };
+}
+
+function createPgRepos(pg: PgDb) {
+  const db = pg as unknown as Db; // PgDb speaks the part of better-sqlite3's API the repositories use
+  const keywords = new PgKeywordIndex(pg.conn);
+  return {
+    ...portableRepos(db),
+    nodes: new NodesRepo(db, keywords),
+    search: new PgSearchRepo(pg, keywords) as KeywordSearch,
+    fts: null as SearchRepo | null,
+    vectors: new VectorsRepo(db),
+    context: new ContextRepo(db, new PgContextKeywords(keywords)),
+  };
+}
+
+/** The repositories whose SQL both engines run. */
+function portableRepos(db: Db) {
   return {
     tenants: new TenantsRepo(db),
     apiKeys: new ApiKeysRepo(db),
     users: new UsersRepo(db),
     tokens: new TokensRepo(db),
     jobs: new JobsRepo(db),
-    nodes: new NodesRepo(db),
-    search: new SearchRepo(db),
     tags: new TagsRepo(db),
-    vectors: new VectorsRepo(db),
     para: new ParaRepo(db),
     paraAuto: new ParaAutoRepo(db),
     calibrations: new CalibrationsRepo(db),
     links: new LinksRepo(db),
-    context: new ContextRepo(db),
     graphHealth: new GraphHealthRepo(db),
     captures: new CapturesRepo(db),
     oidc: new OidcRepo(db),

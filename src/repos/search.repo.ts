@@ -23,7 +23,15 @@ export interface KeywordTop {
   total?: number;
 }
 
-export class SearchRepo {
+/** What search needs of a keyword engine (FTS5 here; PostgreSQL: pg/search.pg.ts). */
+export interface KeywordSearch {
+  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): KeywordTop;
+  keywordCount(tenantId: string, match: string, f: NodeFilter): number;
+  termStats(tenantId: string, phrases: string[]): { n: number; df: number[] };
+  nodesBySeqs(tenantId: string, seqs: number[]): NodeRow[];
+}
+
+export class SearchRepo implements KeywordSearch {
   private readonly bySeqs: Database.Statement;
 
   readonly keywords: KeywordIndexRepo;

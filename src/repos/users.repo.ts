@@ -15,7 +15,8 @@ export class UsersRepo {
   constructor(db: Db) {
     this.insertStmt = db.prepare('INSERT INTO users (id, tenant_id, email, created_at) VALUES (@id, @tenant_id, @email, @created_at)');
     // Login starts from an email alone; the user row is what names the tenant.
-    this.byEmailStmt = db.prepare('SELECT * FROM users WHERE email = ?');
+    // Without case on both sides: SQLite's NOCASE column index; PostgreSQL's lower(email) index.
+    this.byEmailStmt = db.prepare('SELECT * FROM users WHERE email COLLATE NOCASE = ? COLLATE NOCASE');
     this.byIdStmt = db.prepare('SELECT * FROM users WHERE tenant_id = ? AND id = ?');
   }
 

@@ -58,6 +58,11 @@ describe('SQLite SQL → PostgreSQL', () => {
     );
   });
 
+  it('compares an email without case on both sides, and maps char(n) to chr(n)', () => {
+    expect(translateSql('SELECT * FROM users WHERE email COLLATE NOCASE = ? COLLATE NOCASE').sql).toBe('SELECT * FROM users WHERE lower(email) = lower($1)');
+    expect(translateSql("SELECT trim(a || char(10) || substr(b, 1, 5)), 'char(9)' FROM t").sql).toBe("SELECT trim(a || chr(10) || substr(b, 1, 5)), 'char(9)' FROM t");
+  });
+
   it('maps IFNULL and case-insensitive LIKE', () => {
     expect(translateSql('SELECT IFNULL(a, 0) FROM t WHERE b NOT LIKE ? AND c LIKE ?').sql).toBe('SELECT COALESCE(a, 0) FROM t WHERE b NOT ILIKE $1 AND c ILIKE $2');
   });

@@ -3,6 +3,7 @@
 // a full file system. Writes answer 507, reads and authentication keep working, /health says
 // degraded, jobs wait (never `failed`, never stuck `running`, logged once), and everything
 // resumes by itself when space returns.
+import type { Db } from '../../src/db/open.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_RETRY_MS } from '../../src/jobs/queue.js';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
@@ -12,10 +13,10 @@ beforeEach(async () => (t = await makeTestApp()));
 afterEach(() => t.close());
 
 const fill = () => {
-  const pages = t.s.db.pragma('page_count', { simple: true }) as number;
-  t.s.db.pragma(`max_page_count = ${pages}`);
+  const pages = (t.s.db as Db).pragma('page_count', { simple: true }) as number;
+  (t.s.db as Db).pragma(`max_page_count = ${pages}`);
 };
-const free = () => void t.s.db.pragma('max_page_count = 4294967294');
+const free = () => void (t.s.db as Db).pragma('max_page_count = 4294967294');
 const big = (i: number) => ({ title: `note ${i}`, content: `${'lorem ipsum dolor sit amet '.repeat(400)} ${i}` });
 const jobStates = () => t.s.db.prepare('SELECT status, count(*) AS n FROM jobs GROUP BY status').all() as Array<{ status: string; n: number }>;
 

@@ -1,5 +1,6 @@
 // The keyword side's early-terminating route (search/term-impacts.ts) must rank exactly as
 // FTS5 does when it scores every match: same nodes, same order, same total_matches.
+import type { Db } from '../../src/db/open.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { commonTermFloor } from '../../src/repos/search.repo.js';
@@ -19,7 +20,7 @@ function seed(n = 1500): void {
   const now = iso(Date.now());
   let r = 42;
   const rand = () => ((r = (r * 1103515245 + 12345) % 2147483648) / 2147483648);
-  t.s.db.transaction(() => {
+  (t.s.db as Db).transaction(() => {
     for (let i = 0; i < n; i++) {
       const words = ['common', ...Array.from({ length: 5 + Math.floor(rand() * 60) }, () => (rand() < 0.05 ? 'common' : `w${Math.floor(rand() * 300)}`))];
       if (rand() < 0.7) words.push('shared');
@@ -36,7 +37,7 @@ const queries = ['common', 'shared', 'common shared', 'zephyr common', 'quokka s
 describe('keyword top-k with kept term impacts', () => {
   it('ranks exactly as FTS5 scoring every match, with the exact total', () => {
     seed();
-    const repo = t.s.repos.search;
+    const repo = t.s.repos.fts!;
     expect(repo.keywords.docFrequencies(t.tenantId, [quoteTerm('common')])[0]).toBeGreaterThanOrEqual(commonTermFloor(1500));
     for (const pool of [20, 200, 1000]) {
       for (const q of queries) {
@@ -77,8 +78,8 @@ describe('keyword warmer', () => {
   it('pre-scores the common terms, and re-scores the stale ones once writes are quiet', async () => {
     seed();
     const { KeywordWarmer } = await import('../../src/services/nodes/keyword-warmer.js');
-    const warmer = new KeywordWarmer(t.s.repos.search, () => [t.tenantId], t.log);
-    const impacts = t.s.repos.search.impacts;
+    const warmer = new KeywordWarmer(t.s.repos.fts!, () => [t.tenantId], t.log);
+    const impacts = t.s.repos.fts!.impacts;
     expect(await warmer.prewarm(t.tenantId)).toBeGreaterThanOrEqual(2); // "common" and "shared"
     const held = impacts.heldBytes();
     expect(held).toBeGreaterThan(0);

@@ -8,8 +8,12 @@ import { CliError, EXIT } from '../exit-codes.js';
 
 const withServices: typeof import('../admin.js').withServices = async (config, fn) => (await import('../admin.js')).withServices(config, fn);
 
-function asCliError(e: unknown): never {
+async function asCliError(e: unknown): Promise<never> {
   if (e instanceof AppError) throw new CliError(e.detail, e.status === 404 ? EXIT.notFound : EXIT.usage);
+  const { PgUnreachableError } = await import('../../db/pg/connect.js');
+  if (e instanceof PgUnreachableError) throw new CliError(e.message, EXIT.unavailable);
+  const { BackupUnsupportedError } = await import('../../db/store.js');
+  if (e instanceof BackupUnsupportedError) throw new CliError(e.message, EXIT.usage);
   throw e;
 }
 
@@ -41,7 +45,7 @@ export function registerServerCommands(program: Command): void {
       const { startServer } = await import('../../server.js');
       const { installProcessGuards } = await import('../../process-guards.js');
       const { createLogger } = await import('../../logger.js');
-      const server = await startServer(config);
+      const server = await startServer(config).catch(asCliError);
       installProcessGuards(createLogger(config.logLevel), () => server.close());
       const stop = () => {
         server.close().then(
@@ -82,7 +86,7 @@ export function registerServerCommands(program: Command): void {
     .action(async (file: string) => {
       const { existsSync } = await import('node:fs');
       if (existsSync(file)) throw new CliError(`${file} already exists; choose a new file name`, EXIT.usage);
-      await withServices(loadConfig(), (s) => s.backup(file));
+      await withServices(loadConfig(), (s) => s.backup(file)).catch(asCliError);
       process.stdout.write(`Backup written to ${file}\n`);
     });
 }

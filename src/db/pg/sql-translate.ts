@@ -8,7 +8,8 @@
 //   - `IFNULL(` becomes `COALESCE(`; `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
 //   - scalar `max(a, b)` / `min(a, b)` become `greatest` / `least`; `INDEXED BY` hints go;
 //     `CROSS JOIN t ON …` (SQLite's join-order hint) becomes `JOIN t ON …`;
-//   - `x IS ?` / `x IS NOT ?` become `IS [NOT] DISTINCT FROM`; `col COLLATE NOCASE` is `lower(col)`.
+//   - `x IS ?` / `x IS NOT ?` become `IS [NOT] DISTINCT FROM`; `col COLLATE NOCASE` (or
+//     `? COLLATE NOCASE`) is `lower(…)`; one-argument `char(n)` is `chr(n)`.
 // Text inside quotes ('…', "…") is never touched. SQL that needs more (FTS5, vec0, pragmas,
 // `INSERT OR REPLACE`) lives in the engine's own repository and is refused here.
 
@@ -77,7 +78,9 @@ export function translateSql(sqliteSql: string): Translated {
     t = t.replace(/\s+INDEXED\s+BY\s+\w+/gi, '');
     // Null-safe comparison with a parameter: SQLite's IS / IS NOT, PostgreSQL's IS [NOT] DISTINCT FROM.
     t = t.replace(/\bIS\s+NOT\s+(\$\d+)/gi, 'IS DISTINCT FROM $1').replace(/\bIS\s+(\$\d+)/gi, 'IS NOT DISTINCT FROM $1');
-    t = t.replace(/([A-Za-z_][\w.]*)\s+COLLATE\s+NOCASE\b/gi, 'lower($1)');
+    t = t.replace(/(\$\d+|[A-Za-z_][\w.]*)\s+COLLATE\s+NOCASE\b/gi, 'lower($1)');
+    // SQLite's one-argument char(n) is PostgreSQL's chr(n).
+    t = t.replace(/\bchar\((?=[^(),]*\))/gi, 'chr(');
     // SQLite's CROSS JOIN … ON is an inner join whose order the planner keeps.
     t = t.replace(/\bCROSS\s+JOIN(\s+\w+(?:\s+(?:AS\s+)?(?!ON\b)\w+)?\s+ON)\b/gi, 'JOIN$1');
     t = scalarMinMax(t);

@@ -5,33 +5,68 @@
 // weighted term frequency is read from its tf map. Another tenant's nodes change neither
 // the candidates nor the statistics. Synchronous, over PgSync, like every repository
 // (docs/scale-out.md, Stage 1).
+//
+// Queries arrive either as free text (search()) or as lexemes (rank() and the counts): the
+// callers that speak FTS5's quoted phrases turn them into lexemes with phraseLexemes().
 import type { PgSync } from '../../db/pg/sync-client.js';
+import { translateSql } from '../../db/pg/sql-translate.js';
 import { BM25_B, BM25_K1 } from '../../search/keyword-score.js';
 import { anyOfTsquery, nodeLexemes, queryLexemes } from '../../search/lexemes.js';
 import type { FtsFields } from '../keyword-index.repo.js';
 
 type Queryable = Pick<PgSync, 'query'>;
 
+/** A condition on `n` (the nodes table) with its `?` parameters: nodes.repo.ts's filterSql(). */
+export interface NodeCondition {
+  sql: string;
+  params: unknown[];
+}
+
+export interface RankOptions {
+  /** Only nodes meeting this condition (the nodes table is joined as `n`). */
+  where?: NodeCondition;
+  /** Newest first instead of best first (a word too common to rank usefully). */
+  newest?: boolean;
+}
+
 // One GIN lookup per query term (q.tsq) gives exactly the nodes holding it, and each reads
 // one key of its tf map: work in proportion to the postings, not to candidates × terms.
-const SEARCH = `
+// Written with `?` and CAST so a node condition in SQLite's dialect (json_each, …) joins it
+// through the same translation as every portable repository.
+const rankSql = (where: string, order: string) => `
 WITH stats AS (
-  SELECT docs::float8 AS n, total_len::float8 / greatest(docs, 1) AS avgdl FROM keyword_stats WHERE tenant_id = $1
+  SELECT CAST(docs AS float8) AS n, CAST(total_len AS float8) / greatest(docs, 1) AS avgdl FROM keyword_stats WHERE tenant_id = ?
 ), q AS (
   SELECT t.term, t.tsq, greatest(ln((stats.n - coalesce(k.df, 0) + 0.5) / (coalesce(k.df, 0) + 0.5)), 1e-6) AS idf
-  FROM unnest($2::text[], $3::tsquery[]) AS t(term, tsq) CROSS JOIN stats
-  LEFT JOIN keyword_terms k ON k.tenant_id = $1 AND k.term = t.term
+  FROM unnest(CAST(? AS text[]), CAST(? AS tsquery[])) AS t(term, tsq) CROSS JOIN stats
+  LEFT JOIN keyword_terms k ON k.tenant_id = ? AND k.term = t.term
+), scored AS (
+  SELECT x.seq, sum(q.idf * (x.tf * ${BM25_K1 + 1}) / (x.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * x.len / stats.avgdl))) AS score
+  FROM stats CROSS JOIN q
+  CROSS JOIN LATERAL (
+    SELECT d.seq, d.len, CAST(d.tf ->> q.term AS float8) AS tf FROM node_keywords d WHERE d.tenant_id = ? AND d.terms @@ q.tsq
+  ) x
+  GROUP BY x.seq
 )
-SELECT x.seq, sum(q.idf * (x.tf * ${BM25_K1 + 1}) / (x.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * x.len / stats.avgdl)))::float8 AS score
-FROM stats CROSS JOIN q
-CROSS JOIN LATERAL (
-  SELECT d.seq, d.len, (d.tf ->> q.term)::float8 AS tf FROM node_keywords d WHERE d.tenant_id = $1 AND d.terms @@ q.tsq
-) x
-GROUP BY x.seq
-ORDER BY score DESC, x.seq
-LIMIT $4`;
+SELECT n.seq, n.id, CAST(s.score AS float8) AS score FROM scored s JOIN nodes n ON n.seq = s.seq
+WHERE ${where}
+ORDER BY ${order}
+LIMIT ?`;
+
+const COUNT_SQL = (where: string) =>
+  `SELECT count(*) AS c FROM (SELECT 1 FROM node_keywords d JOIN nodes n ON n.seq = d.seq
+    WHERE d.tenant_id = ? AND d.terms @@ CAST(? AS tsquery) AND ${where} LIMIT ?) m`;
+
+/** The lexeme of each FTS5 phrase (`"term"`, quotes doubled inside) of a query: the words of a phrase joined, as queryLexemes() does. */
+export function phraseLexemes(ftsQuery: string): string[] {
+  const out: string[] = [];
+  for (const m of ftsQuery.matchAll(/"((?:[^"]|"")*)"/g)) out.push(...queryLexemes(m[1].replace(/""/g, '"')));
+  return out;
+}
 
 export class PgKeywordIndex {
+  private readonly sqlCache = new Map<string, string>();
+
   constructor(private readonly db: Queryable) {}
 
   /** Indexes (or re-indexes) a node's four fields. */
@@ -55,10 +90,30 @@ export class PgKeywordIndex {
 
   /** Top `limit` nodes for the text's content terms, best first; score is FTS5's -bm25 with the field weights. */
   search(tenantId: string, text: string, limit: number): { seq: number; score: number }[] {
-    const lexemes = queryLexemes(text);
-    if (!lexemes.length) return [];
-    const r = this.db.query(SEARCH, [tenantId, lexemes, lexemes.map((l) => anyOfTsquery([l])), limit]);
-    return r.rows as { seq: number; score: number }[];
+    return this.rank(tenantId, queryLexemes(text), limit).map(({ seq, score }) => ({ seq, score }));
+  }
+
+  /** The tenant's nodes holding any of the lexemes, best BM25 first (or newest first), under a condition. */
+  rank(tenantId: string, lexemes: string[], limit: number, o: RankOptions = {}): { seq: number; id: string; score: number }[] {
+    // Not deduplicated: two query terms with one stem count twice, as two FTS5 phrases do.
+    const lx = lexemes;
+    if (!lx.length || limit <= 0) return [];
+    const where = o.where ?? { sql: 'n.tenant_id = ?', params: [tenantId] };
+    const sql = this.translated(`rank:${o.newest ? 'newest' : 'best'}:${where.sql}`, () =>
+      rankSql(where.sql, o.newest ? 'n.seq DESC' : 's.score DESC, n.seq'),
+    );
+    const params = [tenantId, lx, lx.map((l) => anyOfTsquery([l])), tenantId, tenantId, ...where.params, limit];
+    return this.db.query<{ seq: number; id: string; score: number }>(sql, params).rows;
+  }
+
+  /** How many of the tenant's nodes meeting the condition hold any of the lexemes, counted up to `cap`. */
+  count(tenantId: string, lexemes: string[], where?: NodeCondition, cap = Number.MAX_SAFE_INTEGER): number {
+    const tsq = anyOfTsquery(lexemes);
+    if (!tsq) return 0;
+    const w = where ?? { sql: 'n.tenant_id = ?', params: [tenantId] };
+    const sql = this.translated(`count:${w.sql}`, () => COUNT_SQL(w.sql));
+    const r = this.db.query<{ c: number }>(sql, [tenantId, tsq, ...w.params, cap]);
+    return Number(r.rows[0].c);
   }
 
   /** The tenant's N and each lexeme's document frequency (for the absolute keyword score). */
@@ -71,5 +126,14 @@ export class PgKeywordIndex {
       [tenantId, lexemes],
     );
     return { n: Number(r.rows[0].n), df: r.rows[0].df.map(Number) };
+  }
+
+  private translated(key: string, build: () => string): string {
+    let sql = this.sqlCache.get(key);
+    if (!sql) {
+      sql = translateSql(build()).sql;
+      this.sqlCache.set(key, sql);
+    }
+    return sql;
   }
 }

@@ -6,7 +6,7 @@
 // (search/calibrated-fusion.ts). A hit only the semantic side found must clear the
 // model's floor, so an unrelated query returns nothing; a keyword match is always kept.
 import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
-import type { SearchRepo } from '../../repos/search.repo.js';
+import type { KeywordSearch } from '../../repos/search.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
 import { abstentionFloor, clearsFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
 import { fuseCalibrated, hybridKeywordWeight, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
@@ -40,7 +40,7 @@ export interface SearchResult {
 
 export class SearchService {
   constructor(
-    private readonly repo: SearchRepo,
+    private readonly repo: KeywordSearch,
     private readonly nodes: NodesRepo,
     private readonly vectors: VectorStore,
     private readonly embedding: Pick<EmbeddingService, 'embedQuery' | 'ready'>,

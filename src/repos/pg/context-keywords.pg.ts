@@ -1,0 +1,24 @@
+// Context's and suggestions' keyword reads on PostgreSQL, from PgKeywordIndex: the FTS5
+// phrases the services build become lexemes. Ranking uses the field-weighted term
+// frequencies the index keeps (FTS5's reads here weigh the four fields equally: the order
+// of close matches can differ between the engines; which nodes match cannot).
+import type { ContextKeywords } from '../context.repo.js';
+import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
+
+const notDismissed = (tenantId: string) => ({ sql: "n.tenant_id = ? AND n.status != 'dismissed'", params: [tenantId] });
+
+export class PgContextKeywords implements ContextKeywords {
+  constructor(private readonly index: PgKeywordIndex) {}
+
+  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
+    return this.index.rank(tenantId, phraseLexemes(ftsQuery), limit, { where: notDismissed(tenantId) }).map(({ id, seq }) => ({ id, seq }));
+  }
+
+  docFrequency(tenantId: string, ftsPhrase: string, cap: number): number {
+    return this.index.count(tenantId, phraseLexemes(ftsPhrase), undefined, cap);
+  }
+
+  newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
+    return this.index.rank(tenantId, phraseLexemes(ftsQuery), limit, { where: notDismissed(tenantId), newest: true }).map(({ id, seq }) => ({ id, seq }));
+  }
+}
