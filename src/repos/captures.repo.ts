@@ -79,7 +79,7 @@ export class CapturesRepo {
           UNION ALL
           SELECT k.node_id, k.updated_at AS at FROM import_keys k JOIN nodes n ON n.id = k.node_id AND n.tenant_id = k.tenant_id
             WHERE k.tenant_id = @tenant_id AND k.content_hash = @hash
-        ) ORDER BY at DESC LIMIT 1`).pluck(),
+        ) AS found ORDER BY at DESC LIMIT 1`).pluck(),
       get: db.prepare('SELECT * FROM captures WHERE tenant_id = ? AND id = ?'),
       byUrl: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? AND url_normalized = ? ORDER BY created_at DESC, id DESC LIMIT 1`),
       list: db.prepare(`SELECT ${LIGHT} FROM captures WHERE tenant_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),

@@ -15,9 +15,10 @@ export class ParaAutoRepo {
 
   /** Nodes whose visible associations are all automatic: a rescan may refile them. */
   autoOnlyNodeIds(tenantId: string): string[] {
+    // n.seq is selected too (pluck keeps the first column): PostgreSQL orders a DISTINCT by selected columns only.
     return this.db
       .prepare(
-        `SELECT DISTINCT np.node_id FROM node_para np JOIN nodes n ON n.id = np.node_id AND n.tenant_id = np.tenant_id
+        `SELECT DISTINCT np.node_id, n.seq FROM node_para np JOIN nodes n ON n.id = np.node_id AND n.tenant_id = np.tenant_id
           WHERE np.tenant_id = ? AND np.archived = 0 AND np.source = 'auto' AND n.status != 'dismissed'
             AND NOT EXISTS (SELECT 1 FROM node_para u WHERE u.tenant_id = np.tenant_id AND u.node_id = np.node_id AND u.archived = 0 AND u.source = 'user')
           ORDER BY n.seq`,

@@ -14,8 +14,8 @@ describe('SQLite SQL → PostgreSQL', () => {
   });
 
   it('leaves quoted text alone', () => {
-    const t = translateSql(`SELECT json_extract(m, '$.sha'), 'it''s ? @x' AS "LIKE ?" FROM t WHERE x LIKE ?`);
-    expect(t.sql).toBe(`SELECT json_extract(m, '$.sha'), 'it''s ? @x' AS "LIKE ?" FROM t WHERE x ILIKE $1`);
+    const t = translateSql(`SELECT coalesce(m, '$.sha'), 'it''s ? @x' AS "LIKE ?" FROM t WHERE x LIKE ?`);
+    expect(t.sql).toBe(`SELECT coalesce(m, '$.sha'), 'it''s ? @x' AS "LIKE ?" FROM t WHERE x ILIKE $1`);
     expect(t.params).toEqual({ kind: 'positional', count: 1 });
   });
 
@@ -61,6 +61,10 @@ describe('SQLite SQL → PostgreSQL', () => {
   it('compares an email without case on both sides, and maps char(n) to chr(n)', () => {
     expect(translateSql('SELECT * FROM users WHERE email COLLATE NOCASE = ? COLLATE NOCASE').sql).toBe('SELECT * FROM users WHERE lower(email) = lower($1)');
     expect(translateSql("SELECT trim(a || char(10) || substr(b, 1, 5)), 'char(9)' FROM t").sql).toBe("SELECT trim(a || chr(10) || substr(b, 1, 5)), 'char(9)' FROM t");
+  });
+
+  it("reads one JSON key with ->>", () => {
+    expect(translateSql("SELECT 1 FROM captures c WHERE json_extract(c.metadata, '$.content_sha256') = @hash").sql).toBe("SELECT 1 FROM captures c WHERE (CAST(c.metadata AS json) ->> 'content_sha256') = $1");
   });
 
   it('maps IFNULL and case-insensitive LIKE', () => {

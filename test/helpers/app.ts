@@ -1,4 +1,5 @@
-// A fresh Rhizome per test: real SQLite (in memory) with the real schema and sqlite-vec,
+// A fresh Rhizome per test: real SQLite (in memory) with the real schema and sqlite-vec
+// (or PostgreSQL: test-database.ts),
 // a deterministic embedder, a manual clock, and a tenant with an API key.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,11 +8,11 @@ import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildContainer, type Container } from '../../src/container.js';
 import { wire } from '../../src/wiring.js';
-import { openDatabase } from '../../src/db/open.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createApp } from '../../src/http/app.js';
 import { memoryLogger } from '../../src/logger.js';
+import { openTestDatabase } from './test-database.js';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -30,7 +31,8 @@ export interface TestApp {
 export async function makeTestApp(opts: { embedder?: Embedder; config?: Partial<Config>; dbPath?: string } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-test-'));
   const config = loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }, opts.config);
-  const db = openDatabase(opts.dbPath ?? ':memory:');
+  const store = await openTestDatabase(opts.dbPath);
+  const db = store.db;
   const clock = new ManualClock(Date.now());
   const log = memoryLogger();
   const s = wire(buildContainer({ config, db, embedder: opts.embedder ?? new HashEmbedder(), clock, log }));
@@ -68,7 +70,7 @@ export async function makeTestApp(opts: { embedder?: Embedder; config?: Partial<
     },
     async close() {
       await s.queue.stop();
-      db.close();
+      await store.close();
     },
   };
 }

@@ -8,11 +8,11 @@ import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer } from '../../src/container.js';
 import { wire } from '../../src/wiring.js';
-import { openDatabase } from '../../src/db/open.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createApp } from '../../src/http/app.js';
 import { memoryLogger } from '../../src/logger.js';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
+import { openTestDatabase } from '../helpers/test-database.js';
 
 let t: TestApp;
 afterEach(async () => {
@@ -96,7 +96,8 @@ describe('POST /para/rescan', () => {
     await t.close();
 
     const config = loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' });
-    const db = openDatabase(dbPath);
+    const store = await openTestDatabase(dbPath);
+    const db = store.db;
     const clock = new ManualClock(startedAt + 60_000);
     const s = wire(buildContainer({ config, db, embedder: new HashEmbedder(), clock, log: memoryLogger() }));
     const app = createApp(s);
@@ -109,7 +110,7 @@ describe('POST /para/rescan', () => {
       expect((await call()).status).toBe(200);
     } finally {
       await s.queue.stop();
-      db.close();
+      await store.close();
       t = undefined as never;
     }
   });

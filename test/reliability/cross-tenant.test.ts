@@ -28,7 +28,9 @@ afterAll(() => t.close());
 
 function snapshot(tenantId: string): string {
   const tables = ['nodes', 'links', 'para_items', 'node_para', 'captures', 'capture_events', 'api_keys', 'jobs'];
-  return JSON.stringify(tables.map((tb) => t.s.db.prepare(`SELECT * FROM ${tb} WHERE tenant_id = ? ORDER BY rowid`).all(tenantId)), (_k, v) => (Buffer.isBuffer(v) ? v.toString('hex') : typeof v === 'bigint' ? String(v) : v));
+  const json = (v: unknown) => JSON.stringify(v, (_k, x) => (Buffer.isBuffer(x) ? x.toString('hex') : typeof x === 'bigint' ? String(x) : x));
+  // Rows in a fixed order on either engine (no rowid on PostgreSQL): sorted by their own text.
+  return json(tables.map((tb) => t.s.db.prepare(`SELECT * FROM ${tb} WHERE tenant_id = ?`).all(tenantId).map(json).sort()));
 }
 
 function idFor(path: string): string {

@@ -8,6 +8,7 @@
 //   - `IFNULL(` becomes `COALESCE(`; `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
 //   - scalar `max(a, b)` / `min(a, b)` become `greatest` / `least`; `INDEXED BY` hints go;
 //     `CROSS JOIN t ON …` (SQLite's join-order hint) becomes `JOIN t ON …`;
+//   - `json_extract(col, '$.key')` becomes `(CAST(col AS json) ->> 'key')`;
 //   - `x IS ?` / `x IS NOT ?` become `IS [NOT] DISTINCT FROM`; `col COLLATE NOCASE` (or
 //     `? COLLATE NOCASE`) is `lower(…)`; one-argument `char(n)` is `chr(n)`.
 // Text inside quotes ('…', "…") is never touched. SQL that needs more (FTS5, vec0, pragmas,
@@ -53,6 +54,8 @@ function segments(sql: string): Array<{ code: boolean; text: string }> {
 }
 
 export function translateSql(sqliteSql: string): Translated {
+  // `json_extract(x, '$.key')` (one level, a plain key): PostgreSQL's `->>` on x as json.
+  sqliteSql = sqliteSql.replace(/\bjson_extract\(\s*([A-Za-z_][\w.]*)\s*,\s*'\$\.([A-Za-z_]\w*)'\s*\)/gi, "(CAST($1 AS json) ->> '$2')");
   const parts = segments(sqliteSql);
   const code = parts.filter((p) => p.code).map((p) => p.text).join(' ');
   for (const [re, what] of REFUSED) if (re.test(code)) throw new UntranslatableSqlError(`${what} has no PostgreSQL translation here: ${sqliteSql.slice(0, 80)}`);
