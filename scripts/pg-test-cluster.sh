@@ -9,7 +9,7 @@
 # TCP port of 127.0.0.1 (and a Unix socket inside the folder), creates the database
 # `rhizome_test`, and prints the export lines on stdout (everything else goes to stderr).
 # It never touches a cluster Debian's package may have started on 5432.
-# `stop` stops that cluster and removes its folder. Trust authentication, fsync off: for tests only.
+# `stop` stops that cluster and removes its folder; `pause`/`resume` stop and restart it in place. Trust authentication, fsync off: for tests only.
 set -euo pipefail
 
 bindir() {
@@ -79,8 +79,30 @@ stop() {
   rm -rf -- "$dir"
 }
 
+# pause/resume: stop the server (fast shutdown: sessions are cut) and start it again on the
+# same port and data, for tests of a database lost while Rhizome runs.
+pause() {
+  local dir=${1:-}
+  [ -n "$dir" ] && [ -f "$dir/data/PG_VERSION" ] || { echo "pg-test-cluster: usage: pause <folder>" >&2; exit 2; }
+  cd "$dir"
+  as_owner "$(bindir)/pg_ctl" -D "$dir/data" -m fast -w stop >&2
+}
+
+resume() {
+  local dir=${1:-}
+  [ -n "$dir" ] && [ -f "$dir/port" ] || { echo "pg-test-cluster: usage: resume <folder>" >&2; exit 2; }
+  local port
+  port=$(cat "$dir/port")
+  cd "$dir"
+  as_owner "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+    -o "-p $port -c listen_addresses=127.0.0.1 -k $dir/sock -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+    start >&2
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop "${2:-}" ;;
-  *) echo "usage: $0 start | stop <folder>" >&2; exit 2 ;;
+  pause) pause "${2:-}" ;;
+  resume) resume "${2:-}" ;;
+  *) echo "usage: $0 start | stop <folder> | pause <folder> | resume <folder>" >&2; exit 2 ;;
 esac
