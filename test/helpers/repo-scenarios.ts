@@ -68,9 +68,10 @@ export function transactionScenario(db: Db, refused: ErrorClass): void {
   expect(tenants.list().map((t) => t.name).sort()).toEqual(['one', 'two']);
 }
 
-export function jobsScenario(db: Db): void {
+/** `make`: the engine's jobs repository (PostgreSQL's claims with SKIP LOCKED: PgJobsRepo). */
+export function jobsScenario(db: Db, make: (db: Db) => JobsRepo = (d) => new JobsRepo(d)): void {
   addAlpha(db);
-  const jobs = new JobsRepo(db);
+  const jobs = make(db);
   const now = 1_763_888_400_000;
   expect(jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(true);
   expect(jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(false); // already queued

@@ -65,6 +65,11 @@ describe('job leases', () => {
     expect(new JobsRepo(db, { owner: 'proc-b', leaseMs: LEASE }).requeueRunning(10)).toBe(2); // the lease-less one and its own
     expect([row(db, j1.id)?.status, row(db, j2.id)?.status, row(db, j3.id)?.status]).toEqual(['queued', 'queued', 'running']);
     expect(row(db, j2.id)).toMatchObject({ locked_by: null, locked_until: null });
+    // proc-a's lease on j3 runs to LEASE: a third process starting then requeues it.
+    const c = new JobsRepo(db, { owner: 'proc-c', leaseMs: LEASE });
+    expect(c.requeueRunning(LEASE - 1)).toBe(0);
+    expect(c.requeueRunning(LEASE)).toBe(1);
+    expect(row(db, j3.id)?.status).toBe('queued');
   });
 
   it('a running job\'s lease is renewed while it runs, so another process\'s sweep leaves it alone', async () => {
