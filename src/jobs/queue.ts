@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { JobRow, JobsRepo } from '../repos/jobs.repo.js';
 import { isStorageError, StorageState } from '../db/storage-errors.js';
 import { retryDelayMs } from './backoff.js';
+import { isDeadHere } from './lease-owner.js';
 
 /** How long the queue waits after a full disk or I/O error before claiming again. */
 export const STORAGE_RETRY_MS = 2000;
@@ -99,7 +100,10 @@ export class JobQueue {
 
   start(): void {
     if (this.running) return;
-    const resumed = this.repo.requeueRunning(this.clock.now());
+    const now = this.clock.now();
+    // A predecessor that died on this machine (a crash, kill -9) is known gone: its jobs
+    // resume now. Any other process keeps its jobs until its lease expires.
+    const resumed = this.repo.requeueRunning(now, this.repo.leaseHolders(now).filter(isDeadHere));
     if (resumed) this.log.info(`resuming ${resumed} job(s) interrupted by a previous shutdown`);
     this.running = true;
     this.leaseTimer = setInterval(() => this.tendLeases(), Math.max(10, Math.floor(this.repo.leaseMs / 3)));

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Db } from '../db/open.js';
+import { PROCESS_OWNER } from '../jobs/lease-owner.js';
 
 /** How long a claimed job stays this process's without a renewal (the queue renews every third of it). */
 export const JOB_LEASE_MS = 30_000;
 
-/** This process as a lease holder: host and pid to read, a random tag because pids are reused. */
-export const PROCESS_OWNER = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+export { PROCESS_OWNER };
 
 export interface JobsRepoOptions {
   /** Who holds the leases this repository takes (default: this process). */
@@ -50,6 +48,7 @@ export class JobsRepo {
   private readonly failStmt;
   private readonly requeueRunningStmt;
   private readonly renewStmt;
+  private readonly holdersStmt;
   private readonly depthStmt;
   private readonly nextRunStmt;
   private readonly countKindStmt;
@@ -86,13 +85,15 @@ export class JobsRepo {
          AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
     );
     // A running job is orphaned when its lease expired (its process died or stalled), it has
-    // none (claimed before leases), or it is held by the owner asking at start-up (`?` 2).
-    const orphan = "status = 'running' AND (locked_until IS NULL OR locked_until <= ? OR locked_by = ?)";
+    // none (claimed before leases), or at start-up its holder is known gone: the owner
+    // starting, or a dead process of this machine (`?` 2, a JSON list).
+    const orphan = "status = 'running' AND (locked_until IS NULL OR locked_until <= ? OR locked_by IN (SELECT value FROM json_each(?)))";
     this.dropDuplicateRunningStmt = db.prepare(
       `DELETE FROM jobs WHERE ${orphan} AND dedupe_key IN (SELECT dedupe_key FROM jobs WHERE status = 'queued' AND dedupe_key IS NOT NULL)`,
     );
     this.failStmt = db.prepare("UPDATE jobs SET status = 'failed', last_error = ?, updated_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ?");
     this.requeueRunningStmt = db.prepare(`UPDATE jobs SET status = 'queued', updated_at = ?, locked_by = NULL, locked_until = NULL WHERE ${orphan}`);
+    this.holdersStmt = db.prepare("SELECT DISTINCT locked_by FROM jobs WHERE status = 'running' AND locked_until > ? AND locked_by IS NOT NULL").pluck();
     this.renewStmt = db.prepare(
       "UPDATE jobs SET locked_until = ? WHERE status = 'running' AND locked_by = ? AND id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))",
     );
@@ -133,26 +134,31 @@ export class JobsRepo {
   }
   /**
    * At start-up: requeues the running jobs whose process died — those whose lease expired,
-   * and this owner's own (it is starting, so none of them runs). Jobs another live process
-   * holds are left to it.
+   * this owner's own (it is starting, so none of them runs) and those of `deadOwners`
+   * (processes known gone). Jobs another live process holds are left to it.
    */
-  requeueRunning(now: number): number {
-    return this.requeueOrphans(now, this.owner);
+  requeueRunning(now: number, deadOwners: string[] = []): number {
+    return this.requeueOrphans(now, [this.owner, ...deadOwners]);
   }
   /** The periodic sweep: requeues the running jobs whose lease expired, whoever held them. */
   requeueExpired(now: number): number {
-    return this.requeueOrphans(now, null);
+    return this.requeueOrphans(now, []);
+  }
+  /** The processes holding unexpired leases on running jobs. */
+  leaseHolders(now: number): string[] {
+    return this.holdersStmt.all(now) as string[];
   }
   /** Extends this owner's leases on these running jobs; returns how many it still held. */
   renew(ids: number[], now: number): number {
     if (ids.length === 0) return 0;
     return this.renewStmt.run(now + this.leaseMs, this.owner, JSON.stringify(ids)).changes;
   }
-  private requeueOrphans(now: number, owner: string | null): number {
+  private requeueOrphans(now: number, owners: string[]): number {
+    const list = JSON.stringify(owners);
     return this.db.transaction(() => {
       // Requeued, it would collide with an identical job queued meanwhile: that one does the work.
-      this.dropDuplicateRunningStmt.run(now, owner);
-      return this.requeueRunningStmt.run(now, now, owner).changes;
+      this.dropDuplicateRunningStmt.run(now, list);
+      return this.requeueRunningStmt.run(now, now, list).changes;
     })();
   }
   depth(): number {

@@ -1,9 +1,11 @@
 // Job leases on SQLite: a running job belongs to the process whose lease it carries. A
 // process starting up (or sweeping) requeues only jobs whose lease expired or that have
 // none; a live process renews its leases while its jobs run, so nobody takes them away.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../src/clock.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
+import { isDeadHere, PROCESS_OWNER } from '../../src/jobs/lease-owner.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { memoryLogger } from '../../src/logger.js';
 import { JobsRepo } from '../../src/repos/jobs.repo.js';
@@ -112,5 +114,32 @@ describe('job leases', () => {
     expect(row(db, j1.id)).toMatchObject({ status: 'queued', locked_by: null, locked_until: null });
     expect(row(db, j2.id)).toMatchObject({ status: 'failed', locked_by: null, locked_until: null });
     expect(a.renew([j1.id], 20)).toBe(0);
+  });
+
+  it('a process that died on this machine is known gone: its jobs resume at once at start-up', async () => {
+    const here = PROCESS_OWNER.split('/').slice(0, -2).join('/');
+    const child = spawnSync(process.execPath, ['-e', '']); // a process that has exited
+    const dead = `${here}/${child.pid}/0badc0de`;
+    expect(isDeadHere(dead)).toBe(true);
+    expect(isDeadHere(`${here}/${process.ppid}/0badc0de`)).toBe(false); // alive
+    expect(isDeadHere(PROCESS_OWNER)).toBe(false);
+    expect(isDeadHere(`elsewhere.example/4026531836/${child.pid}/0badc0de`)).toBe(false); // another machine: wait for its lease
+    expect(isDeadHere('not an owner')).toBe(false);
+
+    const db = openDatabase(':memory:');
+    const clock = new ManualClock();
+    new JobsRepo(db, { owner: dead, leaseMs: LEASE }).insert('t', 'k', { n: 1 }, null, 0, 0);
+    new JobsRepo(db, { owner: dead, leaseMs: LEASE }).claim(['k'], clock.now(), () => 1);
+    new JobsRepo(db, { owner: 'live-elsewhere', leaseMs: LEASE }).insert('t', 'k', { n: 2 }, null, 0, 0);
+    new JobsRepo(db, { owner: 'live-elsewhere', leaseMs: LEASE }).claim(['k'], clock.now(), () => 1);
+    const log = memoryLogger();
+    const queue = new JobQueue(new JobsRepo(db, { leaseMs: LEASE }), clock, log, 1);
+    const ran: unknown[] = [];
+    queue.register({ kind: 'k', run: async (jobs) => void ran.push(...jobs.map((j) => j.payload.n)) });
+    queue.start();
+    await queue.idle();
+    await queue.stop();
+    expect(ran).toEqual([1]); // the dead predecessor's job; the live holder keeps job 2
+    expect(log.lines.join('\n')).toMatch(/resuming 1 job\(s\) interrupted/);
   });
 });
