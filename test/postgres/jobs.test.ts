@@ -1,8 +1,12 @@
 // The jobs table shared by several processes on PostgreSQL: PgJobsRepo answers the jobs
 // scenario SQLite's JobsRepo answers, and claimers on separate connections never get the
 // same job — whether their claims interleave with transactions left open (SKIP LOCKED passes
-// over locked rows instead of waiting) or run truly at once.
+// over locked rows instead of waiting) or run truly at once; and two JobQueues, as two
+// processes would run them, share the work with each job run once.
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { JobQueue } from '../../src/jobs/queue.js';
+import { memoryLogger } from '../../src/logger.js';
 import type { Db } from '../../src/db/open.js';
 import { connectPg } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
@@ -102,5 +106,33 @@ describePg('PgJobsRepo: several processes claiming from one jobs table', () => {
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
+  });
+
+  it('two job queues on two connections run 200 jobs between them, each exactly once', async () => {
+    const a = new PgJobsRepo(one, { owner: 'proc-a' });
+    const b = new PgJobsRepo(two, { owner: 'proc-b' });
+    fill(a, 200);
+    const runs = new Map<number, string[]>();
+    const queues = [a, b].map((repo) => new JobQueue(repo, systemClock, memoryLogger(), 2));
+    queues.forEach((q, i) => {
+      for (const kind of ['embed', 'capture']) {
+        q.register({
+          kind,
+          batchSize: kind === 'embed' ? 4 : 1,
+          run: async (jobs) => {
+            for (const j of jobs) runs.set(j.id, [...(runs.get(j.id) ?? []), `q${i}`]);
+            await new Promise((r) => setTimeout(r, 2)); // hold the jobs a moment: the other queue claims meanwhile
+          },
+        });
+      }
+    });
+    queues.forEach((q) => q.start());
+    await Promise.all(queues.map((q) => q.idle()));
+    await Promise.all(queues.map((q) => q.stop()));
+    expect(runs.size).toBe(200);
+    expect([...runs.values()].every((who) => who.length === 1)).toBe(true);
+    const perQueue = [...runs.values()].flat().reduce((m, q) => m.set(q, (m.get(q) ?? 0) + 1), new Map<string, number>());
+    expect(perQueue.size).toBe(2); // both did work
+    expect(one.conn.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs').rows[0].n).toBe(0);
   });
 });
