@@ -9,6 +9,7 @@ import { migrateImports } from './migrations/004-imports.js';
 import { oauthServerSchema } from './migrations/006-oauth-server.js';
 import { healthHistorySchema } from './migrations/007-health-history.js';
 import { captureImagesSchema } from './migrations/008-capture-images.js';
+import { jobLeasesSchema } from './migrations/009-job-leases.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -25,6 +26,8 @@ const MIGRATIONS: Step[] = [
   healthHistorySchema,
   // Open Graph images and favicons kept with web captures.
   captureImagesSchema,
+  // Job leases: several processes share the jobs table (locked_by, locked_until).
+  jobLeasesSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,12 +1,16 @@
 // The durable job queue: rows in `jobs` are the truth, p-queue only bounds how many run
 // at once. Enqueue is synchronous so callers can enqueue inside their own transaction:
-// the work and the job that follows it up commit together or not at all.
+// the work and the job that follows it up commit together or not at all. Several
+// processes may share the table: each claimed job is leased to this process, the lease is
+// renewed every third of its length while the job runs, and a sweep at the same pace
+// requeues the jobs whose lease expired (their process died).
 import PQueue from 'p-queue';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { JobRow, JobsRepo } from '../repos/jobs.repo.js';
 import { isStorageError, StorageState } from '../db/storage-errors.js';
 import { retryDelayMs } from './backoff.js';
+import { isDeadHere } from './lease-owner.js';
 
 /** How long the queue waits after a full disk or I/O error before claiming again. */
 export const STORAGE_RETRY_MS = 2000;
@@ -62,6 +66,9 @@ export class JobQueue {
   private readonly pq: PQueue;
   private running = false;
   private timer: NodeJS.Timeout | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  /** Ids of the jobs this process runs now: their leases are renewed. */
+  private readonly inFlight = new Set<number>();
   private pumping = false;
   /** Storage trouble seen: wait before claiming again (no busy loop against a full disk). */
   private pauseUntil = 0;
@@ -93,17 +100,41 @@ export class JobQueue {
 
   start(): void {
     if (this.running) return;
-    const resumed = this.repo.requeueRunning(this.clock.now());
+    const now = this.clock.now();
+    // A predecessor that died on this machine (a crash, kill -9) is known gone: its jobs
+    // resume now. Any other process keeps its jobs until its lease expires.
+    const resumed = this.repo.requeueRunning(now, this.repo.leaseHolders(now).filter(isDeadHere));
     if (resumed) this.log.info(`resuming ${resumed} job(s) interrupted by a previous shutdown`);
     this.running = true;
+    this.leaseTimer = setInterval(() => this.tendLeases(), Math.max(10, Math.floor(this.repo.leaseMs / 3)));
+    this.leaseTimer.unref();
     this.pump();
   }
 
-  /** Stops claiming new work and waits for the jobs in flight. */
+  /** Stops claiming new work and waits for the jobs in flight (their leases renewed meanwhile). */
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
     await this.pq.onIdle();
+    clearInterval(this.leaseTimer);
+    this.leaseTimer = undefined;
+  }
+
+  /** Renews the leases of the jobs running here; requeues those whose process stopped renewing. */
+  tendLeases(): void {
+    const now = this.clock.now();
+    try {
+      // Running here, or done with an outcome the disk has not let us write yet.
+      const ids = [...new Set([...this.inFlight, ...this.unsettled.keys()])];
+      const held = this.repo.renew(ids, now);
+      if (held < ids.length) this.log.warn(`job queue: ${ids.length - held} running job(s) lost their lease (this process stalled past it); another process may run them again`);
+      if (!this.running) return;
+      const resumed = this.repo.requeueExpired(now);
+      if (resumed) this.log.info(`resuming ${resumed} job(s) whose process stopped renewing its lease`);
+    } catch (err) {
+      if (isStorageError(err)) this.storageTrouble(err);
+      this.repeated.error('job queue: renewing leases failed', err);
+    }
   }
 
   depthOf(tenantId: string): number {
@@ -144,6 +175,7 @@ export class JobQueue {
       while (this.running && this.pq.size + this.pq.pending < this.pq.concurrency) {
         const rows = this.repo.claim([...this.handlers.keys()], this.clock.now(), (k) => this.handlers.get(k)?.batchSize ?? 1);
         if (rows.length === 0) break;
+        for (const r of rows) this.inFlight.add(r.id);
         void this.pq.add(() => this.execute(rows));
       }
     } catch (err) {
@@ -185,6 +217,7 @@ export class JobQueue {
       else if (isStorageError(err)) for (const j of jobs) this.settleStorageFailure(j, err);
       else for (const j of jobs) this.settleFailure(handler, j, err);
     } finally {
+      for (const j of jobs) this.inFlight.delete(j.id);
       setImmediate(() => this.pump());
     }
   }

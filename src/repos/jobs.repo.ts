@@ -1,4 +1,16 @@
 import type { Db } from '../db/open.js';
+import { PROCESS_OWNER } from '../jobs/lease-owner.js';
+
+/** How long a claimed job stays this process's without a renewal (the queue renews every third of it). */
+export const JOB_LEASE_MS = 30_000;
+
+export { PROCESS_OWNER };
+
+export interface JobsRepoOptions {
+  /** Who holds the leases this repository takes (default: this process). */
+  owner?: string;
+  leaseMs?: number;
+}
 
 export interface JobRow {
   id: number;
@@ -12,11 +24,19 @@ export interface JobRow {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /** The process holding a running job, and until when (epoch ms); null when not running. */
+  locked_by: string | null;
+  locked_until: number | null;
 }
 
 // Jobs are install-wide work items: the worker claims across tenants, and every job
-// carries the tenant its handler must act for.
+// carries the tenant its handler must act for. Several processes may share the table: a
+// claimed job carries a lease (locked_by, locked_until) its process renews while it runs,
+// and only a job whose lease expired goes back to the queue. On SQLite one writer claims
+// at a time; PostgreSQL's twin claims with FOR UPDATE SKIP LOCKED (repos/pg/jobs.pg.ts).
 export class JobsRepo {
+  readonly owner: string;
+  readonly leaseMs: number;
   private readonly insertStmt;
   private readonly readyStmt;
   private readonly readyOfKindStmt;
@@ -27,12 +47,19 @@ export class JobsRepo {
   private readonly dropDuplicateRunningStmt;
   private readonly failStmt;
   private readonly requeueRunningStmt;
+  private readonly renewStmt;
+  private readonly holdersStmt;
   private readonly depthStmt;
   private readonly nextRunStmt;
   private readonly countKindStmt;
   private readonly tenantDepthStmt;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    protected readonly db: Db,
+    opts: JobsRepoOptions = {},
+  ) {
+    this.owner = opts.owner ?? PROCESS_OWNER;
+    this.leaseMs = opts.leaseMs ?? JOB_LEASE_MS;
     this.insertStmt = db.prepare(
       `INSERT OR IGNORE INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -41,24 +68,35 @@ export class JobsRepo {
       "SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 1",
     );
     this.readyOfKindStmt = db.prepare("SELECT * FROM jobs WHERE status = 'queued' AND kind = ? AND run_after <= ? ORDER BY id LIMIT ?");
-    this.claimStmt = db.prepare("UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'queued'");
+    this.claimStmt = db.prepare(
+      "UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ?, locked_by = ?, locked_until = ? WHERE id = ? AND status = 'queued'",
+    );
     this.doneStmt = db.prepare('DELETE FROM jobs WHERE id = ?');
     // A running job goes back to the queue unless an identical one (same dedupe key) was
     // queued meanwhile: that one does the same work, and the unique index allows one.
     this.retryStmt = db.prepare(
-      `UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?
+      `UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ?
          AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
     );
     // A retry that does not count: the failure was the machine's (a full disk), not the job's.
     this.retryTransientStmt = db.prepare(
-      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), run_after = ?, last_error = ?, updated_at = ? WHERE id = ? AND status = 'running'
+      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), run_after = ?, last_error = ?, updated_at = ?, locked_by = NULL, locked_until = NULL
+         WHERE id = ? AND status = 'running'
          AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
     );
+    // A running job is orphaned when its lease expired (its process died or stalled), it has
+    // none (claimed before leases), or at start-up its holder is known gone: the owner
+    // starting, or a dead process of this machine (`?` 2, a JSON list).
+    const orphan = "status = 'running' AND (locked_until IS NULL OR locked_until <= ? OR locked_by IN (SELECT value FROM json_each(?)))";
     this.dropDuplicateRunningStmt = db.prepare(
-      `DELETE FROM jobs WHERE status = 'running' AND dedupe_key IN (SELECT dedupe_key FROM jobs WHERE status = 'queued' AND dedupe_key IS NOT NULL)`,
+      `DELETE FROM jobs WHERE ${orphan} AND dedupe_key IN (SELECT dedupe_key FROM jobs WHERE status = 'queued' AND dedupe_key IS NOT NULL)`,
     );
-    this.failStmt = db.prepare("UPDATE jobs SET status = 'failed', last_error = ?, updated_at = ? WHERE id = ?");
-    this.requeueRunningStmt = db.prepare("UPDATE jobs SET status = 'queued', updated_at = ? WHERE status = 'running'");
+    this.failStmt = db.prepare("UPDATE jobs SET status = 'failed', last_error = ?, updated_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ?");
+    this.requeueRunningStmt = db.prepare(`UPDATE jobs SET status = 'queued', updated_at = ?, locked_by = NULL, locked_until = NULL WHERE ${orphan}`);
+    this.holdersStmt = db.prepare("SELECT DISTINCT locked_by FROM jobs WHERE status = 'running' AND locked_until > ? AND locked_by IS NOT NULL").pluck();
+    this.renewStmt = db.prepare(
+      "UPDATE jobs SET locked_until = ? WHERE status = 'running' AND locked_by = ? AND id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))",
+    );
     this.depthStmt = db.prepare("SELECT count(*) FROM jobs WHERE status IN ('queued','running')").pluck();
     this.nextRunStmt = db.prepare("SELECT min(run_after) FROM jobs WHERE status = 'queued'").pluck();
     this.tenantDepthStmt = db.prepare("SELECT count(*) FROM jobs WHERE tenant_id = ? AND status IN ('queued','running')").pluck();
@@ -76,8 +114,9 @@ export class JobsRepo {
       const first = this.readyStmt.get(now, JSON.stringify(kinds)) as JobRow | undefined;
       if (!first) return [];
       const rows = this.readyOfKindStmt.all(first.kind, now, batchOf(first.kind)) as JobRow[];
-      for (const r of rows) this.claimStmt.run(now, r.id);
-      return rows.map((r) => ({ ...r, status: 'running' as const, attempts: r.attempts + 1 }));
+      const until = now + this.leaseMs;
+      for (const r of rows) this.claimStmt.run(now, this.owner, until, r.id);
+      return rows.map((r) => ({ ...r, status: 'running' as const, attempts: r.attempts + 1, locked_by: this.owner, locked_until: until }));
     })();
   }
 
@@ -93,11 +132,33 @@ export class JobsRepo {
   fail(id: number, error: string, now: number): void {
     this.failStmt.run(error, now, id);
   }
-  /** A job still 'running' at start-up belonged to a process that died: run it again. */
-  requeueRunning(now: number): number {
+  /**
+   * At start-up: requeues the running jobs whose process died — those whose lease expired,
+   * this owner's own (it is starting, so none of them runs) and those of `deadOwners`
+   * (processes known gone). Jobs another live process holds are left to it.
+   */
+  requeueRunning(now: number, deadOwners: string[] = []): number {
+    return this.requeueOrphans(now, [this.owner, ...deadOwners]);
+  }
+  /** The periodic sweep: requeues the running jobs whose lease expired, whoever held them. */
+  requeueExpired(now: number): number {
+    return this.requeueOrphans(now, []);
+  }
+  /** The processes holding unexpired leases on running jobs. */
+  leaseHolders(now: number): string[] {
+    return this.holdersStmt.all(now) as string[];
+  }
+  /** Extends this owner's leases on these running jobs; returns how many it still held. */
+  renew(ids: number[], now: number): number {
+    if (ids.length === 0) return 0;
+    return this.renewStmt.run(now + this.leaseMs, this.owner, JSON.stringify(ids)).changes;
+  }
+  private requeueOrphans(now: number, owners: string[]): number {
+    const list = JSON.stringify(owners);
     return this.db.transaction(() => {
-      this.dropDuplicateRunningStmt.run();
-      return this.requeueRunningStmt.run(now).changes;
+      // Requeued, it would collide with an identical job queued meanwhile: that one does the work.
+      this.dropDuplicateRunningStmt.run(now, list);
+      return this.requeueRunningStmt.run(now, now, list).changes;
     })();
   }
   depth(): number {

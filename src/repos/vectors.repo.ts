@@ -28,6 +28,9 @@ export interface KnnHit {
 
 const VEC0_MAX_K = 4096;
 
+/** VectorsRepo's public interface: what the vector store needs of either engine (PostgreSQL's twin: repos/pg/vectors.pg.ts). */
+export type VectorsApi = { [K in keyof VectorsRepo]: VectorsRepo[K] };
+
 interface Stmts {
   del: Stmt;
   ins: Stmt;
@@ -41,7 +44,7 @@ interface Stmts {
   chunks: Vec0Chunks | null;
 }
 
-export class VectorsRepo {
+export class VectorsRepo implements VectorsApi {
   private dim = 0;
   private stmts: Stmts | undefined;
   private readonly spaceStmt: Stmt;

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { isFiltered, type NodeFilter, type NodesRepo } from '../repos/nodes.repo.js';
-import type { EmbeddingSpace, KnnHit, VectorsRepo } from '../repos/vectors.repo.js';
+import type { EmbeddingSpace, KnnHit, VectorsApi } from '../repos/vectors.repo.js';
 import { embeddingText, textHash } from '../search/embedding-text.js';
 import { dot } from './math.js';
 import { SemanticIndexes } from './semantic-index.js';
@@ -35,7 +35,8 @@ export interface EmbeddedEvent {
 }
 
 export interface VectorStoreDeps {
-  repo: VectorsRepo;
+  /** VectorsRepo (SQLite's vec0) or PgVectorsRepo (PostgreSQL). */
+  repo: VectorsApi;
   nodes: NodesRepo;
   tx: UnitOfWork;
 }

@@ -2,8 +2,9 @@
 // SQLite: one behaviour, two backends.
 import { SqliteError } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, it } from 'vitest';
+import { VectorsRepo } from '../../src/repos/vectors.repo.js';
 import { closeDatabase, openDatabase, type Db } from '../../src/db/open.js';
-import { apiKeysScenario, graphHealthScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
+import { apiKeysScenario, graphHealthScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario, vectorsScenario } from '../helpers/repo-scenarios.js';
 
 describe('repository scenarios on SQLite', () => {
   let db: Db;
@@ -22,4 +23,6 @@ describe('repository scenarios on SQLite', () => {
   it('ImportsRepo and CalibrationsRepo: import keys by path and hash, runs interrupted at start-up; one calibration per model', () => importsAndCalibrationsScenario(db));
   it('NodesRepo: insert with the keyword index, get by id/seq, list with every filter, PARA of a node, update, delete', () => nodesScenario(db));
   it('GraphHealthRepo and HealthHistoryRepo: counters kept by the engine\'s triggers, daily snapshots, the inbox\'s counts and lists', () => graphHealthScenario(db));
+  it('VectorsRepo: space, upsert and replace, delete, get, pages through 2,500 vectors, count, own tenant only, exact k-NN, a new dimension', () => vectorsScenario(db, (d) => new VectorsRepo(d)));
+  it('VectorsRepo without vec0\'s chunk reads: the same answers', () => vectorsScenario(db, (d) => new VectorsRepo(d, { chunks: false })));
 });

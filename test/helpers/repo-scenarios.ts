@@ -16,6 +16,7 @@ import { TagsRepo } from '../../src/repos/tags.repo.js';
 import { TenantsRepo } from '../../src/repos/tenants.repo.js';
 import { TokensRepo } from '../../src/repos/tokens.repo.js';
 import { UsersRepo } from '../../src/repos/users.repo.js';
+import type { VectorsApi } from '../../src/repos/vectors.repo.js';
 
 /** The tenant most scenarios work in. */
 function addAlpha(db: Db): void {
@@ -67,9 +68,10 @@ export function transactionScenario(db: Db, refused: ErrorClass): void {
   expect(tenants.list().map((t) => t.name).sort()).toEqual(['one', 'two']);
 }
 
-export function jobsScenario(db: Db): void {
+/** `make`: the engine's jobs repository (PostgreSQL's claims with SKIP LOCKED: PgJobsRepo). */
+export function jobsScenario(db: Db, make: (db: Db) => JobsRepo = (d) => new JobsRepo(d)): void {
   addAlpha(db);
-  const jobs = new JobsRepo(db);
+  const jobs = make(db);
   const now = 1_763_888_400_000;
   expect(jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(true);
   expect(jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(false); // already queued
@@ -319,4 +321,149 @@ export function graphHealthScenario(db: Db): void {
   expect(history.stale('ten_a', '2026-12-01T00:00:00.000Z', 10).map((n) => n.id)).toEqual(['nod_1', 'nod_2']); // oldest first
   expect(history.failedCaptureCount('ten_a')).toBe(0);
   expect(history.autoFilingCount('ten_a')).toBe(0);
+}
+
+/** Deterministic pseudo-random vectors (mulberry32), so both engines get the same ones. */
+export function seededVectors(seed: number, count: number, dim: number): Float32Array[] {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return Array.from({ length: count }, () => Float32Array.from({ length: dim }, () => next() * 2 - 1));
+}
+
+/** Cosine distance in double precision over the float32 values: the brute force both engines must agree with. */
+function cosineDistance(a: Float32Array, b: Float32Array): number {
+  let d = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    d += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return 1 - d / Math.sqrt(na * nb);
+}
+
+const floatsOf = (b: Buffer) => Array.from(new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4));
+
+/**
+ * The vector repository of either engine (vec0 on SQLite, node_vectors bytea on PostgreSQL):
+ * the embedding space, upsert and replace, delete, get, the index loader's pages through
+ * 2,500 vectors, count, the tenant's own vectors only, exact k-NN in brute-force order, and a
+ * new space for another dimension.
+ */
+export function vectorsScenario(db: Db, make: (db: Db) => VectorsApi): void {
+  const tenants = new TenantsRepo(db);
+  tenants.insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
+  tenants.insert({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T09:00:00.000Z' });
+  const N = 2_500;
+  const DIM = 16;
+  const seqs = Array.from({ length: N }, (_, i) => i + 1);
+  db.transaction(() => {
+    addNodes(db, 'ten_a', seqs.map((seq) => ({ seq, id: `nod_a${seq}`, title: `A ${seq}`, tags: [] })));
+    addNodes(db, 'ten_b', Array.from({ length: 20 }, (_, i) => ({ seq: N + 1 + i, id: `nod_b${i}`, title: `B ${i}`, tags: [] })));
+  })();
+
+  let repo = make(db);
+  expect(repo.space()).toBeUndefined();
+  expect(repo.ready).toBe(false);
+  expect(repo.matches('model-a', DIM)).toBe(false);
+  expect(repo.get('ten_a', 'nod_a1')).toBeNull();
+  expect(repo.page('ten_a', 0, 100).vectors).toEqual([]);
+  expect(repo.knnExact('ten_a', new Float32Array(DIM), 5)).toEqual([]);
+  expect(() => repo.upsert('ten_a', 1, new Float32Array(DIM))).toThrow(/not initialised/);
+
+  db.transaction(() => repo.recreate('model-a', DIM, '2026-11-23T09:00:00.000Z'))();
+  expect(repo.space()).toEqual({ model_id: 'model-a', dimension: DIM });
+  expect([repo.ready, repo.dimension]).toEqual([true, DIM]);
+  expect(repo.matches('model-a', DIM)).toBe(true);
+  expect(repo.matches('model-b', DIM)).toBe(false);
+  expect(repo.matches('model-a', DIM * 2)).toBe(false);
+
+  const va = seededVectors(7, N, DIM);
+  const vb = seededVectors(8, 20, DIM);
+  db.transaction(() => {
+    seqs.forEach((seq, i) => repo.upsert('ten_a', seq, va[i]));
+    vb.forEach((v, i) => repo.upsert('ten_b', N + 1 + i, v));
+  })();
+  // Replace one, delete another.
+  va[0] = seededVectors(9, 1, DIM)[0];
+  repo.upsert('ten_a', 1, va[0]);
+  repo.delete(2);
+  repo.delete(999_999); // none: nothing happens
+  expect(Array.from(repo.get('ten_a', 'nod_a1')!)).toEqual(Array.from(va[0]));
+  expect(repo.get('ten_a', 'nod_a2')).toBeNull();
+  expect(Array.from(repo.get('ten_a', 'nod_a3')!)).toEqual(Array.from(va[2]));
+  expect(repo.get('ten_b', 'nod_a3')).toBeNull(); // another tenant's node
+  expect(Array.from(repo.get('ten_b', 'nod_b0')!)).toEqual(Array.from(vb[0]));
+
+  // The loader's pages: every one of the tenant's vectors once, then the end (vec0's chunks
+  // give them in storage order: a replaced vector comes last).
+  const seen: Array<{ seq: number; id: string; floats: number[] }> = [];
+  let after = 0;
+  for (let pages = 0; ; pages++) {
+    expect(pages).toBeLessThan(100);
+    const { vectors, last } = repo.page('ten_a', after, 300);
+    for (const v of vectors) {
+      expect(Buffer.isBuffer(v.embedding)).toBe(true);
+      seen.push({ seq: v.seq, id: v.id, floats: floatsOf(v.embedding) });
+    }
+    if (last === null) break;
+    after = last;
+  }
+  const live = seqs.filter((s) => s !== 2);
+  expect(seen.map((v) => v.seq).sort((x, y) => x - y)).toEqual(live);
+  expect(seen.every((v) => v.id === `nod_a${v.seq}`)).toBe(true);
+  expect(seen.every((v) => v.floats.every((x, i) => x === va[v.seq - 1][i]))).toBe(true);
+  expect(repo.page('ten_b', 0, 1000).vectors.map((v) => v.seq)).toEqual(vb.map((_, i) => N + 1 + i));
+
+  expect(repo.count('ten_a')).toBe(0); // counted from the nodes marked embedded
+  db.prepare("UPDATE nodes SET embedded_hash = 'h' WHERE tenant_id = ? AND seq <> 2").run('ten_a');
+  expect(repo.count('ten_a')).toBe(N - 1);
+  expect(repo.count('ten_b')).toBe(0);
+
+  const own = repo.bySeqs('ten_a', [N + 1, 5, 2, 3]); // a ten_b seq, a deleted one
+  expect(own.map((r) => r.seq)).toEqual([5, 3]);
+  expect(floatsOf(own[0].embedding)).toEqual(Array.from(va[4]));
+  const some = repo.some('ten_a', ['nod_a4', 'nod_b1', 'nod_a2', 'nod_none']);
+  expect(some.map((r) => [r.seq, r.id])).toEqual([[4, 'nod_a4']]);
+  expect(floatsOf(some[0].embedding)).toEqual(Array.from(va[3]));
+  expect(repo.some('ten_b', ['nod_a4'])).toEqual([]);
+
+  // Exact k-NN: brute force's order, the tenant's vectors only.
+  const query = seededVectors(10, 1, DIM)[0];
+  const brute = live.map((seq) => ({ seq, distance: cosineDistance(query, va[seq - 1]) })).sort((x, y) => x.distance - y.distance || x.seq - y.seq);
+  const knn = repo.knnExact('ten_a', query, 20);
+  expect(knn.map((h) => h.seq)).toEqual(brute.slice(0, 20).map((h) => h.seq));
+  knn.forEach((h, i) => {
+    expect(h.id).toBe(`nod_a${h.seq}`);
+    expect(h.distance).toBeCloseTo(brute[i].distance, 5);
+  });
+  expect(repo.knnExact('ten_a', query, 3000).map((h) => h.seq).sort((x, y) => x - y)).toEqual(live);
+  expect(repo.knnExact('ten_b', query, 50).map((h) => h.seq).sort((x, y) => x - y)).toEqual(vb.map((_, i) => N + 1 + i));
+  expect(repo.knnExact('ten_a', new Float32Array(DIM + 1), 5)).toEqual([]); // another dimension
+  expect(repo.knnExact('ten_a', query, 0)).toEqual([]);
+
+  // A new process sees the space as it was left.
+  repo = make(db);
+  expect([repo.ready, repo.dimension, repo.matches('model-a', DIM)]).toEqual([true, DIM, true]);
+  expect(repo.knnExact('ten_a', query, 1)[0].seq).toBe(brute[0].seq);
+
+  // Another model, another dimension: every vector is gone, the new dimension is written.
+  db.transaction(() => repo.recreate('model-b', 24, '2026-11-23T10:00:00.000Z'))();
+  expect(repo.matches('model-b', 24)).toBe(true);
+  expect(repo.matches('model-a', DIM)).toBe(false);
+  expect(repo.dimension).toBe(24);
+  expect(repo.get('ten_a', 'nod_a1')).toBeNull();
+  expect(repo.page('ten_a', 0, 100).vectors).toEqual([]);
+  expect(repo.knnExact('ten_a', query, 5)).toEqual([]);
+  const wide = seededVectors(11, 1, 24)[0];
+  repo.upsert('ten_a', 7, wide);
+  expect(Array.from(repo.get('ten_a', 'nod_a7')!)).toEqual(Array.from(wide));
+  expect(repo.knnExact('ten_a', wide, 5).map((h) => [h.seq, h.id])).toEqual([[7, 'nod_a7']]);
 }

@@ -1,4 +1,4 @@
-// PostgreSQL steps 2..7, numbered and meaning what src/db/migrate.ts's steps mean, so a
+// PostgreSQL steps 2..9, numbered and meaning what src/db/migrate.ts's steps mean, so a
 // database at version N has the same tables on both backends. Step 1 is schema.pg.sql.
 
 /** Step 2 (relevance): calibrations, PARA rejections, and the per-tenant keyword index. */
@@ -210,4 +210,10 @@ CREATE TABLE capture_images (
   PRIMARY KEY (capture_id, kind)
 );
 ALTER TABLE capture_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
+`;
+
+/** Step 9 (job leases): which process holds a running job, and until when (epoch ms). */
+export const PG_JOB_LEASES = `
+ALTER TABLE jobs ADD COLUMN locked_by text;
+ALTER TABLE jobs ADD COLUMN locked_until bigint;
 `;
