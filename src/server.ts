@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
-import { registerJobHandlers, startBackground, wireEvents } from './wiring.js';
+import { followOtherProcesses, registerJobHandlers, startBackground, wireEvents } from './wiring.js';
 import { closeStore, describeStore, openStore } from './db/store.js';
 import { defaultWorkers, WorkerEmbedder } from './embed/worker-embedder.js';
 import { createApp } from './http/app.js';
@@ -74,6 +74,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     );
   }
   startBackground(services);
+  const vectorFollower = config.databaseUrl ? followOtherProcesses(services, config.databaseUrl) : null;
   app = createApp(services, [webMount]);
   appReady();
   log.info(`Rhizome listening on ${url} (data: ${config.dataDir}${config.databaseUrl ? `, database: ${describeStore(config)}` : ''})`);
@@ -85,6 +86,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('shutting down: draining jobs, checkpointing the database');
       await new Promise<void>((r) => server.close(() => r()));
       services.keywordWarmer?.stop();
+      await vectorFollower?.stop();
       await services.queue.stop();
       await embedder.close();
       closeStore(db);

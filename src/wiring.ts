@@ -2,6 +2,7 @@
 // a named function so the server, the admin CLI, the eval harness and tests take exactly
 // the ones they need.
 import type { Container } from './container.js';
+import { PgVectorListener } from './repos/pg/vector-listener.pg.js';
 
 /** Every durable job kind and the service that runs it. */
 export function registerJobHandlers(c: Container): void {
@@ -36,13 +37,7 @@ export function startBackground(c: Container): void {
   c.embedding.init().then(
     async () => {
       const t0 = Date.now();
-      let n = 0;
-      const tenants = c.repos.tenants.list();
-      c.vectors.willLoad(tenants.map((t) => t.id));
-      for (const t of tenants) {
-        while (!c.vectors.loadSome(t.id, INDEX_SLICE)) await new Promise((r) => setImmediate(r));
-        n += c.vectors.warm(t.id);
-      }
+      const n = await loadIndexes(c, c.repos.tenants.list().map((t) => t.id));
       c.log.info(`semantic index ready: ${n} vector(s) in ${Date.now() - t0} ms`);
       c.keywordWarmer?.start();
     },
@@ -51,6 +46,35 @@ export function startBackground(c: Container): void {
       c.keywordWarmer?.start();
     },
   );
+}
+
+/** Loads these tenants' vector indexes in the background, a slice per event-loop turn; returns how many vectors. */
+async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {
+  let n = 0;
+  c.vectors.willLoad(tenantIds);
+  for (const id of tenantIds) {
+    while (!c.vectors.loadSome(id, INDEX_SLICE)) await new Promise((r) => setImmediate(r));
+    n += c.vectors.warm(id);
+  }
+  return n;
+}
+
+/**
+ * On PostgreSQL, other processes may write vectors too: listen for their commits and keep
+ * the indexes held current; after missed notifications, reload the indexes held.
+ */
+export function followOtherProcesses(c: Container, url: string): PgVectorListener {
+  const listener = new PgVectorListener({
+    url,
+    log: c.log,
+    onChanges: (changes) => c.vectors.applyChanges(changes),
+    onGap: () => {
+      const held = c.vectors.resetIndexes();
+      loadIndexes(c, held).catch((e) => c.log.error('reloading vector indexes failed', e));
+    },
+  });
+  void listener.start();
+  return listener;
 }
 
 /** Vectors read into the in-memory index per event-loop turn at start-up (~15 ms at 512-d). */

@@ -28,6 +28,9 @@ const MIGRATIONS: Step[] = [
   captureImagesSchema,
   // Job leases: several processes share the jobs table (locked_by, locked_until).
   jobLeasesSchema,
+  // Step 10 is PostgreSQL's notification of vector writes to other processes (one process
+  // holds a SQLite file): nothing to do here; the step keeps both engines' numbers equal.
+  () => {},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

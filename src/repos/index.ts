@@ -1,11 +1,13 @@
 // Every repository over one database: the SQLite file, or PostgreSQL through PgDb. Most
 // repositories are one class on both (their SQL is translated, db/pg/sql-translate.ts);
 // the engine-specific parts — the keyword index and its searches, the vector table — are
-// twins behind one interface (src/repos/pg/).
+// twins behind one interface (src/repos/pg/), and so is the job claim (SKIP LOCKED there).
 import type { Db } from '../db/open.js';
 import { PgDb } from '../db/pg/pg-db.js';
 import { PgContextKeywords } from './pg/context-keywords.pg.js';
+import { PgJobsRepo } from './pg/jobs.pg.js';
 import { PgKeywordIndex } from './pg/keyword-index.pg.js';
+import { PgVectorsRepo } from './pg/vectors.pg.js';
 import { PgSearchRepo } from './pg/search.pg.js';
 import { ApiKeysRepo } from './api-keys.repo.js';
 import { CalibrationsRepo } from './calibrations.repo.js';
@@ -25,7 +27,7 @@ import { TagsRepo } from './tags.repo.js';
 import { TenantsRepo } from './tenants.repo.js';
 import { TokensRepo } from './tokens.repo.js';
 import { UsersRepo } from './users.repo.js';
-import { VectorsRepo } from './vectors.repo.js';
+import { VectorsRepo, type VectorsApi } from './vectors.repo.js';
 
 export function createRepos(db: Db | PgDb) {
   if (db instanceof PgDb) return createPgRepos(db);
@@ -36,7 +38,8 @@ export function createRepos(db: Db | PgDb) {
     search: search as KeywordSearch,
     /** FTS5's own search repository (kept impacts, plain BM25): SQLite only. */
     fts: search as SearchRepo | null,
-    vectors: new VectorsRepo(db),
+    jobs: new JobsRepo(db),
+    vectors: new VectorsRepo(db) as VectorsApi,
     context: new ContextRepo(db),
   };
 }
@@ -49,7 +52,8 @@ function createPgRepos(pg: PgDb) {
     nodes: new NodesRepo(db, keywords),
     search: new PgSearchRepo(pg, keywords) as KeywordSearch,
     fts: null as SearchRepo | null,
-    vectors: new VectorsRepo(db),
+    jobs: new PgJobsRepo(pg) as JobsRepo,
+    vectors: new PgVectorsRepo(pg) as VectorsApi,
     context: new ContextRepo(db, new PgContextKeywords(keywords)),
   };
 }
@@ -61,7 +65,6 @@ function portableRepos(db: Db) {
     apiKeys: new ApiKeysRepo(db),
     users: new UsersRepo(db),
     tokens: new TokensRepo(db),
-    jobs: new JobsRepo(db),
     tags: new TagsRepo(db),
     para: new ParaRepo(db),
     paraAuto: new ParaAutoRepo(db),

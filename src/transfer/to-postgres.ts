@@ -54,6 +54,8 @@ export async function sqliteToPostgres(sqlitePath: string, url: string, progress
       await migratePg(pg, { inTransaction: true });
       // Rebuilt below in bulk: the per-row trigger would cost one upsert per distinct term.
       await pg.query('ALTER TABLE node_keywords DISABLE TRIGGER node_keywords_stats');
+      // Nobody serves a database being filled: no notification per copied vector.
+      await pg.query('ALTER TABLE node_vectors DISABLE TRIGGER node_vectors_notify');
       const source: TableReport[] = [];
       for (const t of tables) {
         const columns = columnsOf(src, t.name);
@@ -70,6 +72,7 @@ export async function sqliteToPostgres(sqlitePath: string, url: string, progress
       }
       await rebuildKeywords(src, pg);
       await pg.query('ALTER TABLE node_keywords ENABLE TRIGGER node_keywords_stats');
+      await pg.query('ALTER TABLE node_vectors ENABLE TRIGGER node_vectors_notify');
       for (const [table, col] of IDENTITY_COLUMNS) {
         await pg.query(`SELECT setval(pg_get_serial_sequence('${table}', '${col}'), coalesce((SELECT max(${col}) FROM ${table}), 0) + 1, false)`);
       }

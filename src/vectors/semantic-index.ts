@@ -152,6 +152,13 @@ export class SemanticIndexes {
     }
   }
 
+  /** Drops every tenant's index (they load again from the source); returns the tenants that had one. */
+  reset(): string[] {
+    const ids = [...this.tenants.keys()];
+    this.tenants.clear();
+    return ids;
+  }
+
   size(tenantId: string): number {
     return this.tenants.get(tenantId)?.index.size ?? 0;
   }

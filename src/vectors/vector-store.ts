@@ -106,6 +106,27 @@ export class VectorStore {
     this.d.tx.afterCommit(() => this.index.forget(tenantId, [seq]));
   }
 
+  /**
+   * Vector writes and deletes another process committed (PostgreSQL notifications, in
+   * commit order): the indexes held follow them. Tenants not held load fresh when needed.
+   */
+  applyChanges(changes: Array<{ tenantId: string; op: 'u' | 'd'; seq: number; nodeId: string }>): void {
+    for (let i = 0; i < changes.length; ) {
+      const { tenantId, op } = changes[i];
+      let j = i;
+      while (j < changes.length && changes[j].tenantId === tenantId && changes[j].op === op) j++;
+      const run = changes.slice(i, j);
+      if (op === 'u') this.index.onEmbedded(tenantId, run.map((c) => c.nodeId).filter(Boolean));
+      else this.index.forget(tenantId, run.map((c) => c.seq));
+      i = j;
+    }
+  }
+
+  /** Drops the indexes held so they reload from the database (after missed notifications); returns their tenants. */
+  resetIndexes(): string[] {
+    return this.index.reset();
+  }
+
   /** Listens for vectors that have been stored and committed. */
   onEmbedded(listener: (e: EmbeddedEvent) => void): void {
     this.events.on('embedded', listener);

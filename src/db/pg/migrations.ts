@@ -217,3 +217,21 @@ export const PG_JOB_LEASES = `
 ALTER TABLE jobs ADD COLUMN locked_by text;
 ALTER TABLE jobs ADD COLUMN locked_until bigint;
 `;
+
+/**
+ * Step 10 (several processes): every committed write or delete of a node vector is announced
+ * on the channel rhizome_vectors as '<tenant> <u|d> <seq> <node id>', so each process keeps
+ * its in-memory index coherent (repos/pg/vector-listener.pg.ts). NOTIFY is sent on commit.
+ */
+export const PG_VECTOR_NOTIFY = `
+CREATE FUNCTION rhizome_vector_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE r record;
+BEGIN
+  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
+  PERFORM pg_notify('rhizome_vectors', r.tenant_id || ' ' || (CASE WHEN TG_OP = 'DELETE' THEN 'd' ELSE 'u' END) || ' ' || r.seq
+    || ' ' || coalesce((SELECT n.id FROM nodes n WHERE n.seq = r.seq AND n.tenant_id = r.tenant_id), ''));
+  RETURN NULL;
+END $$;
+CREATE TRIGGER node_vectors_notify AFTER INSERT OR UPDATE OR DELETE ON node_vectors
+  FOR EACH ROW EXECUTE FUNCTION rhizome_vector_notify();
+`;
