@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import type { JobRow, JobsRepo } from '../repos/jobs.repo.js';
 import { isStorageError, StorageState } from '../db/storage-errors.js';
 import { retryDelayMs } from './backoff.js';
-import { isDeadHere } from './lease-owner.js';
+import { isDeadHere } from '../process-owner.js';
 
 /** How long the queue waits after a full disk or I/O error before claiming again. */
 export const STORAGE_RETRY_MS = 2000;

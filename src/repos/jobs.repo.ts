@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.js';
-import { PROCESS_OWNER } from '../jobs/lease-owner.js';
+import { PROCESS_OWNER } from '../process-owner.js';
 
 /** How long a claimed job stays this process's without a renewal (the queue renews every third of it). */
 export const JOB_LEASE_MS = 30_000;

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../src/clock.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
-import { isDeadHere, PROCESS_OWNER } from '../../src/jobs/lease-owner.js';
+import { isDeadHere, PROCESS_OWNER } from '../../src/process-owner.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { memoryLogger } from '../../src/logger.js';
 import { JobsRepo } from '../../src/repos/jobs.repo.js';

@@ -214,8 +214,8 @@ ALTER TABLE capture_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
 
 /** Step 9 (job leases): which process holds a running job, and until when (epoch ms). */
 export const PG_JOB_LEASES = `
-ALTER TABLE jobs ADD COLUMN locked_by text;
-ALTER TABLE jobs ADD COLUMN locked_until bigint;
+ALTER TABLE jobs ADD COLUMN IF NOT EXISTS locked_by text;
+ALTER TABLE jobs ADD COLUMN IF NOT EXISTS locked_until bigint;
 `;
 
 /**
