@@ -63,8 +63,9 @@ describePg('rhizome serve on PostgreSQL', () => {
     const post = async (title: string, content: string) => (await (await fetch(`${server.url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ title, content }) })).json()).id as string;
     const a = await post('Mycorrhizal networks', 'Fungi link the roots of trees and trade sugar for minerals.');
     const b = await post('Sourdough starter', 'Flour and water, fed daily, keep wild yeast alive.');
-    const res = await fetch(`${server.url}/api/v1/links`, { method: 'POST', headers: auth, body: JSON.stringify({ source_id: a, target_id: b, type: 'relates_to' }) });
-    expect(res.status).toBe(201);
+    const res = await fetch(`${server.url}/api/v1/nodes/${a}/links`, { method: 'PATCH', headers: auth, body: JSON.stringify({ links: [{ target_id: b, type: 'related' }] }) });
+    expect(res.status).toBe(200);
+    expect((await (await fetch(`${server.url}/api/v1/nodes/${b}/links`, { headers: auth })).json()).links).toEqual([{ target_id: a, type: 'related' }]);
     // The rows are PostgreSQL's, not a file's.
     const c = await db.client();
     expect((await c.query('SELECT count(*)::int AS n FROM nodes')).rows[0].n).toBe(2);
