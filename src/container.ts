@@ -7,6 +7,8 @@ import type { Config } from './config.js';
 import type { Db } from './db/open.js';
 import type { PgDb } from './db/pg/pg-db.js';
 import { backupStore } from './db/store.js';
+import { PgDb as PgDbClass } from './db/pg/pg-db.js';
+import { memoryLimiters, postgresLimiters } from './http/limiters.js';
 import { sqliteUnitOfWork } from './db/unit-of-work.js';
 import type { Embedder, ModelState } from './embed/embedder.js';
 import { JobQueue } from './jobs/queue.js';
@@ -64,6 +66,8 @@ export function buildContainer(o: ServiceOptions) {
   const log = o.log ?? createLogger(o.config.logLevel);
   const { db, embedder, config } = o;
   const mailer = o.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer(log));
+  // Rate limits count where every process serving this database sees them.
+  const limiters = db instanceof PgDbClass ? postgresLimiters(db.conn.url) : memoryLimiters();
   const tx = sqliteUnitOfWork(db as Db, (e) => log.error('an after-commit hook failed', e));
   const repos = createRepos(db);
   // Remembers a full disk / I/O error until a write succeeds: /health reports it.
@@ -128,7 +132,7 @@ export function buildContainer(o: ServiceOptions) {
 
   return {
     // What the faces (HTTP, MCP, CLI) use:
-    config, log, clock, status,
+    config, log, clock, status, limiters,
     auth, tenants, signIn, oidc, oidcDevice, oauth,
     nodes, search, tags,
     para,
@@ -146,5 +150,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup'
 >;

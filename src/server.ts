@@ -87,6 +87,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await new Promise<void>((r) => server.close(() => r()));
       services.keywordWarmer?.stop();
       await vectorFollower?.stop();
+      await services.limiters.close();
       await services.queue.stop();
       await embedder.close();
       closeStore(db);

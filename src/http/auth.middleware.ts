@@ -24,7 +24,7 @@ export async function authenticate(auth: AuthService, header: string | undefined
   return principal;
 }
 
-export function requireAuth(s: Pick<Services, 'auth' | 'config' | 'log'>): MiddlewareHandler<AppEnv> {
+export function requireAuth(s: Pick<Services, 'auth' | 'config' | 'log' | 'limiters'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (PUBLIC.has(c.req.path) || c.req.path.startsWith(PUBLIC_PREFIX) || c.req.path.startsWith('/api/v1/docs')) return next();
     // Failed attempts are counted per address and key id (429 past the limit); valid ones never.

@@ -1,4 +1,5 @@
-// Brakes on guessing and flooding (rate-limiter-flexible, in memory: one process).
+// Brakes on guessing and flooding (rate-limiter-flexible; counted in memory, or in
+// PostgreSQL when several processes share it: limiters.ts).
 // - Failed authentications count per client address and per API key id; past the limit a
 //   failed attempt answers 429 rate_limited with Retry-After instead of 401. A valid key or
 //   token is never counted nor slowed (on a local install every client shares 127.0.0.1).
@@ -7,7 +8,8 @@
 // One warning is logged per burst (when a key first goes over its limit in a window).
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Limiters } from './limiters.js';
 import type { RateLimits } from '../config.js';
 import { AppError, RateLimitedError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -26,9 +28,6 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
   }
 }
 
-function limiter(points: number, durationS: number): RateLimiterMemory | null {
-  return points > 0 ? new RateLimiterMemory({ points, duration: durationS }) : null;
-}
 
 export class Throttle {
   private readonly failIp;
@@ -36,11 +35,16 @@ export class Throttle {
   private readonly linkEmail;
   private readonly linkIp;
 
-  constructor(readonly limits: RateLimits, private readonly log: Logger) {
-    this.failIp = limiter(limits.authFailuresPerAddress, limits.authWindowS);
-    this.failKey = limiter(limits.authFailuresPerKey, limits.authWindowS);
-    this.linkEmail = limiter(limits.magicLinksPerEmail, limits.magicLinkWindowS);
-    this.linkIp = limiter(limits.magicLinksPerAddress, limits.magicLinkWindowS);
+  constructor(
+    readonly limits: RateLimits,
+    private readonly log: Logger,
+    limiters: Limiters,
+  ) {
+    const limiter = (name: string, points: number, durationS: number) => (points > 0 ? limiters.create(name, points, durationS) : null);
+    this.failIp = limiter('auth-ip', limits.authFailuresPerAddress, limits.authWindowS);
+    this.failKey = limiter('auth-key', limits.authFailuresPerKey, limits.authWindowS);
+    this.linkEmail = limiter('link-email', limits.magicLinksPerEmail, limits.magicLinkWindowS);
+    this.linkIp = limiter('link-ip', limits.magicLinksPerAddress, limits.magicLinkWindowS);
   }
 
   /** Counts one failed authentication; returns the wait in seconds when over a limit, else 0. */
@@ -61,7 +65,7 @@ export class Throttle {
     return waits.every((w) => w === 0);
   }
 
-  private async hit(l: RateLimiterMemory | null, key: string, what: string): Promise<number> {
+  private async hit(l: RateLimiterAbstract | null, key: string, what: string): Promise<number> {
     if (!l) return 0;
     try {
       await l.consume(key);
@@ -83,9 +87,9 @@ export function keyIdOf(header: string | undefined): string | null {
 
 const perServices = new WeakMap<object, Throttle>();
 /** One throttle per running server (per Services), created on first use. */
-export function throttleFor(s: { config: { limits: RateLimits }; log: Logger }): Throttle {
+export function throttleFor(s: { config: { limits: RateLimits }; log: Logger; limiters: Limiters }): Throttle {
   let t = perServices.get(s);
-  if (!t) perServices.set(s, (t = new Throttle(s.config.limits, s.log)));
+  if (!t) perServices.set(s, (t = new Throttle(s.config.limits, s.log, s.limiters)));
   return t;
 }
 

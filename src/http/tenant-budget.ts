@@ -6,7 +6,7 @@
 // be throttled by it. Default 600 requests a minute per tenant (RHIZOME_TENANT_BUDGET;
 // 0 = no budget), in memory, one process.
 import type { MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Services } from '../container.js';
 import { RateLimitedError } from '../errors.js';
 import type { AppEnv } from './router.js';
@@ -25,9 +25,9 @@ function isExpensive(method: string, path: string, query: string | undefined): b
   return EXPENSIVE.some(([m, re]) => m === method && re.test(path));
 }
 
-export function tenantBudget(s: Pick<Services, 'config' | 'tenants' | 'log'>): MiddlewareHandler<AppEnv> {
+export function tenantBudget(s: Pick<Services, 'config' | 'tenants' | 'log' | 'limiters'>): MiddlewareHandler<AppEnv> {
   const perMinute = s.config.limits.tenantBudgetPerMinute;
-  const limiter = perMinute > 0 ? new RateLimiterMemory({ points: perMinute, duration: 60 }) : null;
+  const limiter = perMinute > 0 ? s.limiters.create('tenant-budget', perMinute, 60) : null;
   let shared = { value: false, at: -Infinity };
   const severalTenants = () => {
     const now = Date.now();

@@ -70,6 +70,7 @@ export async function makeTestApp(opts: { embedder?: Embedder; config?: Partial<
     },
     async close() {
       await s.queue.stop();
+      await s.limiters.close();
       await store.close();
     },
   };

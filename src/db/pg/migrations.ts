@@ -222,6 +222,7 @@ ALTER TABLE jobs ADD COLUMN IF NOT EXISTS locked_until bigint;
  * Step 10 (several processes): every committed write or delete of a node vector is announced
  * on the channel rhizome_vectors as '<tenant> <u|d> <seq> <node id>', so each process keeps
  * its in-memory index coherent (repos/pg/vector-listener.pg.ts). NOTIFY is sent on commit.
+ * And the table where every process counts rate limits.
  */
 export const PG_VECTOR_NOTIFY = `
 CREATE FUNCTION rhizome_vector_notify() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -234,4 +235,10 @@ BEGIN
 END $$;
 CREATE TRIGGER node_vectors_notify AFTER INSERT OR UPDATE OR DELETE ON node_vectors
   FOR EACH ROW EXECUTE FUNCTION rhizome_vector_notify();
+-- Rate limits every process shares (rate-limiter-flexible's RateLimiterPostgres layout; http/limiters.ts).
+CREATE TABLE rate_limiter (
+  key    varchar(255) PRIMARY KEY,
+  points integer NOT NULL DEFAULT 0,
+  expire bigint
+);
 `;

@@ -40,7 +40,10 @@ export class PgSync {
   private handle: number | null;
   private depth = 0;
 
-  constructor(url: string, opts: PgSyncOptions = {}) {
+  constructor(
+    readonly url: string,
+    opts: PgSyncOptions = {},
+  ) {
     const r = this.send({ op: 'open', url, connectTimeoutMs: opts.connectTimeoutMs ?? 5000, statementTimeoutMs: opts.statementTimeoutMs ?? 30_000 });
     this.handle = r.handle!;
   }

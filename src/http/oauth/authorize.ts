@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Services } from '../../container.js';
 import { allowedHostnames, rebindingRefusal } from '../../mcp/http-guard.js';
 import { ConsentPageError } from '../../services/auth/oauth/oauth-error.js';
@@ -59,7 +59,7 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
     return next();
   });
 
-  const opened = new RateLimiterMemory({ points: AUTHORIZE_PAGES_PER_MINUTE, duration: 60 });
+  const opened = s.limiters.create('oauth-authorize-pages', AUTHORIZE_PAGES_PER_MINUTE, 60);
   app.get(BASE, (c) =>
     step(c, async () => {
       try {

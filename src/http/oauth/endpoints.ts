@@ -4,7 +4,7 @@
 // anything the client sent. Registration and failed token requests are rate-limited per
 // client address.
 import type { Context, Hono } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Services } from '../../container.js';
 import { AS_METADATA_PATH, OAUTH_PATHS } from '../../services/auth/oauth/metadata.js';
 import { OAuthError } from '../../services/auth/oauth/oauth-error.js';
@@ -22,7 +22,7 @@ function oauthError(c: Context, e: OAuthError) {
   return oauthJson(c, e.body(), e.status, e.status === 401 ? { 'WWW-Authenticate': `Bearer error="${e.error}"`, ...e.headers } : e.headers);
 }
 
-async function consume(l: RateLimiterMemory, key: string): Promise<number> {
+async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
   try {
     await l.consume(key);
     return 0;
@@ -42,8 +42,8 @@ async function readForm(c: Context): Promise<URLSearchParams> {
 }
 
 export function endpointsMount(app: Hono<AppEnv>, s: Services): void {
-  const registrations = new RateLimiterMemory({ points: REGISTRATIONS_PER_HOUR, duration: 3600 });
-  const tokenFailures = new RateLimiterMemory({ points: TOKEN_FAILURES_PER_MINUTE, duration: 60 });
+  const registrations = s.limiters.create('oauth-register', REGISTRATIONS_PER_HOUR, 3600);
+  const tokenFailures = s.limiters.create('oauth-token-failures', TOKEN_FAILURES_PER_MINUTE, 60);
   const address = (c: Context) => clientAddress(c, s.config.limits.trustProxy);
   const guard = (run: (c: Context) => Promise<Response>) => async (c: Context) => {
     try {
