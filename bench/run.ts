@@ -19,4 +19,10 @@ const imports = (await import('./import.js').catch(() => null)) as null | { benc
 if (imports) console.log(JSON.stringify({ kind: 'import', ...(await imports.benchImport()) }));
 const cold = (await import('./cold-start.js').catch(() => null)) as null | { benchColdStart: (o: { nodes: number; runs: number }) => Promise<object> };
 if (cold) console.log(JSON.stringify({ kind: 'cold_start', ...(await cold.benchColdStart({ nodes: Math.max(...(sizes.length ? sizes : [100_000]).filter((n) => n <= 100_000), 1000), runs: 3 })) }));
+// PostgreSQL beside SQLite, same requests, same run: opt-in, it needs a server.
+if (process.env.RHIZOME_BENCH_DATABASE_URL) {
+  const { benchPostgres } = await import('./pg.js');
+  const pgSizes = (process.env.RHIZOME_BENCH_PG_NODES ?? '10000').split(',').map(Number).filter((n) => n > 0);
+  for (const n of pgSizes) await benchPostgres({ nodes: n, url: process.env.RHIZOME_BENCH_DATABASE_URL }, (l) => console.log(JSON.stringify(l)));
+}
 console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
