@@ -48,7 +48,7 @@ WITH stats AS (
   ) x
   GROUP BY x.seq
 )
-SELECT n.seq, n.id, CAST(s.score AS float8) AS score FROM scored s JOIN nodes n ON n.seq = s.seq
+SELECT n.seq, n.id, CAST(s.score AS float8) AS score, count(*) OVER () AS total FROM scored s JOIN nodes n ON n.seq = s.seq
 WHERE ${where}
 ORDER BY ${order}
 LIMIT ?`;
@@ -93,8 +93,12 @@ export class PgKeywordIndex {
     return this.rank(tenantId, queryLexemes(text), limit).map(({ seq, score }) => ({ seq, score }));
   }
 
-  /** The tenant's nodes holding any of the lexemes, best BM25 first (or newest first), under a condition. */
-  rank(tenantId: string, lexemes: string[], limit: number, o: RankOptions = {}): { seq: number; id: string; score: number }[] {
+  /**
+   * The tenant's nodes holding any of the lexemes, best BM25 first (or newest first), under
+   * a condition; each row also carries `total`, how many nodes match in all (the window
+   * count over every scored match, before the limit: no second query to count them).
+   */
+  rank(tenantId: string, lexemes: string[], limit: number, o: RankOptions = {}): { seq: number; id: string; score: number; total: number }[] {
     // Not deduplicated: two query terms with one stem count twice, as two FTS5 phrases do.
     const lx = lexemes;
     if (!lx.length || limit <= 0) return [];
@@ -103,7 +107,7 @@ export class PgKeywordIndex {
       rankSql(where.sql, o.newest ? 'n.seq DESC' : 's.score DESC, n.seq'),
     );
     const params = [tenantId, lx, lx.map((l) => anyOfTsquery([l])), tenantId, tenantId, ...where.params, limit];
-    return this.db.query<{ seq: number; id: string; score: number }>(sql, params).rows;
+    return this.db.query<{ seq: number; id: string; score: number; total: number }>(sql, params).rows;
   }
 
   /** How many of the tenant's nodes meeting the condition hold any of the lexemes, counted up to `cap`. */

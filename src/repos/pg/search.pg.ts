@@ -19,7 +19,9 @@ export class PgSearchRepo implements KeywordSearch {
 
   keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): KeywordTop {
     const lexemes = phrases.flatMap((p) => phraseLexemes(p));
-    return { hits: this.keywords.rank(tenantId, lexemes, limit, { where: filterSql(tenantId, f) }).map(({ seq, score }) => ({ seq, score })) };
+    const rows = this.keywords.rank(tenantId, lexemes, limit, { where: filterSql(tenantId, f) });
+    // The exact number of matches comes with the ranking (total_matches needs no count query).
+    return { hits: rows.map(({ seq, score }) => ({ seq, score })), total: rows.length ? Number(rows[0].total) : 0 };
   }
 
   keywordCount(tenantId: string, match: string, f: NodeFilter): number {

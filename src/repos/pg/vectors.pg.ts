@@ -9,6 +9,7 @@ import type { PgDb } from '../../db/pg/pg-db.js';
 import type { EmbeddingSpace, KnnHit, StoredVector, VectorsApi } from '../vectors.repo.js';
 
 const VEC0_MAX_K = 4096;
+const SPACE_TTL_MS = 1000;
 /** Vectors read per round trip by knnExact (~2 MB at 512 dimensions). */
 const SCAN_PAGE = 1024;
 
@@ -43,9 +44,19 @@ export class PgVectorsRepo implements VectorsApi {
     return this.db.conn.query<T>(sql, params).rows;
   }
 
+  /**
+   * The embedding space, read at most once a second outside transactions: the in-memory
+   * index asks for it on every search (several times), a statement each is a round trip
+   * (~0.4 ms) on PostgreSQL, and a model change restarts the servers anyway.
+   */
   space(): EmbeddingSpace | undefined {
-    return this.q<EmbeddingSpace>('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1', [])[0];
+    const now = Date.now();
+    if (this.cached && now - this.cached.at < SPACE_TTL_MS && !this.db.inTransaction) return this.cached.space;
+    const space = this.q<EmbeddingSpace>('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1', [])[0];
+    this.cached = this.db.inTransaction ? undefined : { space, at: now };
+    return space;
   }
+  private cached: { space: EmbeddingSpace | undefined; at: number } | undefined;
 
   /** True when the stored vectors belong to exactly this model and dimension. */
   matches(modelId: string, dimension: number): boolean {
@@ -55,6 +66,7 @@ export class PgVectorsRepo implements VectorsApi {
 
   /** Drops every vector and records the new model's space (the caller holds the transaction). */
   recreate(modelId: string, dimension: number, at: string): void {
+    this.cached = undefined;
     this.q('DELETE FROM node_vectors', []);
     this.q(
       `INSERT INTO embedding_spaces (id, model_id, dimension, created_at) VALUES (1, $1, $2, $3)
