@@ -55,7 +55,7 @@ async function side(engine: Side['engine'], dir: string, config: { dbPath: strin
   return { engine, s, app: createApp(s) };
 }
 
-export async function benchPostgres(o: { nodes: number; url: string; iterations?: number }, out: (l: Line) => void): Promise<void> {
+export async function benchPostgres(o: { nodes: number; url: string; iterations?: number; keepDatabase?: boolean }, out: (l: Line) => void): Promise<void> {
   const iterations = o.iterations ?? 200;
   const rand = mulberry32(7);
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-pg-'));
@@ -148,7 +148,7 @@ export async function benchPostgres(o: { nodes: number; url: string; iterations?
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    if (!o.keepDatabase) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
     await admin.end();
   }
 }

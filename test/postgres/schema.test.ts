@@ -51,8 +51,8 @@ describePg('PostgreSQL schema migrations', () => {
          (SELECT 1 FROM information_schema.columns c WHERE c.table_name = t.table_name AND c.column_name IN ('tenant_id'))
        ORDER BY 1`,
     )).rows.map((r) => r.table_name);
-    // Install-wide tables only (tenants is keyed by its id).
-    expect(withoutTenant).toEqual(['embedding_calibrations', 'embedding_spaces', 'oauth_clients', 'oidc_flows', 'rhizome_schema', 'server_meta', 'tenants']);
+    // Install-wide tables only (tenants is keyed by its id; rate_limiter's keys name what they count: an address, a key, a tenant).
+    expect(withoutTenant).toEqual(['embedding_calibrations', 'embedding_spaces', 'oauth_clients', 'oidc_flows', 'rate_limiter', 'rhizome_schema', 'server_meta', 'tenants']);
   });
 
   it('keeps the constraints: status checks, case-insensitive e-mail, one queued job per dedupe key', async () => {
