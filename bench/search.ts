@@ -91,19 +91,23 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const t1 = process.hrtime.bigint();
   const indexed = s.vectors.warm(tenantId);
   const indexLoadMs = Math.round(ms(t1));
+  const index = s.vectors.indexStats(tenantId);
   const t2 = process.hrtime.bigint();
   const keywordTerms = await s.keywordWarmer!.prewarm(tenantId);
   out({
     kind: 'search_build', nodes: n, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
+    // index_load_ms includes building the partition (index_partition_ms of it); the bytes are the index's typed arrays
+    index_partition_ms: index.partition_build_ms, index_partitioned: index.partitioned, index_bytes_per_vector: index.bytes_per_vector,
     keyword_prewarm_ms: Math.round(ms(t2)), keyword_prewarm_terms: keywordTerms, keyword_impacts_mb: Math.round(s.repos.fts!.impacts.heldBytes() / 1e5) / 10,
   });
   return { s, tenantId, apiKey, corpus, embedder, dir };
 }
 
-async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<number> {
+async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hybridP50: number; flatHybridP50: number }> {
   const queries = Array.from({ length: 200 }, () => c.corpus.query());
   for (const q of queries) c.embedder.known.set(q.text, c.corpus.vector(q.subtopic));
   let hybridP50 = 0;
+  let flatHybridP50 = 0;
   const time = async (mode: 'keyword' | 'semantic' | 'hybrid', qs: typeof queries) => {
     const times: number[] = [];
     for (const [i, q] of qs.entries()) {
@@ -132,6 +136,23 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<numbe
     out({ kind: 'search_latency_fts_every_match', nodes: n, mode, query_embedding: 'excluded', p50_ms: pct(times, 50), p95_ms: pct(times, 95), queries: times.length });
   }
   c.s.repos.fts!.useImpacts = true;
+  // The k-NN with and without the coarse partition of the codes, query by query in turns
+  // (which one goes first alternates), so a busy neighbour slows both sides alike.
+  for (const mode of ['semantic', 'hybrid'] as const) {
+    const on: number[] = [];
+    const off: number[] = [];
+    for (const [i, q] of queries.entries()) {
+      for (const partitioned of i % 2 ? [true, false] : [false, true]) {
+        c.s.vectors.usePartition = partitioned;
+        const t0 = process.hrtime.bigint();
+        await c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 });
+        if (i >= 5) (partitioned ? on : off).push(ms(t0));
+      }
+    }
+    c.s.vectors.usePartition = true;
+    if (mode === 'hybrid') flatHybridP50 = pct(off, 50);
+    out({ kind: 'search_latency_code_partition', nodes: n, mode, query_embedding: 'excluded', partitioned: c.s.vectors.indexStats(c.tenantId).partitioned, partition_p50_ms: pct(on, 50), partition_p95_ms: pct(on, 95), every_code_p50_ms: pct(off, 50), every_code_p95_ms: pct(off, 95), queries: on.length });
+  }
   // The first keyword query after a write: every common term it holds is scored again.
   const after: number[] = [];
   for (const q of queries.slice(0, 60)) {
@@ -146,11 +167,11 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<numbe
   const t0 = process.hrtime.bigint();
   await c.s.keywordWarmer!.refresh();
   out({ kind: 'keyword_refresh', nodes: n, ms: Math.round(ms(t0)) });
-  return hybridP50;
+  return { hybridP50, flatHybridP50 };
 }
 
 /** The naive hybrid: exact float k-NN in vec0, every FTS5 match ranked, RRF in JS, first page hydrated. */
-function naive(c: Ctx, n: number, hybridP50: number, out: (l: Line) => void): void {
+function naive(c: Ctx, n: number, hybrid: { hybridP50: number; flatHybridP50: number }, out: (l: Line) => void): void {
   const db = c.s.db;
   const t = ftsTable(c.tenantId);
   const fts = db.prepare(
@@ -169,19 +190,24 @@ function naive(c: Ctx, n: number, hybridP50: number, out: (l: Line) => void): vo
     if (i >= 3) times.push(ms(t0));
   }
   const p50 = pct(times, 50);
-  out({ kind: 'naive_hybrid_latency', nodes: n, p50_ms: p50, p95_ms: pct(times, 95), speedup_vs_rhizome_hybrid: Math.round((p50 / hybridP50) * 10) / 10 });
+  out({ kind: 'naive_hybrid_latency', nodes: n, p50_ms: p50, p95_ms: pct(times, 95), speedup_vs_rhizome_hybrid: Math.round((p50 / hybrid.hybridP50) * 10) / 10, speedup_vs_hybrid_scanning_every_code: Math.round((p50 / hybrid.flatHybridP50) * 10) / 10 });
 }
 
-/** recall@10 of the quantised index against exact float k-NN in vec0. */
+/** recall@10 of the quantised index against exact float k-NN in vec0, with and without the partition of the codes. */
 function recall(c: Ctx, n: number, out: (l: Line) => void): void {
   let found = 0;
+  let foundFlat = 0;
   const runs = 100;
   for (let i = 0; i < runs; i++) {
     const v = c.corpus.vector(c.corpus.query().subtopic);
     const exact = new Set(c.s.vectors.knnExact(c.tenantId, v, 10).map((h) => h.seq));
     found += c.s.vectors.nearest(c.tenantId, v, 10).filter((h) => exact.has(h.seq)).length;
+    c.s.vectors.usePartition = false;
+    foundFlat += c.s.vectors.nearest(c.tenantId, v, 10).filter((h) => exact.has(h.seq)).length;
+    c.s.vectors.usePartition = true;
   }
-  out({ kind: 'semantic_recall', nodes: n, recall_at_10_vs_exact_float: Math.round((found / (runs * 10)) * 1000) / 1000 });
+  const r = (x: number) => Math.round((x / (runs * 10)) * 1000) / 1000;
+  out({ kind: 'semantic_recall', nodes: n, partitioned: c.s.vectors.indexStats(c.tenantId).partitioned, recall_at_10_vs_exact_float: r(found), every_code_recall_at_10_vs_exact_float: r(foundFlat) });
 }
 
 /** POST /nodes through the HTTP app while the real model embeds in the background. */
@@ -257,11 +283,11 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
     await ingestion(real, out);
     for (const n of opts.sizes ?? [10_000, 100_000]) {
       const c = await build(n, real, out);
-      const hybridP50 = await latency(c, n, out);
-      naive(c, n, hybridP50, out);
+      const hybrid = await latency(c, n, out);
+      naive(c, n, hybrid, out);
       recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round(c.s.vectors.warm(c.tenantId) * 580 / 1e6), keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
+      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round((c.s.vectors.warm(c.tenantId) * c.s.vectors.indexStats(c.tenantId).bytes_per_vector) / 1e6), keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
       closeDatabase(c.s.db as Db);
       rmSync(c.dir, { recursive: true, force: true });
     }

@@ -28,9 +28,21 @@ interface TenantIndex {
   complete: boolean;
   /** A background load owns it: queries go to vec0 until it is complete. */
   background: boolean;
+  /** A background (re)build of the index's partition is scheduled. */
+  partitioning: boolean;
 }
 
 const WARM_PAGE = 5000;
+/** The longest the partition's training and filing runs per event-loop turn. */
+export const PARTITION_SLICE_MS = 15;
+
+export interface IndexStats {
+  vectors: number;
+  bytes_per_vector: number;
+  partitioned: boolean;
+  /** How long its partition's last build took, slices added up. */
+  partition_build_ms: number;
+}
 
 export interface IndexHit extends ScoredSeq {
   id: string;
@@ -41,6 +53,8 @@ const asFloats = (b: Buffer | Uint8Array) => new Float32Array(b.buffer.slice(b.b
 export class SemanticIndexes {
   private spaceKey = '';
   private readonly tenants = new Map<string, TenantIndex>();
+  /** False: searches scan every code, not the partition (a comparison for `npm run bench`). */
+  usePartition = true;
 
   constructor(private readonly source: VectorSource) {}
 
@@ -55,7 +69,7 @@ export class SemanticIndexes {
     }
     let t = this.tenants.get(tenantId);
     if (!t) {
-      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false, background: false };
+      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false, background: false, partitioning: false };
       this.tenants.set(tenantId, t);
     }
     return t;
@@ -64,8 +78,21 @@ export class SemanticIndexes {
   /** The tenant's index once complete (loading the rest now if need be); null without a vector table. */
   private loaded(tenantId: string): TenantIndex | null {
     const t = this.tenant(tenantId);
-    while (t && !t.complete) this.step(t, tenantId, WARM_PAGE);
+    if (!t || t.complete) return t;
+    while (!t.complete) this.step(t, tenantId, WARM_PAGE);
+    t.index.buildPartition(); // part of loading it now, as the caller asked
     return t;
+  }
+
+  /** (Re)builds the tenant's partition in slices between event-loop turns, if one is due. */
+  private schedulePartition(tenantId: string, t: TenantIndex): void {
+    if (t.partitioning || !t.complete || !t.index.partitionDue()) return;
+    t.partitioning = true;
+    const slice = () => {
+      if (this.tenants.get(tenantId) !== t || t.index.buildPartition(PARTITION_SLICE_MS)) t.partitioning = false;
+      else setImmediate(slice).unref();
+    };
+    setImmediate(slice).unref();
   }
 
   private step(t: TenantIndex, tenantId: string, limit: number): void {
@@ -88,15 +115,17 @@ export class SemanticIndexes {
   }
 
   /**
-   * Reads up to `limit` more of the tenant's vectors into its index: one slice of a
-   * background load. True once the index is complete (or there is no vector table).
+   * Reads up to `limit` more of the tenant's vectors into its index, or once they are all
+   * read, builds its partition for a while: one slice of a background load. Queries use
+   * the index as soon as every vector is in (the flat scan until the partition is built).
+   * True once both are done (or there is no vector table).
    */
   loadSome(tenantId: string, limit: number): boolean {
     const t = this.tenant(tenantId);
     if (!t) return true;
     t.background = true;
     if (!t.complete) this.step(t, tenantId, limit);
-    return t.complete;
+    return t.complete && t.index.buildPartition(PARTITION_SLICE_MS);
   }
 
   /**
@@ -126,6 +155,7 @@ export class SemanticIndexes {
   search(tenantId: string, query: Float32Array, k: number): IndexHit[] {
     const t = this.loaded(tenantId);
     if (!t) return [];
+    t.index.usePartition = this.usePartition;
     return t.index.search(query, k).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
   }
 
@@ -141,6 +171,7 @@ export class SemanticIndexes {
     const t = this.tenants.get(tenantId);
     if (!t || nodeIds.length === 0) return;
     for (const v of this.source.some(tenantId, nodeIds)) this.put(t, v);
+    this.schedulePartition(tenantId, t);
   }
 
   forget(tenantId: string, seqs: number[]): void {
@@ -150,6 +181,13 @@ export class SemanticIndexes {
       t.index.remove(seq);
       t.ids.delete(seq);
     }
+    this.schedulePartition(tenantId, t);
+  }
+
+  /** The tenant's index: vectors, bytes per vector, whether its partition is in use. */
+  stats(tenantId: string): IndexStats {
+    const ix = this.tenants.get(tenantId)?.index;
+    return { vectors: ix?.size ?? 0, bytes_per_vector: Math.round(ix?.bytesPerVector() ?? 0), partitioned: ix?.partitioned ?? false, partition_build_ms: Math.round(ix?.partitionBuildMs ?? 0) };
   }
 
   /** Drops every tenant's index (they load again from the source); returns the tenants that had one. */

@@ -9,7 +9,7 @@ import { isFiltered, type NodeFilter, type NodesRepo } from '../repos/nodes.repo
 import type { EmbeddingSpace, KnnHit, VectorsApi } from '../repos/vectors.repo.js';
 import { embeddingText, textHash } from '../search/embedding-text.js';
 import { dot } from './math.js';
-import { SemanticIndexes } from './semantic-index.js';
+import { SemanticIndexes, type IndexStats } from './semantic-index.js';
 
 /** vec0's largest k. */
 const VEC0_MAX_K = 4096;
@@ -139,6 +139,20 @@ export class VectorStore {
   /** Loads the tenant's vectors into the in-memory index now; returns how many. */
   warm(tenantId: string): number {
     return this.index.warm(tenantId);
+  }
+
+  /** False: k-NN scans every code instead of the partition's nearest lists (a comparison for `npm run bench`). */
+  get usePartition(): boolean {
+    return this.index.usePartition;
+  }
+
+  set usePartition(on: boolean) {
+    this.index.usePartition = on;
+  }
+
+  /** The tenant's in-memory index as loaded so far: vectors, bytes per vector, partitioned or not. */
+  indexStats(tenantId: string): IndexStats {
+    return this.index.stats(tenantId);
   }
 
   /** How many vectors the tenant has, without loading its index. */
