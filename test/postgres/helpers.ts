@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { connectPg, type PgClient } from '../../src/db/pg/connect.js';
+import { migratePg } from '../../src/db/pg/migrate.js';
 
 export const PG_URL = process.env.RHIZOME_TEST_DATABASE_URL;
 
@@ -15,7 +16,8 @@ export interface TestPgDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestPgDatabase> {
+/** A database of this test's own; `migrated`: brought to the current schema first. */
+export async function createTestDatabase(opts: { migrated?: boolean } = {}): Promise<TestPgDatabase> {
   const name = `rz_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = await connectPg(PG_URL!);
   await admin.query(`CREATE DATABASE ${name}`);
@@ -24,7 +26,7 @@ export async function createTestDatabase(): Promise<TestPgDatabase> {
   u.pathname = `/${name}`;
   const url = u.toString();
   const clients: PgClient[] = [];
-  return {
+  const db: TestPgDatabase = {
     url,
     async client() {
       const c = await connectPg(url);
@@ -38,4 +40,17 @@ export async function createTestDatabase(): Promise<TestPgDatabase> {
       await a.end();
     },
   };
+  if (opts.migrated) await migratePg(await db.client());
+  return db;
+}
+
+/** Polls f until it gives a value (a throw counts as not yet), or fails naming what it waited for. */
+export async function until<T>(what: string, f: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

@@ -9,7 +9,6 @@ import { JobQueue } from '../../src/jobs/queue.js';
 import { memoryLogger } from '../../src/logger.js';
 import type { Db } from '../../src/db/open.js';
 import { connectPg } from '../../src/db/pg/connect.js';
-import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgDb } from '../../src/db/pg/pg-db.js';
 import { PgSync } from '../../src/db/pg/sync-client.js';
 import { PG_CLAIM_SQL, PgJobsRepo } from '../../src/repos/pg/jobs.pg.js';
@@ -23,8 +22,7 @@ describePg('PgJobsRepo: several processes claiming from one jobs table', () => {
   let one: PgDb;
   let two: PgDb;
   beforeEach(async () => {
-    pgdb = await createTestDatabase();
-    await migratePg(await pgdb.client());
+    pgdb = await createTestDatabase({ migrated: true });
     one = new PgDb(new PgSync(pgdb.url));
     two = new PgDb(new PgSync(pgdb.url, { statementTimeoutMs: 5_000 })); // a claim that waited on a lock would fail fast
   });

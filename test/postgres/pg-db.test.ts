@@ -3,7 +3,6 @@
 // scenarios of test/helpers/repo-scenarios.ts, which also run on SQLite.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/open.js';
-import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgDb } from '../../src/db/pg/pg-db.js';
 import { PgQueryError, PgSync } from '../../src/db/pg/sync-client.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
@@ -14,8 +13,7 @@ describePg('PgDb: repositories written for SQLite, on PostgreSQL', () => {
   let pgdb: TestPgDatabase;
   let db: PgDb;
   beforeEach(async () => {
-    pgdb = await createTestDatabase();
-    await migratePg(await pgdb.client());
+    pgdb = await createTestDatabase({ migrated: true });
     db = new PgDb(new PgSync(pgdb.url));
   });
   afterEach(async () => {

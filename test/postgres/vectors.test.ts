@@ -4,7 +4,6 @@
 // k-NN while it loads — gives the same answers on both engines.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { closeDatabase, openDatabase, type Db } from '../../src/db/open.js';
-import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgDb } from '../../src/db/pg/pg-db.js';
 import { PgSync } from '../../src/db/pg/sync-client.js';
 import { sqliteUnitOfWork } from '../../src/db/unit-of-work.js';
@@ -90,8 +89,7 @@ describePg('PgVectorsRepo and the VectorStore on PostgreSQL', () => {
   let pgdb: TestPgDatabase;
   let db: PgDb;
   beforeEach(async () => {
-    pgdb = await createTestDatabase();
-    await migratePg(await pgdb.client());
+    pgdb = await createTestDatabase({ migrated: true });
     db = new PgDb(new PgSync(pgdb.url));
   });
   afterEach(async () => {
