@@ -8,20 +8,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { killMidProcessingScenario, slowSite } from '../captures/durability-scenario.js';
 import type { Site } from '../captures/helpers.js';
 import { cli, credentials, startServer, tempDataDir, type ChildServer } from '../helpers/server-process.js';
-import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
+import { createTestDatabase, describePg, until, type TestPgDatabase } from './helpers.js';
 
 const CLUSTER = 'scripts/pg-test-cluster.sh';
 const json = { 'content-type': 'application/json' };
 
-async function until<T>(what: string, f: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describePg('rhizome serve on PostgreSQL', () => {
   const dbs: TestPgDatabase[] = [];

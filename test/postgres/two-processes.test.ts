@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials, startServer, tempDataDir, type ChildServer } from '../helpers/server-process.js';
-import { createTestDatabase, PG_URL, type TestPgDatabase } from './helpers.js';
+import { createTestDatabase, PG_URL, until, type TestPgDatabase } from './helpers.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 // nginx from Debian (.ci/run installs it); without it, or without the tier's server, this file is skipped.
@@ -69,15 +69,6 @@ http {
   };
 }
 
-async function until<T>(what: string, f: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describeTwo('two processes on one PostgreSQL behind nginx', () => {
   let db: TestPgDatabase;
@@ -126,7 +117,7 @@ describeTwo('two processes on one PostgreSQL behind nginx', () => {
     // ...then a node is written and embedded by whichever process claims the job.
     const node = await json(api(a.url, '/nodes', { method: 'POST', body: JSON.stringify({ title: 'Sourdough starter', content: 'Flour and water fed every day keep the wild yeast alive for bread.' }) }));
     const c = await db.client();
-    await until('the vector', async () => ((await c.query('SELECT count(*)::int AS n FROM node_vectors v JOIN nodes n ON n.seq = v.seq WHERE n.id = $1', [node.id])).rows[0].n === 1 ? true : undefined));
+    await until('the vector', async () => ((await c.query('SELECT count(*)::int AS n FROM node_vectors v JOIN nodes n ON n.seq = v.seq WHERE n.id = $1', [node.id])).rows[0].n === 1 ? true : undefined), 90_000);
     // Each process finds it by meaning from its own in-memory index (no restart, no reload).
     for (const base of [a.url, b.url]) {
       const top = await until(`${base} to hold the vector`, async () => {
@@ -147,7 +138,7 @@ describeTwo('two processes on one PostgreSQL behind nginx', () => {
     const list = await until('every capture processed', async () => {
       const l = await json(api(proxy.url, '/captures?per_page=100'));
       return l.data.every((x: { status: string }) => x.status === 'completed' || x.status === 'failed') ? l : undefined;
-    });
+    }, 90_000);
     const byId = new Map<string, { status: string; node_id: string }>(list.data.map((x: { id: string; status: string; node_id: string }) => [x.id, x]));
     for (const id of ids) expect(byId.get(id)?.status, id).toBe('completed');
     expect(new Set(ids.map((id) => byId.get(id)!.node_id)).size).toBe(ids.length);
