@@ -5,9 +5,8 @@
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/open.js';
-import type { PgDb } from './db/pg/pg-db.js';
+import { PgDb } from './db/pg/pg-db.js';
 import { backupStore } from './db/store.js';
-import { PgDb as PgDbClass } from './db/pg/pg-db.js';
 import { memoryLimiters, postgresLimiters } from './http/limiters.js';
 import { sqliteUnitOfWork } from './db/unit-of-work.js';
 import type { Embedder, ModelState } from './embed/embedder.js';
@@ -67,7 +66,7 @@ export function buildContainer(o: ServiceOptions) {
   const { db, embedder, config } = o;
   const mailer = o.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer(log));
   // Rate limits count where every process serving this database sees them.
-  const limiters = db instanceof PgDbClass ? postgresLimiters(db.conn.url) : memoryLimiters();
+  const limiters = db instanceof PgDb ? postgresLimiters(db.conn.url) : memoryLimiters();
   const tx = sqliteUnitOfWork(db as Db, (e) => log.error('an after-commit hook failed', e));
   const repos = createRepos(db);
   // Remembers a full disk / I/O error until a write succeeds: /health reports it.

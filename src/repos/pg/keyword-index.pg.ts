@@ -100,13 +100,12 @@ export class PgKeywordIndex {
    */
   rank(tenantId: string, lexemes: string[], limit: number, o: RankOptions = {}): { seq: number; id: string; score: number; total: number }[] {
     // Not deduplicated: two query terms with one stem count twice, as two FTS5 phrases do.
-    const lx = lexemes;
-    if (!lx.length || limit <= 0) return [];
+    if (!lexemes.length || limit <= 0) return [];
     const where = o.where ?? { sql: 'n.tenant_id = ?', params: [tenantId] };
     const sql = this.translated(`rank:${o.newest ? 'newest' : 'best'}:${where.sql}`, () =>
       rankSql(where.sql, o.newest ? 'n.seq DESC' : 's.score DESC, n.seq'),
     );
-    const params = [tenantId, lx, lx.map((l) => anyOfTsquery([l])), tenantId, tenantId, ...where.params, limit];
+    const params = [tenantId, lexemes, lexemes.map((l) => anyOfTsquery([l])), tenantId, tenantId, ...where.params, limit];
     return this.db.query<{ seq: number; id: string; score: number; total: number }>(sql, params).rows;
   }
 
