@@ -3,7 +3,7 @@
 // RateLimiterPostgres over the table of schema step 10), so a guesser spreading requests
 // over the processes behind a proxy meets the same limit. If PostgreSQL is out of reach, each
 // process counts in memory meanwhile (the library's insurance limiter).
-import pg from 'pg';
+import { pgModule } from '../db/pg/lazy-modules.js';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface Limiters {
@@ -22,7 +22,7 @@ export function memoryLimiters(): Limiters {
 export const SHARED_LIMITS_TABLE = 'rate_limiter';
 
 export function postgresLimiters(url: string): Limiters {
-  const pool = new pg.Pool({ connectionString: url, max: 4, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 2_000 });
+  const pool = new (pgModule().Pool)({ connectionString: url, max: 4, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 2_000 });
   pool.on('error', () => {}); // an idle client lost with the server: the next query reconnects
   return {
     create: (name, points, duration) =>

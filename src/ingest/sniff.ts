@@ -1,6 +1,5 @@
 // What a file really is: magic bytes first (file-type), then a text sniff for plain text
 // and markdown, and the file name's extension must agree with what the bytes say.
-import { fileTypeFromBuffer } from 'file-type';
 
 export type DocKind = 'pdf' | 'image' | 'docx' | 'doc' | 'text' | 'markdown' | 'html';
 
@@ -78,6 +77,7 @@ export function looksLikeHtml(text: string): boolean {
 
 /** Detects by content alone (for fetched bodies and raw content); null when unsupported. */
 export async function detectContent(bytes: Uint8Array): Promise<Detected | null> {
+  const { fileTypeFromBuffer } = await import('file-type'); // loaded on first use, not at start
   const ft = await fileTypeFromBuffer(bytes);
   if (ft) return BINARY[ft.ext] ?? null;
   if (!looksLikeText(bytes)) return null;
@@ -95,6 +95,7 @@ export class UnsupportedFile extends Error {}
  */
 export async function detectUpload(bytes: Uint8Array, filename: string): Promise<Detected> {
   const ext = extensionOf(filename);
+  const { fileTypeFromBuffer } = await import('file-type'); // loaded on first use, not at start
   const ft = await fileTypeFromBuffer(bytes);
   if (ft) {
     const d = BINARY[ft.ext];

@@ -9,7 +9,6 @@ import { CONTENT_TYPES, TERMINAL_CAPTURE_STATUSES, type Capture, type CaptureInp
 import { exitCodeForStatus, toCliError } from '../api-errors.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { choice, client, intOption, print, printJson, progressBar, readStdin } from '../ui.js';
-import { readBookmarkFile } from '../../interop/bookmarks/read-bookmarks.js';
 import { UnrecognizedBookmarkFile } from '../../interop/bookmarks/types.js';
 
 type Item = { kind: 'url'; url: string } | { kind: 'file'; path: string } | { kind: 'note'; text: string };
@@ -43,7 +42,7 @@ async function collectItems(targets: string[], o: Opts): Promise<Item[]> {
     const text = o.urls === '-' ? await readStdin() : readFileSync(o.urls, 'utf8');
     // A bookmark export (browser HTML, Pocket, Omnivore, Karakeep, Linkwarden) is a list of
     // URLs too; `rhizome import bookmarks` also keeps their titles, tags and notes.
-    const bookmarks = bookmarkUrls(text);
+    const bookmarks = await bookmarkUrls(text);
     if (bookmarks) items.push(...bookmarks.map((url) => ({ kind: 'url' as const, url })));
     else for (const line of text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
       if (!isUrl(line)) throw new CliError(`not an http(s) URL in ${o.urls}: ${line}`, EXIT.usage);
@@ -66,8 +65,10 @@ async function collectItems(targets: string[], o: Opts): Promise<Item[]> {
   return items;
 }
 
-function bookmarkUrls(text: string): string[] | null {
+async function bookmarkUrls(text: string): Promise<string[] | null> {
   if (/^\s*https?:\/\//i.test(text)) return null;
+  // Loaded here, not with the CLI: its HTML and CSV parsers would slow every command's start.
+  const { readBookmarkFile } = await import('../../interop/bookmarks/read-bookmarks.js');
   try {
     return readBookmarkFile(text).bookmarks.map((b) => b.url);
   } catch (e) {

@@ -7,8 +7,6 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { RhizomeClient } from '../../client/client.js';
 import type { ImportRun } from '../../client/types.js';
 import { readDirectoryTree } from '../../interop/sources/directory.js';
-import { readZip } from '../../interop/sources/zip.js';
-import { zipBuffer } from '../../interop/export/zip-writer.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { client, print, printJson, progressBar } from '../ui.js';
 
@@ -61,6 +59,7 @@ export function registerInteropCommands(program: Command): void {
       if (st.isDirectory()) {
         const tree = await readDirectoryTree(dir);
         local = tree.problems;
+        const { zipBuffer } = await import('../../interop/export/zip-writer.js');
         zip = new Uint8Array(await zipBuffer(tree.files));
       } else zip = new Uint8Array(readFileSync(dir));
       const name = `${basename(resolve(dir)).replace(/\.zip$/i, '')}.zip`;
@@ -93,6 +92,7 @@ export function registerInteropCommands(program: Command): void {
     .addHelpText('after', '\nExamples:\n  rhizome export markdown ~/rhizome-export\n  rhizome import markdown ~/rhizome-export   # into another tenant: the same graph')
     .action(async (dir: string) => {
       const zip = await client().exportMarkdownZip();
+      const { readZip } = await import('../../interop/sources/zip.js');
       const { files, problems } = await readZip(zip);
       if (problems.length) throw new CliError(`the export could not be read: ${problems[0].detail}`, EXIT.error);
       const root = resolve(dir);

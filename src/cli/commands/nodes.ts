@@ -6,7 +6,6 @@ import { LINK_TYPES, NODE_STATUSES, SEARCH_MODES } from '../../client/types.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { RhizomeApiError } from '../../client/errors.js';
 import { resolvePara, resolveParas } from '../para-ref.js';
-import { editInEditor } from '../node-editor.js';
 import { choice, client, collect, details, intOption, print, printJson, readStdin, table } from '../ui.js';
 
 async function contentFrom(opts: { content?: string; file?: string }): Promise<string | undefined> {
@@ -133,7 +132,7 @@ export function registerNodeCommands(program: Command): void {
       if (o.tags !== undefined) patch.tags = list(o.tags);
       if (o.para !== undefined) patch.para_item_ids = await resolveParas(client(), list(o.para));
       if (o.status !== undefined) patch.status = o.status;
-      if (!Object.keys(patch).length) return editInEditor(id, o.json);
+      if (!Object.keys(patch).length) return (await import('../node-editor.js')).editInEditor(id, o.json);
       const n = await client().updateNode(id, patch);
       if (o.json) return printJson(n);
       print(`Updated node ${n.id}: ${Object.keys(patch).join(', ')}`);

@@ -1,6 +1,7 @@
 // Connecting to PostgreSQL with node-postgres: integers come back as numbers (epoch ms and
 // seqs fit in 2^53), and a connection failure is one line naming the server, never the password.
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from './lazy-modules.js';
 
 /** int8 → number when it is exact, bigint otherwise; numeric stays text. */
 const types = {
@@ -11,7 +12,7 @@ const types = {
         return Number.isSafeInteger(n) ? n : BigInt(v);
       };
     }
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pgModule().types.getTypeParser(oid, format as 'text');
   },
 };
 
@@ -44,7 +45,7 @@ function reason(e: unknown): string {
 
 /** A connected client, or a PgUnreachableError with one line that says why. */
 export async function connectPg(url: string, opts: { connectTimeoutMs?: number } = {}): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000 });
+  const client = new (pgModule().Client)({ connectionString: url, types, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000 });
   // An error event after connecting (server shut down) must not crash the process.
   client.on('error', () => {});
   try {

@@ -6,7 +6,7 @@
 // Errors: a statement PostgreSQL rejects throws PgQueryError with its SQLSTATE `code`; a
 // database that cannot be reached, or a link lost mid-call, throws PgUnavailableError
 // (the HTTP layer answers 503 with Retry-After). The next call after an outage reconnects.
-import { createSyncFn } from 'synckit';
+import { synckitModule } from './lazy-modules.js';
 import { distPath } from '../../paths.js';
 import { PgQueryError, PgUnavailableError } from './errors.js';
 import type { PgReply, PgRequest } from './sync-worker.js';
@@ -29,7 +29,7 @@ const CALL_TIMEOUT_MS = 60_000;
 
 type Call = (req: PgRequest) => PgReply;
 let worker: Call | undefined;
-const call: Call = (req) => (worker ??= createSyncFn<(req: PgRequest) => Promise<PgReply>>(distPath('pg-worker.js'), { timeout: CALL_TIMEOUT_MS }))(req);
+const call: Call = (req) => (worker ??= synckitModule().createSyncFn<(req: PgRequest) => Promise<PgReply>>(distPath('pg-worker.js'), { timeout: CALL_TIMEOUT_MS }))(req);
 
 export interface PgResult<T> {
   rows: T[];

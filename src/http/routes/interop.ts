@@ -45,7 +45,7 @@ export function interopRoutes(s: Services) {
   });
   r.post('/imports/bookmarks', async (c) => {
     const parts = await upload(c, UPLOAD_MAX_BYTES);
-    return c.json(s.imports.startBookmarks(c.get('tenantId'), parts.bytes), 202);
+    return c.json(await s.imports.startBookmarks(c.get('tenantId'), parts.bytes), 202);
   });
 
   r.openapi(

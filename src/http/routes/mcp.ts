@@ -1,7 +1,6 @@
 // Streamable HTTP MCP at /mcp, stateless: each POST gets a fresh server whose tools call
 // this same app in-process with the caller's own Authorization header, so MCP sees exactly
 // what the REST API would show that caller (tenant isolation included).
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { StaticAuth } from '../../client/auth.js';
@@ -10,7 +9,6 @@ import type { Services } from '../../container.js';
 import { AppError, MethodNotAllowedError, PayloadTooLargeError } from '../../errors.js';
 import { allowedHostnames, rebindingRefusal } from '../../mcp/http-guard.js';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from '../../mcp/resource-metadata.js';
-import { createMcpServer } from '../../mcp/server.js';
 import { requireAuth } from '../auth.middleware.js';
 import { problem } from '../problem.js';
 import type { AppEnv } from '../router.js';
@@ -38,6 +36,11 @@ export function mcpMount(app: Hono<AppEnv>, s: Services): void {
       auth: new StaticAuth(c.req.header('Authorization')!, 'header'),
       fetch: async (input, init) => app.request(input, init),
     });
+    // The MCP SDK and the tools load on the first MCP request, not when the server starts.
+    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+      import('../../mcp/server.js'),
+      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    ]);
     const server = createMcpServer(client);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

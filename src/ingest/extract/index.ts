@@ -1,12 +1,10 @@
 // One entry point: the fetched or uploaded source, whatever it is, becomes Extracted.
 import type { DocKind } from '../sniff.js';
 import { wordCount } from '../text-stats.js';
-import { extractHtml, type PageFlavor } from './html.js';
-import { extractImage, extractMediaInfo, type UserText } from './media.js';
-import { extractPdf } from './pdf.js';
+import type { PageFlavor } from './html.js';
+import type { UserText } from './media.js';
 import { extractText } from './text.js';
 import type { Extracted } from './types.js';
-import { extractDoc, extractDocx } from './word.js';
 
 export type SourceKind = DocKind | 'audio' | 'video' | 'empty';
 
@@ -22,22 +20,25 @@ export interface Source {
 
 export type { Extracted } from './types.js';
 
+// Each format's parser (linkedom, pdf.js, mammoth, tesseract.js...) is loaded on its first
+// use, not when the server starts: together they were ~40% of the time to /health.
+
 export async function extractSource(src: Source, ctx: { flavor: PageFlavor; url?: string; user: UserText }): Promise<Extracted> {
   const text = () => new TextDecoder().decode(src.bytes);
   switch (src.kind) {
     case 'html':
-      return extractHtml(text(), { url: src.finalUrl ?? ctx.url, flavor: ctx.flavor });
+      return (await import('./html.js')).extractHtml(text(), { url: src.finalUrl ?? ctx.url, flavor: ctx.flavor });
     case 'pdf':
-      return extractPdf(src.bytes);
+      return (await import('./pdf.js')).extractPdf(src.bytes);
     case 'docx':
-      return extractDocx(src.bytes);
+      return (await import('./word.js')).extractDocx(src.bytes);
     case 'doc':
-      return extractDoc(src.bytes);
+      return (await import('./word.js')).extractDoc(src.bytes);
     case 'image':
-      return extractImage(src.bytes, ctx.user);
+      return (await import('./media.js')).extractImage(src.bytes, ctx.user);
     case 'audio':
     case 'video':
-      return extractMediaInfo(src.kind, { mime: src.mime, bytes: src.declaredBytes ?? (src.bytes.length || null) }, ctx.user);
+      return (await import('./media.js')).extractMediaInfo(src.kind, { mime: src.mime, bytes: src.declaredBytes ?? (src.bytes.length || null) }, ctx.user);
     case 'text':
     case 'markdown':
       return extractText(text(), src.kind);

@@ -2,7 +2,7 @@
 // Rhizome is the OAuth client (it holds the client secret): the CLI asks Rhizome to start
 // a device authorization, shows the user code, and polls Rhizome with an opaque handle;
 // each poll makes one token request to the provider.
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import type { Clock } from '../../clock.js';
 import { UnauthorizedError, ValidationError } from '../../errors.js';
 import { randomUUID } from 'node:crypto';
@@ -40,6 +40,7 @@ export class OidcDeviceService {
   constructor(private readonly d: OidcDeviceDeps) {}
 
   async start(name: string): Promise<DeviceStart> {
+    const lib = await import('openid-client'); // loaded on first sign-in, not at start
     const p = this.d.providers.get(name);
     const cfg = await this.d.providers.config(name);
     if (!cfg.serverMetadata().device_authorization_endpoint) {
@@ -47,7 +48,7 @@ export class OidcDeviceService {
     }
     let r: oidc.DeviceAuthorizationResponse;
     try {
-      r = await oidc.initiateDeviceAuthorization(cfg, { scope: p.scopes });
+      r = await lib.initiateDeviceAuthorization(cfg, { scope: p.scopes });
     } catch (e) {
       this.d.log.info(`device authorization at ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
       throw new UnauthorizedError(`${p.label} refused to start a device sign-in`);
@@ -73,6 +74,7 @@ export class OidcDeviceService {
 
   /** One token request; `pending` until the user has approved at the provider. */
   async poll(deviceId: string): Promise<DevicePoll> {
+    const lib = await import('openid-client'); // loaded on first sign-in, not at start
     const now = this.d.clock.now();
     const flow = this.d.repo.findFlowByHandle(hmac(this.d.tokenHmac, deviceId));
     const gone = new UnauthorizedError('This device sign-in is unknown, expired or already finished; start again');
@@ -80,13 +82,13 @@ export class OidcDeviceService {
     const cfg = await this.d.providers.config(flow.provider);
     let tokens;
     try {
-      tokens = await oidc.genericGrantRequest(cfg, 'urn:ietf:params:oauth:grant-type:device_code', { device_code: flow.device_code });
+      tokens = await lib.genericGrantRequest(cfg, 'urn:ietf:params:oauth:grant-type:device_code', { device_code: flow.device_code });
     } catch (e) {
-      if (e instanceof oidc.ResponseBodyError && (e.error === 'authorization_pending' || e.error === 'slow_down')) {
+      if (e instanceof lib.ResponseBodyError && (e.error === 'authorization_pending' || e.error === 'slow_down')) {
         return { status: 'pending', interval: e.error === 'slow_down' ? 10 : 5 };
       }
       this.d.repo.consumeFlow(flow.id, now);
-      const denied = e instanceof oidc.ResponseBodyError && e.error === 'access_denied';
+      const denied = e instanceof lib.ResponseBodyError && e.error === 'access_denied';
       this.d.log.info(`device sign-in through ${flow.provider} refused: ${e instanceof Error ? e.message : String(e)}`);
       throw new UnauthorizedError(denied ? 'The sign-in was declined at the identity provider' : 'The identity provider\'s answer could not be verified; start again');
     }

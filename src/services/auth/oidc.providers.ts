@@ -1,6 +1,6 @@
 // Discovery of configured identity providers through openid-client: one cached
 // Configuration per provider, with ID-token signatures checked against the provider's JWKS.
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import { AppError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { OidcProviderConfig } from './oidc.config.js';
@@ -50,16 +50,17 @@ export class OidcProviders {
   }
 
   private async discover(p: OidcProviderConfig): Promise<oidc.Configuration> {
+    const lib = await import('openid-client'); // loaded on first sign-in, not at start
     const issuer = new URL(p.issuer);
-    const execute = issuer.protocol === 'http:' && isLoopbackUrl(issuer) ? [oidc.allowInsecureRequests] : [];
-    const cfg = await oidc.discovery(issuer, p.clientId, p.clientSecret, p.clientSecret ? undefined : oidc.None(), {
+    const execute = issuer.protocol === 'http:' && isLoopbackUrl(issuer) ? [lib.allowInsecureRequests] : [];
+    const cfg = await lib.discovery(issuer, p.clientId, p.clientSecret, p.clientSecret ? undefined : lib.None(), {
       execute,
       timeout: 10,
-      ...(this.fetchImpl ? { [oidc.customFetch]: this.fetchImpl } : {}),
+      ...(this.fetchImpl ? { [lib.customFetch]: this.fetchImpl } : {}),
     });
     // Verify ID-token signatures against the provider's JWKS even when the token came
     // straight from the token endpoint over TLS.
-    oidc.enableNonRepudiationChecks(cfg);
+    lib.enableNonRepudiationChecks(cfg);
     return cfg;
   }
 

@@ -4,7 +4,7 @@
 // fragment) or the CLI's loopback listener with a one-time hand-off code, which is then
 // exchanged by POST for Rhizome's own access and refresh tokens.
 import { createHash } from 'node:crypto';
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import type { Clock } from '../../clock.js';
 import { UnauthorizedError, ValidationError } from '../../errors.js';
 import { randomUUID } from 'node:crypto';
@@ -91,13 +91,14 @@ export class OidcService {
   }
 
   private async begin(name: string, kind: 'web' | 'cli', returnTo: string, clientState: string | null, challenge: string | null): Promise<string> {
+    const lib = await import('openid-client'); // loaded on first sign-in, not at start
     const p = this.d.providers.get(name);
     const cfg = await this.d.providers.config(name);
     const now = this.d.clock.now();
     this.d.repo.purge(now);
-    const state = oidc.randomState();
-    const nonce = oidc.randomNonce();
-    const verifier = oidc.randomPKCECodeVerifier();
+    const state = lib.randomState();
+    const nonce = lib.randomNonce();
+    const verifier = lib.randomPKCECodeVerifier();
     this.d.repo.addFlow({
       id: randomUUID(),
       handle_hmac: hmac(this.d.tokenHmac, state),
@@ -112,13 +113,13 @@ export class OidcService {
       created_at: now,
       expires_at: now + FLOW_TTL_MS,
     });
-    return oidc
+    return lib
       .buildAuthorizationUrl(cfg, {
         redirect_uri: this.callbackUrl(name),
         scope: p.scopes,
         state,
         nonce,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge: await lib.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
       })
       .toString();
@@ -169,12 +170,13 @@ export class OidcService {
   }
 
   private async verifyCodeResponse(name: string, query: URLSearchParams, state: string, nonce: string, verifier: string): Promise<VerifiedIdentity> {
+    const lib = await import('openid-client'); // loaded on first sign-in, not at start
     const cfg = await this.d.providers.config(name);
     const current = new URL(this.callbackUrl(name));
     for (const [k, v] of query) current.searchParams.append(k, v);
     let tokens;
     try {
-      tokens = await oidc.authorizationCodeGrant(cfg, current, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+      tokens = await lib.authorizationCodeGrant(cfg, current, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
     } catch (e) {
       this.d.log.info(`sign-in through ${name} refused: ${e instanceof Error ? `${e.message}${e.cause ? ` (${JSON.stringify(e.cause).slice(0, 300)})` : ''}` : String(e)}`);
       throw new UnauthorizedError(REFUSED);
@@ -184,12 +186,13 @@ export class OidcService {
 
   /** ID-token claims, completed from the UserInfo endpoint when they lack the email. */
   async identityFrom(name: string, cfg: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers): Promise<VerifiedIdentity> {
+    const lib = await import('openid-client'); // loaded on first sign-in, not at start
     const claims = tokens.claims();
     if (!claims) throw new UnauthorizedError(REFUSED);
     let email = claims.email, verified = claims.email_verified;
     if (typeof email !== 'string' || verified === undefined) {
       try {
-        const info = await oidc.fetchUserInfo(cfg, tokens.access_token, claims.sub);
+        const info = await lib.fetchUserInfo(cfg, tokens.access_token, claims.sub);
         email = typeof email === 'string' ? email : info.email;
         // The verification flag must describe the email we use.
         if (info.email === email) verified = info.email_verified;
@@ -221,9 +224,10 @@ export class OidcService {
 
   /** RP-initiated logout at the provider, when it offers it (else null). */
   async endSessionUrl(name: string): Promise<string | null> {
+    const lib = await import('openid-client');
     const cfg = await this.d.providers.config(name);
     if (!cfg.serverMetadata().end_session_endpoint) return null;
-    return oidc
+    return lib
       .buildEndSessionUrl(cfg, { client_id: this.d.providers.get(name).clientId, post_logout_redirect_uri: `${this.d.publicUrl.replace(/\/+$/, '')}/` })
       .toString();
   }

@@ -1,7 +1,6 @@
 // A fetched web page's Open Graph image and favicon, downloaded after extraction (which
 // found the og:image) and committed with the capture's result. Never throws.
 import type { Extracted, Source } from '../../ingest/extract/index.js';
-import { fetchPageImages } from '../../ingest/page-images.js';
 import type { CaptureImageKind } from '../../repos/captures.repo.js';
 import type { StageDeps } from './captures-stages.js';
 
@@ -16,6 +15,7 @@ export async function keepPageImages(d: Pick<StageDeps, 'config'>, src: Source, 
   try {
     const html = new TextDecoder().decode(src.bytes);
     const og = typeof x.metadata.image === 'string' ? x.metadata.image : undefined;
+    const { fetchPageImages } = await import('../../ingest/page-images.js'); // its HTML parser loads on first use
     const found = await fetchPageImages(html, src.finalUrl, og, d.config.allowPrivateFetch);
     const kept: PageImagesFound['kept'] = [];
     const facts: Record<string, unknown> = {};

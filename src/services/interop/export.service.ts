@@ -2,10 +2,8 @@
 // or one zip) or as one JSON document. Reads go through the other features' services.
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../clock.js';
-import { writeMarkdownVault } from '../../interop/export/markdown-writer.js';
 import { buildJsonExport, type JsonExportDocument } from '../../interop/export/json-export.js';
 import type { ExportFile, ExportNode, ExportParaItem } from '../../interop/export/types.js';
-import { zipStream } from '../../interop/export/zip-writer.js';
 import type { LinksService } from '../graph/links.service.js';
 import type { SearchService } from '../nodes/search.service.js';
 import type { ParaService } from '../para/para.service.js';
@@ -72,10 +70,13 @@ export class ExportService {
 
   async markdownFiles(tenantId: string): Promise<ExportFile[]> {
     const { nodes, paraItems } = await this.graph(tenantId);
+    // The Markdown and zip writers load on an export's first use, not at start.
+    const { writeMarkdownVault } = await import('../../interop/export/markdown-writer.js');
     return writeMarkdownVault(nodes, paraItems).files;
   }
 
   async markdownZip(tenantId: string): Promise<Readable> {
+    const { zipStream } = await import('../../interop/export/zip-writer.js');
     return zipStream(await this.markdownFiles(tenantId), new Date(this.d.clock.now()));
   }
 

@@ -8,11 +8,8 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { ImportRow, ImportsRepo } from '../../repos/imports.repo.js';
-import { readBookmarkFile } from '../../interop/bookmarks/read-bookmarks.js';
 import { UnrecognizedBookmarkFile } from '../../interop/bookmarks/types.js';
-import { readZip } from '../../interop/sources/zip.js';
 import type { VaultFile } from '../../interop/types.js';
-import { readVaultInTurns } from '../../interop/vault/read-vault.js';
 import type { CapturesIntake } from '../captures/captures-intake.service.js';
 import { importBookmarks } from './bookmark-import.js';
 import { emptyCounts, type ImportCounts, type ImportProgress } from './import-counts.js';
@@ -41,6 +38,8 @@ export class ImportsService {
 
   /** A vault as a zip archive (the API and dashboard upload). */
   async startMarkdownZip(tenantId: string, zip: Uint8Array, opts: { source?: string; paraFromFolders?: boolean }): Promise<{ id: string; status: 'running' }> {
+    // The readers (zip, markdown, HTML, CSV parsers) load on an import's first use, not at start.
+    const { readZip } = await import('../../interop/sources/zip.js');
     const { files, problems } = await readZip(zip);
     if (files.length === 0 && problems.length) throw new ValidationError(`the archive cannot be imported: ${problems[0].detail}`, [{ path: 'file', message: problems[0].detail }]);
     return this.startMarkdown(tenantId, files, { ...opts, sourceProblems: problems });
@@ -50,6 +49,7 @@ export class ImportsService {
     // Answered at once: the notes are parsed in the background run, a batch per event-loop turn.
     const total = files.filter((f) => /\.(md|markdown)$/i.test(f.path) && !f.path.split('/').some((s) => s.startsWith('.'))).length;
     return this.run(tenantId, 'markdown', total, async (p, tick) => {
+      const { readVaultInTurns } = await import('../../interop/vault/read-vault.js');
       const vault = await readVaultInTurns(files, { source: opts.source ?? 'markdown', paraFromFolders: opts.paraFromFolders });
       vault.problems.unshift(...(opts.sourceProblems ?? []));
       await importVault(this.d, tenantId, vault, p, tick);
@@ -57,7 +57,8 @@ export class ImportsService {
   }
 
   /** @throws ValidationError (400) naming the formats understood when the file is none of them. */
-  startBookmarks(tenantId: string, bytes: Uint8Array): { id: string; status: 'running'; format: string } {
+  async startBookmarks(tenantId: string, bytes: Uint8Array): Promise<{ id: string; status: 'running'; format: string }> {
+    const { readBookmarkFile } = await import('../../interop/bookmarks/read-bookmarks.js');
     let file;
     try {
       file = readBookmarkFile(bytes);
