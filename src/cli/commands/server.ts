@@ -42,10 +42,13 @@ export function registerServerCommands(program: Command): void {
         ...(opts.host ? { host: opts.host } : {}),
       });
       await ensurePortFree(config.host, config.port);
+      const { createLogger } = await import('../../logger.js');
+      // The model starts loading in its worker while this thread loads the server's code.
+      const { startServerEmbedder } = await import('../../embed/server-embedder.js');
+      const embedder = startServerEmbedder(config, createLogger(config.logLevel));
       const { startServer } = await import('../../server.js');
       const { installProcessGuards } = await import('../../process-guards.js');
-      const { createLogger } = await import('../../logger.js');
-      const server = await startServer(config).catch(asCliError);
+      const server = await startServer(config, { embedder }).catch(asCliError);
       installProcessGuards(createLogger(config.logLevel), () => server.close());
       const stop = () => {
         server.close().then(

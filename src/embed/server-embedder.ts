@@ -1,0 +1,18 @@
+// The server's model worker, started before anything else: the CLI starts it before it
+// loads the server's modules, so the model loads on the second core while this thread
+// loads the code (cold start, issue 17).
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { defaultWorkers, WorkerEmbedder } from './worker-embedder.js';
+
+export function startServerEmbedder(config: Config, log: Logger): WorkerEmbedder {
+  const embedder = new WorkerEmbedder(
+    { model: config.embedModel, cacheDir: config.dataDir },
+    { workers: config.embedding.workers ?? defaultWorkers(config.embedModel), scheduling: config.embedding.scheduling, onProgress: (line) => log.info(line) },
+  );
+  embedder.ready.then(
+    () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),
+    (e) => log.error('embedding model failed to load; keyword search still works', e),
+  );
+  return embedder;
+}
