@@ -18,7 +18,7 @@
 // Memory: 16 B a posting, plus 12 B for the contributions of a term's list once ranked;
 // least recently used terms go beyond the budget (impactBudget, as SQLite's kept impacts).
 import type { PgSync } from '../../db/pg/sync-client.js';
-import { contributions, postingsBytes, type TermPostings } from '../../search/pg/postings-score.js';
+import { contributions, postingsBytes, scoresOf, type TermPostings } from '../../search/pg/postings-score.js';
 import { anyOfTsquery } from '../../search/lexemes.js';
 import { impactBytes, topKWithImpacts, type ScoredSeq, type TermImpacts } from '../../search/term-impacts.js';
 import { commonTermFloor } from '../search.repo.js';
@@ -76,6 +76,9 @@ export interface ReadStats {
 
 const INT32_MAX = 2 ** 31 - 1;
 
+/** What a term's walkable list adds to its postings (the seqs are shared). */
+const rankedBytes = (e: Entry) => (e.ranked ? impactBytes(e.ranked.impacts) - e.postings.seqs.byteLength : 0);
+
 export class PgTermPostings {
   private readonly cache = new Map<string, Entry>();
   private bytes = 0;
@@ -103,7 +106,7 @@ export class PgTermPostings {
     const totalLen = Number(rows[0].total_len);
     this.largest = Math.max(this.largest, n);
     const statsKey = `${n}:${totalLen}`;
-    const byLexeme = new Map<string, TermImpacts>();
+    const entries = new Map<string, Entry>();
     const dfOf = new Map<string, number>();
     for (const [i, r] of rows.entries()) {
       const l = distinct[i];
@@ -125,27 +128,30 @@ export class PgTermPostings {
       } else {
         return null; // evicted between building `have` and now: cannot happen synchronously
       }
-      if (e.ranked?.key !== statsKey) {
-        if (e.ranked) this.bytes -= impactBytes(e.ranked.impacts) - e.postings.seqs.byteLength;
-        e.ranked = { key: statsKey, impacts: contributions(e.postings, n, totalLen, e.df) };
-        this.bytes += impactBytes(e.ranked.impacts) - e.postings.seqs.byteLength;
-      }
-      byLexeme.set(l, e.ranked.impacts);
+      entries.set(l, e);
     }
     // As SQLite's route does: the rare terms' matches are summed outright, the common terms'
     // lists are walked best first (threshold algorithm) and stop early. Walking a dozen
     // mid-sized lists that way costs more than summing them (a long question: 30 → 5 ms).
+    // A common list's order is kept until the tenant's N or total length change.
     const floor = this.commonFloor(n);
     const rare = new Map<number, number>();
     const common: TermImpacts[] = [];
     for (const l of lexemes) {
-      const t = byLexeme.get(l);
-      if (!t) continue;
-      if ((dfOf.get(l) ?? 0) >= floor) {
-        common.push(t);
+      const e = entries.get(l);
+      if (!e) continue;
+      if (e.df < floor) {
+        const scores = scoresOf(e.postings, n, totalLen, e.df);
+        const seqs = e.postings.seqs;
+        for (let i = 0; i < seqs.length; i++) rare.set(seqs[i], (rare.get(seqs[i]) ?? 0) + scores[i]);
         continue;
       }
-      for (let i = 0; i < t.seqs.length; i++) rare.set(t.seqs[i], (rare.get(t.seqs[i]) ?? 0) + t.scores[i]);
+      if (e.ranked?.key !== statsKey) {
+        if (e.ranked) this.bytes -= rankedBytes(e);
+        e.ranked = { key: statsKey, impacts: contributions(e.postings, n, totalLen, e.df) };
+        this.bytes += rankedBytes(e);
+      }
+      common.push(e.ranked.impacts);
     }
     const { hits, total } = topKWithImpacts(Array.from(rare, ([seq, score]) => ({ seq, score })), common, limit);
     this.evict();
@@ -178,7 +184,7 @@ export class PgTermPostings {
     if (!old) return;
     this.cache.delete(key);
     this.bytes -= postingsBytes(old.postings);
-    if (old.ranked) this.bytes -= impactBytes(old.ranked.impacts) - old.postings.seqs.byteLength;
+    if (old.ranked) this.bytes -= rankedBytes(old);
   }
 
   /** Least recently used first, down to the budget (the entries this query used are the newest). */

@@ -21,8 +21,8 @@ export function statementIdf(n: number, df: number): number {
 /** The statement's average length: total_len / max(N, 1). */
 export const averageLength = (n: number, totalLen: number) => totalLen / Math.max(n, 1);
 
-/** The term's contribution in each node holding it, under the tenant's N, total length and the term's df. */
-export function contributions(p: TermPostings, n: number, totalLen: number, df: number): TermImpacts {
+/** The term's contribution in each node holding it (in the postings' order), under the tenant's N, total length and the term's df. */
+export function scoresOf(p: TermPostings, n: number, totalLen: number, df: number): Float64Array {
   const idf = statementIdf(n, df);
   const avgdl = averageLength(n, totalLen);
   const scores = new Float64Array(p.seqs.length);
@@ -30,7 +30,12 @@ export function contributions(p: TermPostings, n: number, totalLen: number, df: 
     const tf = p.tf[i];
     scores[i] = (idf * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * p.len[i]) / avgdl));
   }
-  return termImpactsOf(p.seqs, scores);
+  return scores;
+}
+
+/** The same as a list walkable best first (term-impacts.ts). */
+export function contributions(p: TermPostings, n: number, totalLen: number, df: number): TermImpacts {
+  return termImpactsOf(p.seqs, scoresOf(p, n, totalLen, df));
 }
 
 /** Bytes a term's postings hold. */
