@@ -31,27 +31,38 @@ export interface RankOptions {
 
 // One GIN lookup per query term (q.tsq) gives exactly the nodes holding it, and each reads
 // one key of its tf map: work in proportion to the postings, not to candidates × terms.
-// Written with `?` and CAST so a node condition in SQLite's dialect (json_each, …) joins it
-// through the same translation as every portable repository.
-const rankSql = (where: string, order: string) => `
+// The postings are materialised so each one's tf is read (de-TOASTed) once, not once per
+// use in the sum (10k nodes: 10.9 → 5.7 ms for a typical query). Without a node condition
+// (where = null), the page is cut before nodes is joined: the join costs an index probe per
+// match (~3 µs), needed only for the page's ids. Written with `?` and CAST so a node
+// condition in SQLite's dialect (json_each, …) joins it through the same translation as
+// every portable repository.
+const rankSql = (where: string | null, order: string) => `
 WITH stats AS (
   SELECT CAST(docs AS float8) AS n, CAST(total_len AS float8) / greatest(docs, 1) AS avgdl FROM keyword_stats WHERE tenant_id = ?
 ), q AS (
   SELECT t.term, t.tsq, greatest(ln((stats.n - coalesce(k.df, 0) + 0.5) / (coalesce(k.df, 0) + 0.5)), 1e-6) AS idf
   FROM unnest(CAST(? AS text[]), CAST(? AS tsquery[])) AS t(term, tsq) CROSS JOIN stats
   LEFT JOIN keyword_terms k ON k.tenant_id = ? AND k.term = t.term
+), p AS MATERIALIZED (
+  SELECT d.seq, d.len, q.idf, CAST(d.tf ->> q.term AS float8) AS tf FROM q JOIN node_keywords d ON d.tenant_id = ? AND d.terms @@ q.tsq
 ), scored AS (
-  SELECT x.seq, sum(q.idf * (x.tf * ${BM25_K1 + 1}) / (x.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * x.len / stats.avgdl))) AS score
-  FROM stats CROSS JOIN q
-  CROSS JOIN LATERAL (
-    SELECT d.seq, d.len, CAST(d.tf ->> q.term AS float8) AS tf FROM node_keywords d WHERE d.tenant_id = ? AND d.terms @@ q.tsq
-  ) x
-  GROUP BY x.seq
+  SELECT p.seq, sum(p.idf * (p.tf * ${BM25_K1 + 1}) / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.len / stats.avgdl))) AS score
+  FROM stats CROSS JOIN p
+  GROUP BY p.seq
 )
-SELECT n.seq, n.id, CAST(s.score AS float8) AS score, count(*) OVER () AS total FROM scored s JOIN nodes n ON n.seq = s.seq
+${
+  where === null
+    ? `, top AS (
+  SELECT s.seq, s.score, count(*) OVER () AS total FROM scored s ORDER BY ${order} LIMIT ?
+)
+SELECT top.seq, n.id, CAST(top.score AS float8) AS score, top.total FROM top JOIN nodes n ON n.seq = top.seq AND n.tenant_id = ?
+ORDER BY ${order.replace(/\bs\./g, 'top.')}`
+    : `SELECT n.seq, n.id, CAST(s.score AS float8) AS score, count(*) OVER () AS total FROM scored s JOIN nodes n ON n.seq = s.seq
 WHERE ${where}
-ORDER BY ${order}
-LIMIT ?`;
+ORDER BY ${order.replace(/\bs\.seq\b/g, 'n.seq')}
+LIMIT ?`
+}`;
 
 const COUNT_SQL = (where: string) =>
   `SELECT count(*) AS c FROM (SELECT 1 FROM node_keywords d JOIN nodes n ON n.seq = d.seq
@@ -101,11 +112,10 @@ export class PgKeywordIndex {
   rank(tenantId: string, lexemes: string[], limit: number, o: RankOptions = {}): { seq: number; id: string; score: number; total: number }[] {
     // Not deduplicated: two query terms with one stem count twice, as two FTS5 phrases do.
     if (!lexemes.length || limit <= 0) return [];
-    const where = o.where ?? { sql: 'n.tenant_id = ?', params: [tenantId] };
-    const sql = this.translated(`rank:${o.newest ? 'newest' : 'best'}:${where.sql}`, () =>
-      rankSql(where.sql, o.newest ? 'n.seq DESC' : 's.score DESC, n.seq'),
-    );
-    const params = [tenantId, lexemes, lexemes.map((l) => anyOfTsquery([l])), tenantId, tenantId, ...where.params, limit];
+    const order = o.newest ? 's.seq DESC' : 's.score DESC, s.seq';
+    const base = [tenantId, lexemes, lexemes.map((l) => anyOfTsquery([l])), tenantId, tenantId];
+    const sql = this.translated(`rank:${o.newest ? 'newest' : 'best'}:${o.where?.sql ?? ''}`, () => rankSql(o.where?.sql ?? null, order));
+    const params = o.where ? [...base, ...o.where.params, limit] : [...base, limit, tenantId];
     return this.db.query<{ seq: number; id: string; score: number; total: number }>(sql, params).rows;
   }
 

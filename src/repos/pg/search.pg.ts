@@ -1,25 +1,49 @@
 // The keyword side of search on PostgreSQL: the same answers as SearchRepo gives over FTS5
 // (BM25 with the field weights, under the filters), from PgKeywordIndex. The FTS5 quoted
-// phrases the search service builds become lexemes (phraseLexemes). No kept impacts here:
-// every query scores its matches in SQL (docs/scale-out.md, "Keyword search").
+// phrases the search service builds become lexemes (phraseLexemes). Unfiltered queries
+// outside a transaction rank from the process's kept postings (term-postings.pg.ts: one
+// statement a query, coherent with every process's writes); filtered ones score their
+// matches in SQL (docs/scale-out.md, "Speed on PostgreSQL").
 import type { PgDb, PgStatement } from '../../db/pg/pg-db.js';
-import { filterSql, type NodeFilter, type NodeRow } from '../nodes.repo.js';
+import { filterSql, isFiltered, type NodeFilter, type NodeRow } from '../nodes.repo.js';
 import type { KeywordSearch, KeywordTop } from '../search.repo.js';
 import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
+import { PgTermPostings } from './term-postings.pg.js';
 
 export class PgSearchRepo implements KeywordSearch {
   private readonly bySeqs: PgStatement;
+  readonly postings: PgTermPostings;
+  /** false: every keyword query scores its matches in SQL (the reference route; tests and the bench compare both). */
+  usePostings = true;
+  /**
+   * The statistics the last kept-postings ranking read, for termStats() called in the same
+   * synchronous turn (the search service asks right after ranking): the page and its
+   * normalisation then come from one snapshot, and the second round trip goes.
+   */
+  private lastStats?: { tenantId: string; lexemes: string; n: number; df: number[] };
 
   constructor(
-    db: PgDb,
+    private readonly db: PgDb,
     readonly keywords: PgKeywordIndex,
   ) {
     this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ?');
+    this.postings = new PgTermPostings(db.conn);
   }
 
   keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): KeywordTop {
     const lexemes = phrases.flatMap((p) => phraseLexemes(p));
-    const rows = this.keywords.rank(tenantId, lexemes, limit, { where: filterSql(tenantId, f) });
+    if (this.usePostings && !isFiltered(f) && !this.db.inTransaction && lexemes.length && limit > 0) {
+      const r = this.postings.top(tenantId, lexemes, limit);
+      if (r) {
+        const stats = { tenantId, lexemes: JSON.stringify(lexemes), n: r.stats.n, df: r.stats.df };
+        this.lastStats = stats;
+        queueMicrotask(() => {
+          if (this.lastStats === stats) this.lastStats = undefined;
+        });
+        return { hits: r.hits, total: r.total };
+      }
+    }
+    const rows = this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSql(tenantId, f) : undefined });
     // The exact number of matches comes with the ranking (total_matches needs no count query).
     return { hits: rows.map(({ seq, score }) => ({ seq, score })), total: rows.length ? Number(rows[0].total) : 0 };
   }
@@ -29,7 +53,10 @@ export class PgSearchRepo implements KeywordSearch {
   }
 
   termStats(tenantId: string, phrases: string[]): { n: number; df: number[] } {
-    return this.keywords.termStats(tenantId, phrases.flatMap((p) => phraseLexemes(p)));
+    const lexemes = phrases.flatMap((p) => phraseLexemes(p));
+    const kept = this.lastStats;
+    if (kept && kept.tenantId === tenantId && kept.lexemes === JSON.stringify(lexemes)) return { n: kept.n, df: kept.df };
+    return this.keywords.termStats(tenantId, lexemes);
   }
 
   nodesBySeqs(tenantId: string, seqs: number[]): NodeRow[] {

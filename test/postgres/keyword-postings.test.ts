@@ -1,0 +1,174 @@
+// Kept postings on PostgreSQL (src/repos/pg/term-postings.pg.ts) rank exactly as the SQL
+// ranking does (the reference route, usePostings = false), and stay right when another
+// process writes: two connections stand for two processes, each with its own cache.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/open.js';
+import { PgDb } from '../../src/db/pg/pg-db.js';
+import { PgSync } from '../../src/db/pg/sync-client.js';
+import { NodesRepo, type NodeFilter, type NodeRow } from '../../src/repos/nodes.repo.js';
+import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
+import { PgSearchRepo } from '../../src/repos/pg/search.pg.js';
+import { contentTerms } from '../../src/search/fts-query.js';
+import { quoteTerm } from '../../src/search/text.js';
+import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+const TENANTS = ['ten_a', 'ten_b'];
+
+function rng(seed: number) {
+  return () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x80000000;
+  };
+}
+
+interface Proc {
+  conn: PgSync;
+  pg: PgDb;
+  nodes: NodesRepo;
+  search: PgSearchRepo;
+}
+
+function proc(url: string): Proc {
+  const conn = new PgSync(url);
+  const pg = new PgDb(conn);
+  const keywords = new PgKeywordIndex(conn);
+  return { conn, pg, nodes: new NodesRepo(pg as unknown as Db, keywords), search: new PgSearchRepo(pg, keywords) };
+}
+
+describePg('kept postings on PostgreSQL', () => {
+  let db: TestPgDatabase;
+  let a: Proc;
+  let b: Proc;
+  const rand = rng(11);
+  // A skewed vocabulary: a few words most notes hold, a long tail of rare ones; stems meet
+  // ("graft", "grafting", "grafted") and one word repeats within a note.
+  const vocab = ['apple', 'tree', 'grafting', 'graft', 'grafted', 'note', 'garden', 'winter', 'prune', ...Array.from({ length: 300 }, (_, i) => `word${i}`)];
+  const word = () => vocab[Math.floor(vocab.length * rand() ** 3)];
+  const text = (n: number) => Array.from({ length: n }, word).join(' ');
+  const queries = ['apple', 'apple tree', 'grafting garden note', 'word7 word150', 'apple apple tree', 'tree note garden apple winter', 'word299', 'nothingmatches', 'prune word3 word40 word41'];
+  let next = 0;
+
+  const add = (p: Proc, tenant: string) =>
+    p.nodes.insert({ id: `nod_${next++}`, tenant_id: tenant, title: text(3), summary: text(6), body_markdown: text(25), tags: JSON.stringify([word()]), status: rand() < 0.5 ? 'raw' : 'validated', created_at: NOW, updated_at: NOW });
+
+  /** Both routes for one query: kept postings, then the SQL reference, on the same process. */
+  function both(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
+    const phrases = contentTerms(q).map(quoteTerm);
+    p.search.usePostings = true;
+    const kept = p.search.keywordTop(tenant, phrases, f, limit);
+    const keptStats = p.search.termStats(tenant, phrases);
+    p.search.usePostings = false;
+    const ref = p.search.keywordTop(tenant, phrases, f, limit);
+    const refStats = p.search.termStats(tenant, phrases);
+    p.search.usePostings = true;
+    return { kept, ref, keptStats, refStats };
+  }
+
+  function expectSame(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
+    const { kept, ref, keptStats, refStats } = both(p, tenant, q, limit, f);
+    expect(kept.hits.map((h) => h.seq), q).toEqual(ref.hits.map((h) => h.seq));
+    kept.hits.forEach((h, i) => expect(h.score, q).toBeCloseTo(ref.hits[i].score, 9));
+    expect(kept.total, q).toBe(ref.total);
+    expect(keptStats, q).toEqual(refStats);
+    return kept;
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ migrated: true });
+    a = proc(db.url);
+    b = proc(db.url);
+    a.search.postings.commonFloor = () => 30;
+    for (const t of TENANTS) a.conn.query('INSERT INTO tenants (id, name, created_at) VALUES ($1, $1, $2)', [t, NOW]);
+    a.conn.transaction(() => {
+      for (let i = 0; i < 400; i++) add(a, 'ten_a');
+      for (let i = 0; i < 150; i++) add(a, 'ten_b');
+    });
+  });
+  afterAll(async () => {
+    a?.conn.close();
+    b?.conn.close();
+    await db?.drop();
+  });
+
+  it('ranks, scores and counts as the SQL ranking does, per tenant, at several page sizes', () => {
+    // Every term summed outright (rare), and the terms held by 30+ notes walked best first (common).
+    for (const floor of [() => 1000, () => 30]) {
+      a.search.postings.commonFloor = floor;
+      for (const t of TENANTS)
+        for (const q of queries)
+          for (const limit of [1, 10, 200, 1000]) expectSame(a, t, q, limit);
+    }
+    // The common word is in most notes: the kept route really ranked this one.
+    expect(both(a, 'ten_a', 'apple').kept.total).toBeGreaterThan(200);
+    expect(a.search.postings.size).toBeGreaterThan(10);
+  });
+
+  it('reads a term from the database once, then from memory, until that term is written', () => {
+    expectSame(a, 'ten_a', 'apple tree');
+    const reads = a.search.postings.reads;
+    for (let i = 0; i < 3; i++) expectSame(a, 'ten_a', 'apple tree');
+    expect(a.search.postings.reads).toBe(reads);
+  });
+
+  it('follows every write another process makes: inserts, updates that keep df, deletes, other tenants', () => {
+    for (const q of queries) expectSame(a, 'ten_a', q);
+    const readsBefore = a.search.postings.reads;
+    // Another process adds notes that hold the common words.
+    b.conn.transaction(() => {
+      for (let i = 0; i < 5; i++) add(b, 'ten_a');
+    });
+    for (const q of queries) expectSame(a, 'ten_a', q);
+    expect(a.search.postings.reads).toBeGreaterThan(readsBefore);
+
+    // An update that keeps the node's set of terms (so no df changes) but moves 'apple'
+    // from the body to the title: its weighted frequency and the node's length change.
+    const row = b.conn.query<NodeRow>("SELECT * FROM nodes WHERE tenant_id = 'ten_a' AND body_markdown LIKE '%apple%' AND title NOT LIKE '%apple%' ORDER BY seq LIMIT 1").rows[0];
+    const dfBefore = a.search.termStats('ten_a', ['"apple"']).df;
+    const before = both(a, 'ten_a', 'apple', 1000).kept.hits.find((h) => h.seq === row.seq)!.score;
+    // In one transaction, so a write path that nets each term's df change per transaction
+    // (and skips a term whose change nets to zero) would fail here.
+    b.conn.transaction(() => b.nodes.update({ ...row, title: `${row.title} apple apple`, body_markdown: `${row.body_markdown} zzzz` }, true));
+    const after = expectSame(a, 'ten_a', 'apple', 1000).hits.find((h) => h.seq === row.seq)!.score;
+    expect(after).toBeGreaterThan(before);
+    expect(a.search.termStats('ten_a', ['"apple"']).df).toEqual(dfBefore);
+
+    // Deletes, in another process.
+    for (const r of b.conn.query<NodeRow>("SELECT * FROM nodes WHERE tenant_id = 'ten_a' ORDER BY seq LIMIT 7").rows) b.nodes.delete('ten_a', r);
+    for (const q of queries) expectSame(a, 'ten_a', q);
+
+    // Another tenant's writes leave this tenant's kept postings in place (and right).
+    const reads = a.search.postings.reads;
+    b.conn.transaction(() => {
+      for (let i = 0; i < 5; i++) add(b, 'ten_b');
+    });
+    expectSame(a, 'ten_a', 'apple tree');
+    expect(a.search.postings.reads).toBe(reads);
+    for (const q of queries) expectSame(a, 'ten_b', q);
+  });
+
+  it('inside a transaction, ranks in SQL and sees its own uncommitted writes', () => {
+    const phrases = ['"grafting"'];
+    expectSame(a, 'ten_a', 'grafting');
+    const outside = a.search.keywordTop('ten_a', phrases, {}, 1000).total!;
+    const tx = () =>
+      a.conn.transaction(() => {
+      for (let i = 0; i < 3; i++) a.nodes.insert({ id: `nod_tx_${i}`, tenant_id: 'ten_a', title: 'grafting grafting', summary: '', body_markdown: 'grafting', tags: '[]', status: 'raw', created_at: NOW, updated_at: NOW });
+      const inside = a.search.keywordTop('ten_a', phrases, {}, 1000);
+      expect(inside.total).toBe(outside + 3);
+      expect(inside.hits.slice(0, 3).every((h) => h.seq > 0)).toBe(true);
+      throw new Error('roll back');
+    });
+    expect(tx).toThrow('roll back');
+    expect(expectSame(a, 'ten_a', 'grafting', 1000).total).toBe(outside);
+  });
+
+  describe('filters', () => {
+    it('rank in SQL under the filters, as before', () => {
+      for (const q of queries) {
+        expectSame(a, 'ten_a', q, 20, { status: 'validated' });
+        expectSame(a, 'ten_a', q, 20, { tags: ['apple'] });
+      }
+    });
+  });
+});
