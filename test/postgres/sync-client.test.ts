@@ -71,6 +71,32 @@ describePg('PgSync, the synchronous PostgreSQL bridge', () => {
     expect(db.query<{ id: number }>('SELECT id FROM t ORDER BY id').rows.map((r) => r.id)).toEqual([1, 3, 5]);
   });
 
+  // BEGIN is not a call of its own: it goes to PostgreSQL with the transaction's first
+  // statement (one bridge round trip fewer per write).
+  it('opens a transaction with its first statement, a savepoint or a failing one included', () => {
+    const [a, b] = db.transaction(() => {
+      const first = db.query<{ t: string }>('SELECT now()::text AS t').rows[0].t;
+      db.query('SELECT pg_sleep(0.02)');
+      return [first, db.query<{ t: string }>('SELECT now()::text AS t').rows[0].t];
+    });
+    expect(a).toBe(b); // now() is the transaction's start: the first statement was inside it
+    expect(db.transaction(() => 7)).toBe(7); // nothing ran: nothing to commit
+    expect(() => db.transaction(() => db.query('SELEC 1'))).toThrow(PgQueryError);
+    db.transaction(() => {
+      // SAVEPOINT outside a transaction block would be an error of its own.
+      expect(() =>
+        db.transaction(() => {
+          db.query('INSERT INTO t (id) VALUES (1)');
+          throw new Error('not this one');
+        }),
+      ).toThrow('not this one');
+      db.query('INSERT INTO t (id) VALUES (2)');
+    });
+    expect(db.inTransaction).toBe(false);
+    expect(db.query<{ id: number }>('SELECT id FROM t ORDER BY id').rows.map((r) => r.id)).toEqual([2]);
+    expect(db.query<{ s: string }>("SELECT current_setting('transaction_isolation') AS s, now() = statement_timestamp() AS alone").rows[0]).toMatchObject({ alone: true });
+  });
+
   it('says a server that cannot be reached is unavailable, in one line, without the password', () => {
     let err: unknown;
     try {

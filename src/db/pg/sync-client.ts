@@ -39,6 +39,8 @@ export interface PgResult<T> {
 export class PgSync {
   private handle: number | null;
   private depth = 0;
+  /** BEGIN not sent yet: it travels with the transaction's first statement (one bridge round trip fewer). */
+  private beginPending = false;
 
   constructor(
     readonly url: string,
@@ -51,24 +53,31 @@ export class PgSync {
   /** Runs one statement (`$1`… parameters) and returns its rows. */
   query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): PgResult<T> {
     if (this.handle === null) throw new PgQueryError('connection closed', undefined);
-    const r = this.send({ op: 'query', handle: this.handle, sql, params });
+    const begin = this.beginPending;
+    this.beginPending = false; // sent now: whatever the answer, the transaction may be open
+    const r = this.send({ op: 'query', handle: this.handle, sql, params, ...(begin ? { begin } : {}) });
     return { rows: (r.rows ?? []) as T[], rowCount: r.rowCount ?? null };
   }
 
   /** Runs fn in one transaction; a nested call is a savepoint. All or nothing. */
   transaction<T>(fn: () => T): T {
     const sp = `rz_sp${this.depth}`;
-    this.query(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${sp}`);
+    if (this.depth === 0) this.beginPending = true;
+    else this.query(`SAVEPOINT ${sp}`);
     this.depth++;
     try {
       const out = fn();
       this.depth--;
-      this.query(this.depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT ${sp}`);
+      if (this.depth > 0) this.query(`RELEASE SAVEPOINT ${sp}`);
+      else if (this.beginPending) this.beginPending = false; // nothing ran: nothing to commit
+      else this.query('COMMIT');
       return out;
     } catch (e) {
       this.depth--;
       try {
-        this.query(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${sp}`);
+        if (this.depth > 0) this.query(`ROLLBACK TO SAVEPOINT ${sp}`);
+        else if (this.beginPending) this.beginPending = false;
+        else this.query('ROLLBACK');
       } catch {
         /* the connection is gone: PostgreSQL rolls the transaction back itself */
       }

@@ -9,7 +9,7 @@ import { connectPg, PgUnreachableError } from './connect.js';
 
 export type PgRequest =
   | { op: 'open'; url: string; connectTimeoutMs: number; statementTimeoutMs: number }
-  | { op: 'query'; handle: number; sql: string; params: unknown[] }
+  | { op: 'query'; handle: number; sql: string; params: unknown[]; begin?: boolean }
   | { op: 'close'; handle: number };
 
 export type PgReply =
@@ -76,6 +76,7 @@ runAsWorker(async (req: PgRequest): Promise<PgReply> => {
   }
   try {
     const cl = await client(c);
+    if (req.begin) await cl.query('BEGIN'); // the transaction's first statement brings it
     // Statements with parameters are prepared once per session and reused by name (up to
     // MAX_PREPARED shapes: SQL built per call, such as IN lists, runs unnamed past that).
     let name = req.params.length ? c.names.get(req.sql) : undefined;
