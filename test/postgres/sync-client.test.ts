@@ -97,6 +97,41 @@ describePg('PgSync, the synchronous PostgreSQL bridge', () => {
     expect(db.query<{ s: string }>("SELECT current_setting('transaction_isolation') AS s, now() = statement_timestamp() AS alone").rows[0]).toMatchObject({ alone: true });
   });
 
+  // defer(): a statement nobody reads the answer of goes with the next call, COMMIT included;
+  // its failure fails the transaction as a statement of its own would have.
+  it('sends deferred statements with the next call, and their errors fail the transaction', () => {
+    db.transaction(() => {
+      db.defer('INSERT INTO t (id, name) VALUES ($1, $2)', [1, 'a']);
+      expect(db.query<{ n: number }>('SELECT count(*)::int AS n FROM t').rows[0].n).toBe(1); // it ran first
+      db.defer('INSERT INTO t (id, name) VALUES ($1, $2)', [2, 'b']); // travels with COMMIT
+    });
+    expect(db.query<{ id: number }>('SELECT id FROM t ORDER BY id').rows.map((r) => r.id)).toEqual([1, 2]);
+    const err = (() => {
+      try {
+        db.transaction(() => {
+          db.query('INSERT INTO t (id) VALUES (3)');
+          db.defer('INSERT INTO t (id, name) VALUES ($1, $2)', [4, 'a']); // duplicate name
+        });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect((err as PgQueryError).code).toBe('23505');
+    expect(db.inTransaction).toBe(false);
+    // A savepoint that fails drops what was deferred inside it, not what came before it.
+    db.transaction(() => {
+      db.defer('INSERT INTO t (id) VALUES (5)');
+      expect(() =>
+        db.transaction(() => {
+          db.defer('INSERT INTO t (id) VALUES (6)');
+          throw new Error('not this one');
+        }),
+      ).toThrow('not this one');
+    });
+    db.defer('INSERT INTO t (id) VALUES (7)'); // outside a transaction: at once
+    expect(db.query<{ id: number }>('SELECT id FROM t ORDER BY id').rows.map((r) => r.id)).toEqual([1, 2, 5, 7]);
+  });
+
   it('says a server that cannot be reached is unavailable, in one line, without the password', () => {
     let err: unknown;
     try {
