@@ -112,9 +112,9 @@ export async function benchPostgres(o: { nodes: number; url: string; iterations?
     const t1 = performance.now();
     await sqliteToPostgres(dbPath, url);
     const migrateS = (performance.now() - t1) / 1000;
-    // The copy leaves ~1 GB of WAL behind: without a checkpoint first, the timed requests
-    // would share the disk with the checkpointer writing it out (write acknowledge on a
-    // durable server: 2.7 ms p50 in one run, 7.3 ms in the next). A server in use is past it.
+    // The copy leaves all its WAL behind: without a checkpoint first, the timed commits can
+    // wait behind the checkpointer writing it out (write acknowledge on a durable server
+    // varied 2.7–7.3 ms p50 between two runs). A server in use is long past it.
     await admin.query('CHECKPOINT').catch(() => {}); // superuser only: skipped otherwise
 
     // Whether PostgreSQL makes a commit durable before it answers (the test cluster does not:
