@@ -98,6 +98,16 @@ export class JobQueue {
     return added;
   }
 
+  /**
+   * enqueue() from inside the caller's transaction when the answer (added or a duplicate)
+   * is not needed: on PostgreSQL the insert goes with the transaction's next statement.
+   */
+  enqueueInTx(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): void {
+    const now = this.clock.now();
+    this.repo.insertLater(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
+    if (this.running) setImmediate(() => this.pump());
+  }
+
   start(): void {
     if (this.running) return;
     const now = this.clock.now();

@@ -37,7 +37,7 @@ export interface JobRow {
 export class JobsRepo {
   readonly owner: string;
   readonly leaseMs: number;
-  private readonly insertStmt;
+  protected readonly insertStmt;
   private readonly readyStmt;
   private readonly readyOfKindStmt;
   private readonly claimStmt;
@@ -106,6 +106,11 @@ export class JobsRepo {
   /** Returns false when a queued job with the same dedupe key already exists. */
   insert(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): boolean {
     return this.insertStmt.run(tenantId, kind, JSON.stringify(payload ?? {}), dedupeKey, runAfter, now, now).changes === 1;
+  }
+
+  /** insert() without its answer, in the caller's transaction (PostgreSQL sends it with the next statement). */
+  insertLater(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): void {
+    this.insert(tenantId, kind, payload, dedupeKey, runAfter, now);
   }
 
   /** Claims the oldest ready job, plus up to batch-1 more of the same kind. */

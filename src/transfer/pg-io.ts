@@ -13,6 +13,7 @@ export class PgBatchInsert {
   private rows: Value[][] = [];
   private bytes = 0;
   private readonly perBatch: number;
+  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(private readonly pg: PgClient, private readonly table: string, private readonly columns: string[]) {
     this.perBatch = Math.max(1, Math.min(1000, Math.floor(MAX_PARAMS / columns.length)));
@@ -24,13 +25,26 @@ export class PgBatchInsert {
     if (this.rows.length >= this.perBatch || this.bytes >= MAX_BATCH_BYTES) await this.flush();
   }
 
+  /**
+   * Sends the buffered rows. The statement is left running while the caller reads and
+   * buffers the next batch (one in flight at most): the reading and PostgreSQL's work
+   * overlap. `done()` waits for the last one.
+   */
   async flush(): Promise<void> {
+    await this.inFlight;
     if (!this.rows.length) return;
     const n = this.columns.length;
     const values = this.rows.map((_, r) => `(${this.columns.map((_c, i) => `$${r * n + i + 1}`).join(', ')})`).join(', ');
-    await this.pg.query(`INSERT INTO ${q(this.table)} (${this.columns.map(q).join(', ')}) VALUES ${values}`, this.rows.flat());
+    this.inFlight = this.pg.query(`INSERT INTO ${q(this.table)} (${this.columns.map(q).join(', ')}) VALUES ${values}`, this.rows.flat()).then(() => undefined);
+    this.inFlight.catch(() => {}); // awaited (and thrown) by the next flush or done()
     this.rows = [];
     this.bytes = 0;
+  }
+
+  /** Sends what is left and waits until PostgreSQL has every row. */
+  async done(): Promise<void> {
+    await this.flush();
+    await this.inFlight;
   }
 }
 

@@ -1,7 +1,8 @@
 // What `rhizome migrate` copies, in an order that satisfies every foreign key. Derived data
 // is rebuilt instead of copied: the keyword index (per-tenant FTS5 tables on SQLite,
-// node_keywords and its statistics on PostgreSQL). tenant_stats is kept by triggers while
-// rows arrive, then overwritten with the source's counters; embedding_spaces and the
+// node_keywords and its statistics on PostgreSQL). tenant_stats holds the source's counters
+// (SQLite's triggers count while rows arrive, then give way; PostgreSQL's are off during
+// the copy); embedding_spaces and the
 // vectors are copied apart (on SQLite the vec0 table is created for their dimension).
 import type Database from 'better-sqlite3';
 

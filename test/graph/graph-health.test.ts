@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { iso } from '../../src/clock.js';
-import { STALE_SQL } from '../../src/repos/graph-health.repo.js';
+import { GraphHealthRepo, WITH_STALE_RECENT_SIDE_SQL, STALE_SQL } from '../../src/repos/graph-health.repo.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { createNode, health, setLinks } from './helpers.js';
 import { TEST_BACKEND } from '../helpers/test-database.js';
@@ -92,9 +92,34 @@ describe('GET /graph-health', () => {
 
   // SQLite's query plan (EXPLAIN QUERY PLAN): the PostgreSQL tier has its own indexes.
   it.skipIf(TEST_BACKEND === 'postgres')('counts stale nodes through the (tenant, status, updated_at) index, not a table scan', () => {
-    const plan = (t.s.db.prepare(`EXPLAIN QUERY PLAN ${STALE_SQL}`).all({ t: 'x', before: 'y' }) as Array<{ detail: string }>).map((r) => r.detail);
-    expect(plan.filter((d) => d.includes('nodes_tenant_status_updated')).length).toBe(2);
-    expect(plan.some((d) => /^SCAN nodes\b/.test(d))).toBe(false);
+    for (const sql of [STALE_SQL, WITH_STALE_RECENT_SIDE_SQL]) {
+      const plan = (t.s.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ t: 'x', before: 'y' }) as Array<{ detail: string }>).map((r) => r.detail);
+      expect(plan.filter((d) => d.includes('nodes_tenant_status_updated')).length).toBe(2);
+      expect(plan.some((d) => /^SCAN nodes\b/.test(d))).toBe(false);
+    }
+  });
+
+  // The count goes over the shorter index range, older or newer than the window (the other
+  // one from the tenant's open-node counter); the answer must not depend on which it took.
+  it('counts stale nodes the same from either side of the window, as the shorter side changes', async () => {
+    const repo = new GraphHealthRepo(t.s.db as never);
+    const direct = (before: string) => t.s.db.prepare(STALE_SQL).pluck().get({ t: t.tenantId, before }) as number;
+    const check = () => {
+      const before = iso(t.clock.now() - 90 * DAY);
+      for (let i = 0; i < 2; i++) expect(repo.staleCount(t.tenantId, before)).toBe(direct(before)); // the second call may take the other side
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await createNode(t, { title: `old ${i}`, status: i === 3 ? 'dismissed' : 'raw' }));
+    await createNode(t, { title: 'validated', status: 'validated' });
+    check(); // none stale yet: the recent side holds them all
+    t.clock.advance(91 * DAY);
+    check(); // all four stale
+    for (let i = 0; i < 3; i++) await createNode(t, { title: `new ${i}` });
+    check();
+    for (const id of ids.slice(0, 3)) await t.req('PATCH', `/api/v1/nodes/${id}`, { title: 'touched' });
+    check(); // one stale of seven open
+    expect(repo.staleCount(t.tenantId, iso(t.clock.now() - 90 * DAY))).toBe(1);
+    expect(repo.staleCount('ten_none', iso(t.clock.now()))).toBe(0);
   });
 
   it('is per tenant', async () => {

@@ -146,6 +146,8 @@ describe('automatic PARA classification', () => {
     const kinds: string[] = [];
     const enqueue = t.s.queue.enqueue.bind(t.s.queue);
     t.s.queue.enqueue = (tenantId, kind, payload, opts) => (kinds.push(kind), enqueue(tenantId, kind, payload, opts));
+    const enqueueInTx = t.s.queue.enqueueInTx.bind(t.s.queue); // a node's own write queues its embedding this way
+    t.s.queue.enqueueInTx = (tenantId, kind, payload, opts) => (kinds.push(kind), enqueueInTx(tenantId, kind, payload, opts));
     await node('Sourdough bread baking', 'sourdough starter bread loaves');
     await t.s.queue.idle();
     expect(kinds).toEqual(['embed_node']);

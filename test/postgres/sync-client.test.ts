@@ -71,6 +71,67 @@ describePg('PgSync, the synchronous PostgreSQL bridge', () => {
     expect(db.query<{ id: number }>('SELECT id FROM t ORDER BY id').rows.map((r) => r.id)).toEqual([1, 3, 5]);
   });
 
+  // BEGIN is not a call of its own: it goes to PostgreSQL with the transaction's first
+  // statement (one bridge round trip fewer per write).
+  it('opens a transaction with its first statement, a savepoint or a failing one included', () => {
+    const [a, b] = db.transaction(() => {
+      const first = db.query<{ t: string }>('SELECT now()::text AS t').rows[0].t;
+      db.query('SELECT pg_sleep(0.02)');
+      return [first, db.query<{ t: string }>('SELECT now()::text AS t').rows[0].t];
+    });
+    expect(a).toBe(b); // now() is the transaction's start: the first statement was inside it
+    expect(db.transaction(() => 7)).toBe(7); // nothing ran: nothing to commit
+    expect(() => db.transaction(() => db.query('SELEC 1'))).toThrow(PgQueryError);
+    db.transaction(() => {
+      // SAVEPOINT outside a transaction block would be an error of its own.
+      expect(() =>
+        db.transaction(() => {
+          db.query('INSERT INTO t (id) VALUES (1)');
+          throw new Error('not this one');
+        }),
+      ).toThrow('not this one');
+      db.query('INSERT INTO t (id) VALUES (2)');
+    });
+    expect(db.inTransaction).toBe(false);
+    expect(db.query<{ id: number }>('SELECT id FROM t ORDER BY id').rows.map((r) => r.id)).toEqual([2]);
+    expect(db.query<{ s: string }>("SELECT current_setting('transaction_isolation') AS s, now() = statement_timestamp() AS alone").rows[0]).toMatchObject({ alone: true });
+  });
+
+  // defer(): a statement nobody reads the answer of goes with the next call, COMMIT included;
+  // its failure fails the transaction as a statement of its own would have.
+  it('sends deferred statements with the next call, and their errors fail the transaction', () => {
+    db.transaction(() => {
+      db.defer('INSERT INTO t (id, name) VALUES ($1, $2)', [1, 'a']);
+      expect(db.query<{ n: number }>('SELECT count(*)::int AS n FROM t').rows[0].n).toBe(1); // it ran first
+      db.defer('INSERT INTO t (id, name) VALUES ($1, $2)', [2, 'b']); // travels with COMMIT
+    });
+    expect(db.query<{ id: number }>('SELECT id FROM t ORDER BY id').rows.map((r) => r.id)).toEqual([1, 2]);
+    const err = (() => {
+      try {
+        db.transaction(() => {
+          db.query('INSERT INTO t (id) VALUES (3)');
+          db.defer('INSERT INTO t (id, name) VALUES ($1, $2)', [4, 'a']); // duplicate name
+        });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect((err as PgQueryError).code).toBe('23505');
+    expect(db.inTransaction).toBe(false);
+    // A savepoint that fails drops what was deferred inside it, not what came before it.
+    db.transaction(() => {
+      db.defer('INSERT INTO t (id) VALUES (5)');
+      expect(() =>
+        db.transaction(() => {
+          db.defer('INSERT INTO t (id) VALUES (6)');
+          throw new Error('not this one');
+        }),
+      ).toThrow('not this one');
+    });
+    db.defer('INSERT INTO t (id) VALUES (7)'); // outside a transaction: at once
+    expect(db.query<{ id: number }>('SELECT id FROM t ORDER BY id').rows.map((r) => r.id)).toEqual([1, 2, 5, 7]);
+  });
+
   it('says a server that cannot be reached is unavailable, in one line, without the password', () => {
     let err: unknown;
     try {

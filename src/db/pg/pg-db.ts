@@ -62,6 +62,11 @@ export class PgStatement {
     return { changes: this.exec(args).rowCount ?? 0, lastInsertRowid: 0 };
   }
 
+  /** run() when nobody reads its answer: inside a transaction it travels with the next statement (PgSync.defer). */
+  runLater(...args: unknown[]): void {
+    this.conn.defer(this.t.sql, this.bind(args));
+  }
+
   private exec(args: unknown[]) {
     return this.conn.query<Record<string, unknown>>(this.t.sql, this.bind(args));
   }

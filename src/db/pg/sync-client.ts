@@ -39,6 +39,10 @@ export interface PgResult<T> {
 export class PgSync {
   private handle: number | null;
   private depth = 0;
+  /** BEGIN not sent yet: it travels with the transaction's first statement (one bridge round trip fewer). */
+  private beginPending = false;
+  /** Statements sent with the next call (defer()). */
+  private deferred: Array<{ sql: string; params: unknown[] }> = [];
 
   constructor(
     readonly url: string,
@@ -51,28 +55,61 @@ export class PgSync {
   /** Runs one statement (`$1`… parameters) and returns its rows. */
   query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): PgResult<T> {
     if (this.handle === null) throw new PgQueryError('connection closed', undefined);
-    const r = this.send({ op: 'query', handle: this.handle, sql, params });
+    const begin = this.beginPending;
+    const before = this.deferred;
+    // Sent now: whatever the answer, the transaction may be open and the deferred statements run.
+    this.beginPending = false;
+    this.deferred = [];
+    const r = this.send({ op: 'query', handle: this.handle, sql, params, ...(begin ? { begin } : {}), ...(before.length ? { before } : {}) });
     return { rows: (r.rows ?? []) as T[], rowCount: r.rowCount ?? null };
+  }
+
+  /**
+   * A statement whose answer nobody waits for, inside a transaction: it goes to PostgreSQL
+   * with the transaction's next statement (at the latest its COMMIT), and its error is that
+   * statement's error, so the transaction fails as it would have. Outside one it runs now.
+   */
+  defer(sql: string, params: unknown[] = []): void {
+    if (this.depth === 0) this.query(sql, params);
+    else this.deferred.push({ sql, params });
   }
 
   /** Runs fn in one transaction; a nested call is a savepoint. All or nothing. */
   transaction<T>(fn: () => T): T {
+    const outer = this.depth === 0;
     const sp = `rz_sp${this.depth}`;
-    this.query(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${sp}`);
+    if (outer) this.beginPending = true;
+    else this.query(`SAVEPOINT ${sp}`); // carries the enclosing scope's deferred statements
     this.depth++;
+    let out: T;
     try {
-      const out = fn();
-      this.depth--;
-      this.query(this.depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT ${sp}`);
-      return out;
+      out = fn();
     } catch (e) {
       this.depth--;
-      try {
-        this.query(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${sp}`);
-      } catch {
-        /* the connection is gone: PostgreSQL rolls the transaction back itself */
-      }
+      this.abandon(outer, sp);
       throw e;
+    }
+    this.depth--;
+    try {
+      if (!outer) this.query(`RELEASE SAVEPOINT ${sp}`);
+      else if (this.beginPending && !this.deferred.length) this.beginPending = false; // nothing ran: nothing to commit
+      else this.query('COMMIT');
+    } catch (e) {
+      this.abandon(outer, sp);
+      throw e;
+    }
+    return out;
+  }
+
+  /** Rolls the failed scope back; its statements not sent yet are dropped (the enclosing scope's went with SAVEPOINT). */
+  private abandon(outer: boolean, sp: string): void {
+    this.deferred = [];
+    try {
+      if (!outer) this.query(`ROLLBACK TO SAVEPOINT ${sp}`);
+      else if (this.beginPending) this.beginPending = false;
+      else this.query('ROLLBACK');
+    } catch {
+      /* the connection is gone: PostgreSQL rolls the transaction back itself */
     }
   }
 

@@ -9,7 +9,7 @@ import { connectPg, PgUnreachableError } from './connect.js';
 
 export type PgRequest =
   | { op: 'open'; url: string; connectTimeoutMs: number; statementTimeoutMs: number }
-  | { op: 'query'; handle: number; sql: string; params: unknown[] }
+  | { op: 'query'; handle: number; sql: string; params: unknown[]; begin?: boolean; before?: Array<{ sql: string; params: unknown[] }> }
   | { op: 'close'; handle: number };
 
 export type PgReply =
@@ -55,6 +55,14 @@ function failure(e: unknown, c?: Conn): PgReply {
   return { ok: false, kind: lost ? 'unavailable' : 'query', message: (err.message ?? String(e)).split('\n')[0], code: err.code };
 }
 
+// Statements with parameters are prepared once per session and reused by name (up to
+// MAX_PREPARED shapes: SQL built per call, such as IN lists, runs unnamed past that).
+function run(c: Conn, cl: pg.Client, sql: string, params: unknown[]) {
+  let name = params.length ? c.names.get(sql) : undefined;
+  if (params.length && !name && c.names.size < MAX_PREPARED) c.names.set(sql, (name = `rz${c.names.size}`));
+  return cl.query(name ? { name, text: sql, values: params } : sql);
+}
+
 runAsWorker(async (req: PgRequest): Promise<PgReply> => {
   if (req.op === 'open') {
     const c: Conn = { url: req.url, connectTimeoutMs: req.connectTimeoutMs, statementTimeoutMs: req.statementTimeoutMs, client: null, names: new Map() };
@@ -76,11 +84,9 @@ runAsWorker(async (req: PgRequest): Promise<PgReply> => {
   }
   try {
     const cl = await client(c);
-    // Statements with parameters are prepared once per session and reused by name (up to
-    // MAX_PREPARED shapes: SQL built per call, such as IN lists, runs unnamed past that).
-    let name = req.params.length ? c.names.get(req.sql) : undefined;
-    if (req.params.length && !name && c.names.size < MAX_PREPARED) c.names.set(req.sql, (name = `rz${c.names.size}`));
-    const r = await cl.query(name ? { name, text: req.sql, values: req.params } : req.sql);
+    if (req.begin) await cl.query('BEGIN'); // the transaction's first statement brings it
+    for (const d of req.before ?? []) await run(c, cl, d.sql, d.params); // PgSync.defer()
+    const r = await run(c, cl, req.sql, req.params);
     return { ok: true, rows: r.rows, rowCount: r.rowCount };
   } catch (e) {
     return failure(e, c);

@@ -5,7 +5,7 @@
 // kind's batch of the same kind, each row locked with FOR UPDATE SKIP LOCKED (rows another
 // claimer holds are passed over, never waited on), marked running with this process's lease.
 import type { Db } from '../../db/open.js';
-import type { PgDb } from '../../db/pg/pg-db.js';
+import type { PgDb, PgStatement } from '../../db/pg/pg-db.js';
 import { JobsRepo, type JobRow, type JobsRepoOptions } from '../jobs.repo.js';
 
 /** Exported for the concurrency test, which also runs it from several asynchronous clients at once. */
@@ -30,6 +30,11 @@ export class PgJobsRepo extends JobsRepo {
     opts: JobsRepoOptions = {},
   ) {
     super(pg as unknown as Db, opts);
+  }
+
+  /** Goes to PostgreSQL with the transaction's next statement, at the latest its COMMIT: one round trip fewer per write. */
+  override insertLater(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): void {
+    (this.insertStmt as unknown as PgStatement).runLater(tenantId, kind, JSON.stringify(payload ?? {}), dedupeKey, runAfter, now, now);
   }
 
   /** Claims the oldest ready job, plus up to batch-1 more of the same kind, skipping rows other processes are claiming. */

@@ -1,4 +1,4 @@
-// GET /graph-health: six counters read inside one transaction, so they describe one snapshot.
+// GET /graph-health: six counters read by one statement, so they describe one snapshot.
 import { iso, type Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { GraphHealthRepo, TenantCounters } from '../../repos/graph-health.repo.js';
@@ -9,16 +9,13 @@ export type GraphHealthRecord = TenantCounters & { stale_nodes: number };
 
 export class GraphHealthService {
   constructor(
-    private readonly tx: UnitOfWork,
+    _tx: UnitOfWork, // the container's wiring: the read is one statement and needs no transaction
     private readonly repo: GraphHealthRepo,
     private readonly clock: Clock,
   ) {}
 
   get(tenantId: string): GraphHealthRecord {
-    const before = iso(this.clock.now() - STALE_AFTER_MS);
-    return this.tx.withTx(() => ({
-      ...this.repo.counters(tenantId),
-      stale_nodes: this.repo.staleCount(tenantId, before),
-    }));
+    // One statement: one snapshot without a transaction (two round trips fewer on PostgreSQL).
+    return this.repo.withStale(tenantId, iso(this.clock.now() - STALE_AFTER_MS));
   }
 }

@@ -44,10 +44,15 @@ export class NodesService {
         created_at: created,
         updated_at: updated,
       };
-      this.repo.insert(row);
+      const seq = this.repo.insert(row);
       if (v.para_item_ids.length) this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
-      this.queue.enqueue(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: embedDedupeKey(row.id) });
-      return this.get(tenantId, row.id);
+      this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: embedDedupeKey(row.id) });
+      if (v.para_item_ids.length) return this.get(tenantId, row.id);
+      // A node created a moment ago in this transaction has no PARA rows: its answer is the
+      // row as written, without reading it back (three round trips on PostgreSQL).
+      const dto = toNodeDto({ ...row, seq, embedded_hash: null }, []);
+      if (this.paraAuto) dto.para_assignments = [];
+      return dto;
     });
   }
 
@@ -100,7 +105,7 @@ export class NodesService {
         }
         this.repo.setUserParaItems(tenantId, id, keep, now);
       }
-      if (textChanged) this.queue.enqueue(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: embedDedupeKey(id) });
+      if (textChanged) this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: embedDedupeKey(id) });
       return this.get(tenantId, id);
     });
   }
