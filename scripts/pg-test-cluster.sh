@@ -9,7 +9,7 @@
 # TCP port of 127.0.0.1 (and a Unix socket inside the folder), creates the database
 # `rhizome_test`, and prints the export lines on stdout (everything else goes to stderr).
 # It never touches a cluster Debian's package may have started on 5432.
-# `stop` stops that cluster and removes its folder; `pause`/`resume` stop and restart it in place. Trust authentication, fsync off: for tests only.
+# `stop` stops that cluster and removes its folder; `pause`/`resume` stop and restart it in place. Trust authentication, fsync off (RHIZOME_PG_DURABLE=1: on): for tests only.
 set -euo pipefail
 
 bindir() {
@@ -47,13 +47,14 @@ start() {
     chown -R postgres: "$dir"
   fi
   cd "$dir" # the owner must be able to stat its working directory
+  [ "${RHIZOME_PG_DURABLE:-}" = 1 ] && touch "$dir/durable"
   as_owner "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 || {
     cat "$dir/initdb.log" >&2; exit 1; }
   local tries=0
   while :; do
     port=$(free_port)
     if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-      -o "-p $port -c listen_addresses=127.0.0.1 -k $dir/sock -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+      -o "-p $port -c listen_addresses=127.0.0.1 -k $dir/sock $(durability)-c max_connections=200" \
       start >&2; then
       break
     fi
@@ -88,6 +89,12 @@ pause() {
   as_owner "$(bindir)/pg_ctl" -D "$dir/data" -m fast -w stop >&2
 }
 
+# Tests need no durability (fsync off); RHIZOME_PG_DURABLE=1 at start keeps PostgreSQL's
+# defaults, for benches whose write figures must include flushing the commit.
+durability() {
+  [ -f "$dir/durable" ] || printf '%s' '-c fsync=off -c synchronous_commit=off -c full_page_writes=off '
+}
+
 resume() {
   local dir=${1:-}
   [ -n "$dir" ] && [ -f "$dir/port" ] || { echo "pg-test-cluster: usage: resume <folder>" >&2; exit 2; }
@@ -95,7 +102,7 @@ resume() {
   port=$(cat "$dir/port")
   cd "$dir"
   as_owner "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-p $port -c listen_addresses=127.0.0.1 -k $dir/sock -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+    -o "-p $port -c listen_addresses=127.0.0.1 -k $dir/sock $(durability)-c max_connections=200" \
     start >&2
 }
 
