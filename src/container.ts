@@ -93,7 +93,7 @@ export function buildContainer(o: ServiceOptions) {
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration });
   const context = new ContextService({ links: repos.links, repo: repos.context, vectors, clock, embedQuery, calibration });
-  const graphHealth = new GraphHealthService(tx, repos.graphHealth, clock);
+  const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.
   const graphView = new GraphViewService(tx, new GraphViewRepo(db as Db));
   const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db as Db), graphHealth, clock, log);

@@ -1,6 +1,5 @@
 // GET /graph-health: six counters read by one statement, so they describe one snapshot.
 import { iso, type Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { GraphHealthRepo, TenantCounters } from '../../repos/graph-health.repo.js';
 
 export const STALE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
@@ -9,7 +8,6 @@ export type GraphHealthRecord = TenantCounters & { stale_nodes: number };
 
 export class GraphHealthService {
   constructor(
-    _tx: UnitOfWork, // the container's wiring: the read is one statement and needs no transaction
     private readonly repo: GraphHealthRepo,
     private readonly clock: Clock,
   ) {}
