@@ -21,6 +21,8 @@ export interface KeywordTop {
   hits: { seq: number; score: number }[];
   /** Every node the terms match (exact), when the route that ranked them counted it. */
   total?: number;
+  /** termStats() of the same phrases, when the route read them while ranking (one snapshot, no second read). */
+  stats?: { n: number; df: number[] };
 }
 
 /** What search needs of a keyword engine (FTS5 here; PostgreSQL: pg/search.pg.ts). */
@@ -99,7 +101,7 @@ export class SearchRepo implements KeywordSearch {
     const rare = ftsAnyOfQuoted(phrases.filter((_, i) => df[i] < cut));
     const rareHits = rare ? this.keywords.scoredMatches(tenantId, rare) : [];
     const { hits, total } = topKWithImpacts(rareHits, common.map((p) => this.impacts.get(tenantId, p)), limit);
-    return { hits, total };
+    return { hits, total, stats: { n, df } };
   }
 
   /**

@@ -48,6 +48,8 @@ describe('keyword top-k with kept term impacts', () => {
         top.hits.forEach((h, i) => expect(h.score).toBeCloseTo(full[i].score, 9));
         const total = top.total ?? (full.length < pool ? full.length : repo.keywordCount(t.tenantId, buildFtsQuery(q)!, {}));
         expect(total, q).toBe(repo.keywordCount(t.tenantId, buildFtsQuery(q)!, {}));
+        // Statistics a route hands back with its ranking are the ones termStats() reads (the search normalises by them).
+        if (top.stats) expect(top.stats, q).toEqual(repo.termStats(t.tenantId, contentTerms(q).map(quoteTerm)));
       }
     }
   });

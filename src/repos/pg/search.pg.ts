@@ -15,13 +15,6 @@ export class PgSearchRepo implements KeywordSearch {
   readonly postings: PgTermPostings;
   /** false: every keyword query scores its matches in SQL (the reference route; tests and the bench compare both). */
   usePostings = true;
-  /**
-   * The statistics the last kept-postings ranking read, for termStats() called in the same
-   * synchronous turn (the search service asks right after ranking): the page and its
-   * normalisation then come from one snapshot, and the second round trip goes.
-   */
-  private lastStats?: { tenantId: string; lexemes: string; n: number; df: number[] };
-
   constructor(
     private readonly db: PgDb,
     readonly keywords: PgKeywordIndex,
@@ -34,14 +27,8 @@ export class PgSearchRepo implements KeywordSearch {
     const lexemes = phrases.flatMap((p) => phraseLexemes(p));
     if (this.usePostings && !isFiltered(f) && !this.db.inTransaction && lexemes.length && limit > 0) {
       const r = this.postings.top(tenantId, lexemes, limit);
-      if (r) {
-        const stats = { tenantId, lexemes: JSON.stringify(lexemes), n: r.stats.n, df: r.stats.df };
-        this.lastStats = stats;
-        queueMicrotask(() => {
-          if (this.lastStats === stats) this.lastStats = undefined;
-        });
-        return { hits: r.hits, total: r.total };
-      }
+      // The statistics come from the ranking's own read: the page and its normalisation share one snapshot.
+      if (r) return { hits: r.hits, total: r.total, stats: { n: r.stats.n, df: r.stats.df } };
     }
     const rows = this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSql(tenantId, f) : undefined });
     // The exact number of matches comes with the ranking (total_matches needs no count query).
@@ -53,10 +40,7 @@ export class PgSearchRepo implements KeywordSearch {
   }
 
   termStats(tenantId: string, phrases: string[]): { n: number; df: number[] } {
-    const lexemes = phrases.flatMap((p) => phraseLexemes(p));
-    const kept = this.lastStats;
-    if (kept && kept.tenantId === tenantId && kept.lexemes === JSON.stringify(lexemes)) return { n: kept.n, df: kept.df };
-    return this.keywords.termStats(tenantId, lexemes);
+    return this.keywords.termStats(tenantId, phrases.flatMap((p) => phraseLexemes(p)));
   }
 
   nodesBySeqs(tenantId: string, seqs: number[]): NodeRow[] {

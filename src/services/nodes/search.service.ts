@@ -91,7 +91,7 @@ export class SearchService {
     const totalMatches = wantKeyword ? (match ? (top.total ?? (keyword.length < pool ? keyword.length : this.repo.keywordCount(tenantId, match, filter))) : 0) : undefined;
     let maxBm25 = 0;
     if (keyword.length) {
-      const stats = this.repo.termStats(tenantId, quoted);
+      const stats = top.stats ?? this.repo.termStats(tenantId, quoted);
       maxBm25 = maxAttainableBm25(stats.n, stats.df);
     }
     const vector = await vectorPromise;
