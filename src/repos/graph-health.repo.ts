@@ -30,7 +30,6 @@ export const WITH_STALE_RECENT_SIDE_SQL = `SELECT ${COUNTERS},
 const ZERO: TenantCounters = { total_nodes: 0, validated_nodes: 0, total_captures: 0, pending_captures: 0, total_links: 0 };
 
 export class GraphHealthRepo {
-  private readonly countersStmt;
   private readonly staleStmt;
   private readonly oldSideStmt;
   private readonly recentSideStmt;
@@ -38,17 +37,9 @@ export class GraphHealthRepo {
   private readonly recentSideShorter = new Map<string, boolean>();
 
   constructor(db: Db) {
-    this.countersStmt = db.prepare(
-      `SELECT total_nodes, validated_nodes, total_captures, pending_captures, total_links
-         FROM tenant_stats WHERE tenant_id = ?`,
-    );
     this.staleStmt = db.prepare(STALE_SQL).pluck();
     this.oldSideStmt = db.prepare(WITH_STALE_OLD_SIDE_SQL);
     this.recentSideStmt = db.prepare(WITH_STALE_RECENT_SIDE_SQL);
-  }
-
-  counters(tenantId: string): TenantCounters {
-    return (this.countersStmt.get(tenantId) as TenantCounters | undefined) ?? ZERO;
   }
 
   /** Nodes not validated whose updated_at (ISO 8601 UTC) is before `beforeIso`. */

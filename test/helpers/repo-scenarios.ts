@@ -301,12 +301,13 @@ export function graphHealthScenario(db: Db): void {
   links.upsert('ten_a', 'nod_3', 'nod_1', 'supports', '2026-11-23T09:00:00.000Z');
   links.upsert('ten_a', 'nod_1', 'nod_3', 'supported_by', '2026-11-23T09:00:00.000Z');
   const health = new GraphHealthRepo(db);
-  expect(health.counters('ten_a')).toEqual({ total_nodes: 3, validated_nodes: 1, total_captures: 0, pending_captures: 0, total_links: 2 });
-  expect(health.counters('ten_none')).toEqual({ total_nodes: 0, validated_nodes: 0, total_captures: 0, pending_captures: 0, total_links: 0 });
-  expect(health.staleCount('ten_a', '2026-06-01T00:00:00.000Z')).toBe(1);
+  const june = '2026-06-01T00:00:00.000Z';
+  expect(health.withStale('ten_a', june)).toEqual({ total_nodes: 3, validated_nodes: 1, total_captures: 0, pending_captures: 0, total_links: 2, stale_nodes: 1 });
+  expect(health.withStale('ten_none', june)).toEqual({ total_nodes: 0, validated_nodes: 0, total_captures: 0, pending_captures: 0, total_links: 0, stale_nodes: 0 });
+  expect(health.staleCount('ten_a', june)).toBe(1);
   links.delete('ten_a', 'nod_3', 'nod_1');
   links.delete('ten_a', 'nod_1', 'nod_3');
-  expect(health.counters('ten_a').total_links).toBe(1);
+  expect(health.withStale('ten_a', june).total_links).toBe(1);
 
   const history = new HealthHistoryRepo(db);
   const day = { total_nodes: 3, validated_nodes: 1, total_links: 1, total_captures: 0, failed_captures: 0, stale_nodes: 1, orphan_nodes: 2 };
