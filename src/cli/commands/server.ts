@@ -45,11 +45,12 @@ export function registerServerCommands(program: Command): void {
       const { createLogger } = await import('../../logger.js');
       // The model starts loading in its worker while this thread loads the server's code.
       const { startServerEmbedder } = await import('../../embed/server-embedder.js');
-      const embedder = startServerEmbedder(config, createLogger(config.logLevel));
+      const log = createLogger(config.logLevel);
+      const embedder = startServerEmbedder(config, log);
       const { startServer } = await import('../../server.js');
       const { installProcessGuards } = await import('../../process-guards.js');
       const server = await startServer(config, { embedder }).catch(asCliError);
-      installProcessGuards(createLogger(config.logLevel), () => server.close());
+      installProcessGuards(log, () => server.close());
       const stop = () => {
         server.close().then(
           () => process.exit(0),
