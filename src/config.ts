@@ -44,6 +44,7 @@ const envSchema = z.object({
   RHIZOME_TENANT_BUDGET: z.coerce.number().int().min(0).default(600),
   RHIZOME_EMBED_WORKERS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(1).max(2).optional()),
   RHIZOME_EMBED_SCHEDULING: z.enum(['priority', 'fifo']).default('priority'),
+  RHIZOME_USE_LITE_RUNTIME: z.enum(['onnx', 'tfjs']).default('onnx'),
   RHIZOME_QUERY_CACHE: z.coerce.number().int().min(0).max(100_000).default(1000),
   RHIZOME_TRUST_PROXY: flag,
   RHIZOME_REQUESTS_PER_TURN: z.coerce.number().int().min(0).max(10_000).default(0),
@@ -100,7 +101,7 @@ export interface Config {
   readonly openUrlCommand: string | undefined;
   readonly limits: RateLimits;
   /** Embedding workers (2: a background one on demand), their scheduling, the query-vector cache size. */
-  readonly embedding: { workers: number | undefined; scheduling: 'priority' | 'fifo'; queryCache: number };
+  readonly embedding: { workers: number | undefined; scheduling: 'priority' | 'fifo'; queryCache: number; useLiteRuntime: 'onnx' | 'tfjs' };
   /** New requests the event loop starts per turn (0: no gate); see http/turn-gate.ts. */
   readonly requestsPerTurn: number;
 }
@@ -162,7 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tenantBudgetPerMinute: e.RHIZOME_TENANT_BUDGET,
       trustProxy: e.RHIZOME_TRUST_PROXY,
     },
-    embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryCache: e.RHIZOME_QUERY_CACHE },
+    embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryCache: e.RHIZOME_QUERY_CACHE, useLiteRuntime: e.RHIZOME_USE_LITE_RUNTIME },
     requestsPerTurn: e.RHIZOME_REQUESTS_PER_TURN,
     ...overrides,
   };

@@ -24,8 +24,9 @@ for (const m of mixes) mixFrom(m); // fail fast on a bad one
  * cache); `after`: the defaults (queries first and batched, background work in small chunks,
  * the query-vector cache; on 4 cores or more a second, lower-priority worker for background
  * work); `two-workers`: that second worker forced; `gate-8`, `gate-16`: the defaults plus
- * the turn gate (RHIZOME_REQUESTS_PER_TURN, at most 8 or 16 new requests a turn).
- * The knobs are server variables.
+ * the turn gate (RHIZOME_REQUESTS_PER_TURN, at most 8 or 16 new requests a turn);
+ * `tfjs`: the defaults with USE-lite on TF.js's WebAssembly backend, the runtime before
+ * onnxruntime (RHIZOME_USE_LITE_RUNTIME=tfjs). The knobs are server variables.
  */
 const CONFIGS: Record<string, Record<string, string>> = {
   before: { RHIZOME_EMBED_WORKERS: '1', RHIZOME_EMBED_SCHEDULING: 'fifo', RHIZOME_QUERY_CACHE: '0' },
@@ -33,7 +34,7 @@ const CONFIGS: Record<string, Record<string, string>> = {
   'two-workers': { RHIZOME_EMBED_WORKERS: '2' },
   'gate-8': { RHIZOME_REQUESTS_PER_TURN: '8' },
   'gate-16': { RHIZOME_REQUESTS_PER_TURN: '16' },
-
+  tfjs: { RHIZOME_USE_LITE_RUNTIME: 'tfjs' },
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);

@@ -6,7 +6,8 @@
 import { Worker } from 'node:worker_threads';
 import { distPath } from '../paths.js';
 import type { ModelState } from './embedder.js';
-import type { ModelSpec } from './providers.js';
+import { claimNativeRuntime } from './native-runtime.js';
+import type { ModelSpec, WorkerModelSpec } from './providers.js';
 
 type Pending = { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void };
 
@@ -27,6 +28,8 @@ export interface ModelWorkerOptions {
 export class ModelWorker {
   modelId = '';
   dimension = 0;
+  /** What runs the model once loaded ('onnxruntime', 'tfjs-wasm', 'transformers.js'). */
+  runtime = '';
   state: ModelState = 'loading';
   error: string | undefined;
   private worker!: Worker;
@@ -67,7 +70,10 @@ export class ModelWorker {
   }
 
   private spawn(): void {
-    const worker = new Worker(distPath('embed-worker.js'), { workerData: { ...this.spec, nice: this.opts.nice ?? 0 } });
+    // onnxruntime loads in one thread per process: the first worker to ask gets it.
+    const native = this.spec.model === 'use-lite' ? this.spec.runtime !== 'tfjs' && claimNativeRuntime() : claimNativeRuntime();
+    const workerData: WorkerModelSpec & { nice: number } = { ...this.spec, native, nice: this.opts.nice ?? 0 };
+    const worker = new Worker(distPath('embed-worker.js'), { workerData });
     this.worker = worker;
     worker.unref();
     let loaded = false;
@@ -78,6 +84,7 @@ export class ModelWorker {
           loaded = true;
           this.modelId = m.modelId;
           this.dimension = m.dimension;
+          this.runtime = m.runtime;
           this.state = 'ready';
           this.error = undefined;
           resolve();

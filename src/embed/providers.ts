@@ -7,17 +7,50 @@ export interface ModelSpec {
   model: string;
   /** Where hub models are cached (inside the data folder). */
   cacheDir: string;
+  /** USE-lite's runtime: 'onnx' (default: native kernels, when this process still may) or 'tfjs'. */
+  runtime?: 'onnx' | 'tfjs';
 }
+
+/** What the worker is told: whether it may load onnxruntime (see native-runtime.ts). */
+export type WorkerModelSpec = ModelSpec & { native: boolean };
 
 export interface LoadedModel {
   modelId: string;
   dimension: number;
+  /** What runs it: 'onnxruntime', 'tfjs-wasm' or 'transformers.js'. */
+  runtime: string;
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
-export async function loadModel(spec: ModelSpec, progress: (line: string) => void): Promise<LoadedModel> {
-  if (spec.model === 'use-lite') return loadUseLite();
+export async function loadModel(spec: WorkerModelSpec, progress: (line: string) => void): Promise<LoadedModel> {
+  if (spec.model === 'use-lite') {
+    if (spec.native) {
+      try {
+        return await loadUseLiteNative();
+      } catch (e) {
+        progress(`use-lite on onnxruntime failed (${e instanceof Error ? e.message : String(e)}); running it on TF.js`);
+      }
+    }
+    return loadUseLite();
+  }
+  // onnxruntime's binding cannot load a second time in this process (native-runtime.ts).
+  if (!spec.native) throw new Error('onnxruntime is already loaded by another thread of this process; restart Rhizome to load this model');
   return loadTransformers(spec, progress);
+}
+
+/** The same weights on onnxruntime's native kernels (use-lite/onnx-model.ts). */
+async function loadUseLiteNative(): Promise<LoadedModel> {
+  const { loadUseLiteOnnx } = await import('./use-lite/onnx-model.js');
+  const model = await loadUseLiteOnnx();
+  await model.embed(['warm up']);
+  return {
+    modelId: USE_LITE_MODEL_ID,
+    dimension: 512,
+    runtime: 'onnxruntime',
+    async embed(texts) {
+      return (await model.embed(texts)).map((v) => normalize(v));
+    },
+  };
 }
 
 /** The default model's id as stored with its vectors (embedding_spaces). */
@@ -34,6 +67,7 @@ async function loadUseLite(): Promise<LoadedModel> {
   return {
     modelId: USE_LITE_MODEL_ID,
     dimension: 512,
+    runtime: 'tfjs-wasm',
     async embed(texts) {
       const out = await model.embed(texts);
       return out.map((v: number[]) => normalize(Float32Array.from(v)));
@@ -72,6 +106,7 @@ async function loadTransformers(spec: ModelSpec, progress: (line: string) => voi
   return {
     modelId,
     dimension,
+    runtime: 'transformers.js',
     async embed(texts) {
       const out = await extractor(texts, { pooling: 'mean', normalize: true });
       const data = out.data as Float32Array;

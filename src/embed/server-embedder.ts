@@ -7,11 +7,11 @@ import { defaultWorkers, WorkerEmbedder } from './worker-embedder.js';
 
 export function startServerEmbedder(config: Config, log: Logger): WorkerEmbedder {
   const embedder = new WorkerEmbedder(
-    { model: config.embedModel, cacheDir: config.dataDir },
+    { model: config.embedModel, cacheDir: config.dataDir, runtime: config.embedding.useLiteRuntime },
     { workers: config.embedding.workers ?? defaultWorkers(config.embedModel), scheduling: config.embedding.scheduling, onProgress: (line) => log.info(line) },
   );
   embedder.ready.then(
-    () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d)`),
+    () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d, ${embedder.runtime})`),
     (e) => log.error('embedding model failed to load; keyword search still works', e),
   );
   return embedder;

@@ -75,6 +75,10 @@ export class WorkerEmbedder implements Embedder {
   get dimension() {
     return this.foreground.worker.dimension;
   }
+  /** What runs the foreground model ('onnxruntime', 'tfjs-wasm', 'transformers.js'). */
+  get runtime() {
+    return this.foreground.worker.runtime;
+  }
   get state(): ModelState {
     return this.foreground.worker.state;
   }

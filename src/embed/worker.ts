@@ -2,10 +2,10 @@
 // while a backlog is embedded. Protocol: init → ready|fatal; {id, texts} → {id, vectors}|{id, error}.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadModel, type ModelSpec } from './providers.js';
+import { loadModel, type WorkerModelSpec } from './providers.js';
 
 const port = parentPort!;
-const spec = workerData as ModelSpec & { nice: number };
+const spec = workerData as WorkerModelSpec & { nice: number };
 
 // On Linux the nice value belongs to the thread: a background worker lowers its own so
 // that requests and query embeddings get the CPU first. (Not raised again: that needs
@@ -20,7 +20,7 @@ if (spec.nice > 0 && process.platform === 'linux') {
 
 try {
   const model = await loadModel(spec, (line) => port.postMessage({ type: 'progress', line }));
-  port.postMessage({ type: 'ready', modelId: model.modelId, dimension: model.dimension });
+  port.postMessage({ type: 'ready', modelId: model.modelId, dimension: model.dimension, runtime: model.runtime });
   port.on('message', async (msg: { id: number; texts: string[] }) => {
     try {
       const vectors = await model.embed(msg.texts);

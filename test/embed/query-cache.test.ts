@@ -22,7 +22,7 @@ afterEach(async () => t?.close());
 
 async function app(queryCache?: number) {
   const embedder = new CountingEmbedder();
-  t = await makeTestApp({ embedder, config: queryCache === undefined ? {} : { embedding: { workers: 1, scheduling: 'priority', queryCache } } });
+  t = await makeTestApp({ embedder, config: queryCache === undefined ? {} : { embedding: { workers: 1, scheduling: 'priority', queryCache, useLiteRuntime: 'onnx' } } });
   await t.req('POST', '/api/v1/nodes', { title: 'Sourdough starter', content: 'Feed the starter with flour and water every day.' });
   t.s.queue.start();
   await t.s.queue.idle();

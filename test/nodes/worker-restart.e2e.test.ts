@@ -11,6 +11,7 @@ describe('the embedding worker', () => {
     const embedder = bundledModel();
     try {
       expect((await embedder.embed(['before the crash'])).length).toBe(1);
+      expect(embedder.runtime).toBe('onnxruntime');
       // The foreground model worker's thread (WorkerEmbedder → ModelWorker → Worker).
       const thread = () => (embedder as unknown as { foreground: { worker: { worker: Worker } } }).foreground.worker.worker;
       const worker = thread();
@@ -21,6 +22,8 @@ describe('the embedding worker', () => {
       expect(after[0].length).toBe(512);
       expect(embedder.state).toBe('ready');
       expect(thread()).not.toBe(worker);
+      // onnxruntime cannot load again in this process: the new worker runs the same model on TF.js.
+      expect(embedder.runtime).toBe('tfjs-wasm');
     } finally {
       await embedder.close();
     }

