@@ -47,7 +47,7 @@ const envSchema = z.object({
   RHIZOME_USE_LITE_RUNTIME: z.enum(['onnx', 'tfjs']).default('onnx'),
   RHIZOME_QUERY_CACHE: z.coerce.number().int().min(0).max(100_000).default(1000),
   RHIZOME_TRUST_PROXY: flag,
-  RHIZOME_REQUESTS_PER_TURN: z.coerce.number().int().min(0).max(10_000).default(0),
+  RHIZOME_REQUESTS_PER_TURN: z.coerce.number().int().min(0).max(10_000).default(24),
   RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
 });
 

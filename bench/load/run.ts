@@ -24,7 +24,8 @@ for (const m of mixes) mixFrom(m); // fail fast on a bad one
  * cache); `after`: the defaults (queries first and batched, background work in small chunks,
  * the query-vector cache; on 4 cores or more a second, lower-priority worker for background
  * work); `two-workers`: that second worker forced; `gate-8`, `gate-16`: the defaults plus
- * the turn gate (RHIZOME_REQUESTS_PER_TURN, at most 8 or 16 new requests a turn);
+ * the turn gate at 8 or 16 new requests a turn instead of the default 24
+ * (RHIZOME_REQUESTS_PER_TURN); `no-gate`: the defaults without the gate (0);
  * `tfjs`: the defaults with USE-lite on TF.js's WebAssembly backend, the runtime before
  * onnxruntime (RHIZOME_USE_LITE_RUNTIME=tfjs). The knobs are server variables.
  */
@@ -34,6 +35,7 @@ const CONFIGS: Record<string, Record<string, string>> = {
   'two-workers': { RHIZOME_EMBED_WORKERS: '2' },
   'gate-8': { RHIZOME_REQUESTS_PER_TURN: '8' },
   'gate-16': { RHIZOME_REQUESTS_PER_TURN: '16' },
+  'no-gate': { RHIZOME_REQUESTS_PER_TURN: '0' },
   tfjs: { RHIZOME_USE_LITE_RUNTIME: 'tfjs' },
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);

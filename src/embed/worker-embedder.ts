@@ -24,7 +24,8 @@ export interface WorkerEmbedderOptions {
  * on 2 cores the load bench measured it slower than one worker with priorities (the main
  * thread, the query worker and the background worker fight over two cores), so it starts
  * from 4. The model must also load twice in one process, which onnxruntime's native binding
- * (transformers.js models) cannot.
+ * cannot: a transformers.js model never gets a second worker, and USE-lite's second worker
+ * runs it on TF.js (same vectors; native-runtime.ts).
  */
 export function defaultWorkers(model: string): number {
   return model === 'use-lite' && availableParallelism() >= 4 ? 2 : 1;

