@@ -35,7 +35,11 @@ export async function extractiveSummary(markdown: string, embedder: Embedder, ma
   const all = sentences(markdown).filter((s) => s.length <= 600);
   const pool = sampleSentences(all);
   if (pool.length <= maxPicks) return { summary: clip(pool.join(' '), MAX_CHARS), sentences_considered: pool.length, picked: pool.map((_, i) => i) };
-  const vecs = await embedder.embed(pool);
+  // A capture in the pipeline is waited for like a search (its embed and link stages ask as
+  // queries too): as background work its sentences went in chunks of two, held back while
+  // other captures' stages kept asking (capture bench: summarize 342 → 37 ms, notes 5.7 →
+  // 29 captures/s).
+  const vecs = await embedder.embed(pool, 'query');
   const centre = centroid(vecs)!;
   const relevance = vecs.map((v, i) => dot(v, centre) + 0.08 * Math.max(0, 1 - i / 10) + (pool[i].split(' ').length < 6 ? -0.15 : 0));
   const picked: number[] = [];

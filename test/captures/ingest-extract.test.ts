@@ -94,6 +94,15 @@ describe('summary and tags', () => {
   it('short texts are their own summary', async () => {
     expect((await extractiveSummary('Only one sentence here.', new HashEmbedder())).summary).toBe('Only one sentence here.');
   });
+
+  it('asks for its sentence vectors as a waiting request, in one call (not as background work held behind searches)', async () => {
+    const calls: { n: number; priority: string | undefined }[] = [];
+    const inner = new HashEmbedder();
+    const recording = { modelId: inner.modelId, dimension: inner.dimension, close: () => inner.close(), embed: (texts: string[], priority?: 'query' | 'background') => (calls.push({ n: texts.length, priority }), inner.embed(texts)) };
+    const text = Array.from({ length: 20 }, (_, i) => `Sentence number ${i} talks about soil, carbon and forests in some detail.`).join(' ');
+    await extractiveSummary(text, recording, 2);
+    expect(calls).toEqual([{ n: 20, priority: 'query' }]);
+  });
   it('reuses existing tags before inventing new ones', () => {
     const r = keyphraseTags({ title: 'Compost basics', text: `${text} Machine learning is unrelated. Soil health matters; soil health is everything.`, existing: ['soil-health', 'gardening', 'machine-learning'] });
     expect(r.reused).toEqual(['soil-health', 'machine-learning']);
