@@ -228,6 +228,9 @@ describe('command palette', () => {
     expect(await page.locator('.palette-item.active').innerText()).toMatch(/Tags/);
     await page.keyboard.press('Enter');
     await page.waitForURL(/#\/tags$/);
+    // The route change moves focus to the page (Layout) a moment after the URL changes: let it,
+    // so that it cannot take focus from the link below.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
 
     // Escape closes and focus returns to what had it.
     await page.getByRole('link', { name: 'PARA' }).focus();
