@@ -1,6 +1,6 @@
 // USE-lite on onnxruntime's native CPU kernels: the same weights and the same vectors (to
-// ~2e-6) as TF.js's WebAssembly backend, about 4× less CPU per text here (9 queries: 14 vs
-// 56 ms). The graph is built in memory from the model package (graph.ts); the SentencePiece
+// ~2e-6) as TF.js's WebAssembly backend, 4–9× less time per call here (measured alone: 9
+// queries ~9 vs 56–65 ms, 1 query ~1.5 vs 14–18 ms). The graph is built in memory from the model package (graph.ts); the SentencePiece
 // tokenizer is the model package's own (@energetic-ai/embeddings). onnxruntime's binding
 // loads in one thread per process, so the caller decides who may use it (native-runtime.ts).
 import { readFileSync } from 'node:fs';
