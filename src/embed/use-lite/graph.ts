@@ -9,11 +9,10 @@
 // x0 [B, L, 256], the attention bias for padding [B, 1, 1, L] and the pooling weights
 // [B, L, 1]. Padding rows are computed but never reach a real token: keys at padding get
 // the bias, and the pooling weight there is 0. Checked against TF.js in
-// test/embed/use-lite-onnx.test.ts (same vectors to ~2e-6).
+// test/embed/use-lite-onnx.e2e.test.ts (same vectors to ~2e-6).
 import { encodeModel, type OnnxInit, type OnnxNode } from './onnx-proto.js';
-import { tensor, type UseTensor } from './weights.js';
+import { tensor, USE_SCOPE as P, type UseTensor } from './weights.js';
 
-const P = 'module_apply_default/Encoder_en/KonaTransformer/';
 const M = 'module/Encoder_en/KonaTransformer/';
 
 export function useLiteOnnx(weights: Map<string, UseTensor>): Uint8Array {

