@@ -10,6 +10,7 @@ const entryPoints = {
   rhizome: 'src/cli/main.ts',
   'embed-worker': 'src/embed/worker.ts',
   'pg-worker': 'src/db/pg/sync-worker.ts',
+  'keyword-worker': 'src/repos/kept-postings-worker.ts',
 };
 if (existsSync('bench/run.ts')) entryPoints.bench = 'bench/run.ts';
 if (existsSync('bench/load/run.ts')) entryPoints['bench-load'] = 'bench/load/run.ts';

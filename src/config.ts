@@ -48,6 +48,7 @@ const envSchema = z.object({
   RHIZOME_QUERY_CACHE: z.coerce.number().int().min(0).max(100_000).default(1000),
   RHIZOME_TRUST_PROXY: flag,
   RHIZOME_REQUESTS_PER_TURN: z.coerce.number().int().min(0).max(10_000).default(24),
+  RHIZOME_KEYWORD_MEMORY: z.enum(['on', 'off']).default('on'),
   RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
 });
 
@@ -104,6 +105,8 @@ export interface Config {
   readonly embedding: { workers: number | undefined; scheduling: 'priority' | 'fifo'; queryCache: number; useLiteRuntime: 'onnx' | 'tfjs' };
   /** New requests the event loop starts per turn (0: no gate); see http/turn-gate.ts. */
   readonly requestsPerTurn: number;
+  /** Whether the keyword side keeps its terms' postings in memory (repos/kept-postings.repo.ts). */
+  readonly keywordMemory: boolean;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -165,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryCache: e.RHIZOME_QUERY_CACHE, useLiteRuntime: e.RHIZOME_USE_LITE_RUNTIME },
     requestsPerTurn: e.RHIZOME_REQUESTS_PER_TURN,
+    keywordMemory: e.RHIZOME_KEYWORD_MEMORY === 'on',
     ...overrides,
   };
   return Object.freeze(config);

@@ -87,7 +87,7 @@ export function buildContainer(o: ServiceOptions) {
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
   // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
-  const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log) : null;
+  const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log, { keepInMemory: config.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
   const links = new LinksService(tx, repos.links, clock);

@@ -28,7 +28,7 @@ export function wire(c: Container): Container {
  * the background), jobs start running, and each tenant's in-memory vector index is loaded
  * in slices (~1,000 vectors per event-loop turn, so requests are answered throughout;
  * semantic queries are answered exactly from vec0 until a tenant's index is complete);
- * the keyword side's common terms are scored after it (services/nodes/keyword-warmer.ts).
+ * the keyword side's terms are read into memory after it (services/nodes/keyword-warmer.ts).
  */
 export function startBackground(c: Container): void {
   const interrupted = c.imports.markInterrupted();

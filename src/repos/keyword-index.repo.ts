@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { createFtsTable, ftsTable } from '../db/fts-tables.js';
 import type { Db } from '../db/open.js';
+import { recordChange } from './keyword-changes.js';
 
 export { ftsTable };
 
@@ -82,11 +83,13 @@ export class KeywordIndexRepo {
 
   insert(tenantId: string, seq: number, f: FtsFields): void {
     this.ensure(tenantId).insert.run(seq, f.title, f.summary, f.body, f.tags);
+    recordChange(this.db, tenantId, seq);
     this.wrote(tenantId);
   }
 
   delete(tenantId: string, seq: number): void {
     if (this.table(tenantId)) this.ensure(tenantId).del.run(seq);
+    recordChange(this.db, tenantId, seq);
     this.wrote(tenantId);
   }
 

@@ -3,7 +3,9 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import { ftsAnyOfQuoted } from '../search/text.js';
-import { topKWithImpacts } from '../search/term-impacts.js';
+import { topKOfCandidates, topKWithImpacts, unionSize } from '../search/term-impacts.js';
+import { ScoreAccumulator } from '../search/kept-postings.js';
+import { KeptPostingsRepo } from './kept-postings.repo.js';
 import { FIELD_WEIGHTS, KeywordIndexRepo } from './keyword-index.repo.js';
 import { TermImpactsRepo } from './term-impacts.repo.js';
 import { statementCache, type Prepare } from './statement-cache.js';
@@ -38,13 +40,18 @@ export class SearchRepo implements KeywordSearch {
 
   readonly keywords: KeywordIndexRepo;
   readonly impacts: TermImpactsRepo;
+  readonly kept: KeptPostingsRepo;
+  private readonly acc = new ScoreAccumulator();
   /** false: every keyword query scores all its matches in FTS5 (the route before kept impacts; the bench compares both). */
   useImpacts = true;
+  /** false: terms kept in memory are scored by FTS5 (and kept impacts) anyway (the route before them; the bench compares both). */
+  useKept = true;
   private readonly prepare: Prepare;
 
   constructor(private readonly db: Db) {
     this.keywords = new KeywordIndexRepo(db);
     this.impacts = new TermImpactsRepo(db, this.keywords);
+    this.kept = new KeptPostingsRepo(db, this.keywords);
     this.prepare = statementCache(db);
     this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
   }
@@ -96,12 +103,42 @@ export class SearchRepo implements KeywordSearch {
     if (filtered || n === 0) return this.ranked(tenantId, match, f, limit);
     const df = this.keywords.docFrequencies(tenantId, phrases);
     const cut = floor ?? commonTermFloor(n);
-    const common = phrases.filter((_, i) => df[i] >= cut);
+    const keptOf = this.useKept ? this.kept.usable(tenantId) : null;
+    const stems = keptOf ? phrases.map((p) => this.impacts.stemOf(p)) : [];
+    const kept = keptOf ? phrases.flatMap((_, i) => (stems[i] !== null && keptOf(stems[i]!) ? [i] : [])) : [];
+    const isKept = (i: number) => kept.includes(i);
+    const common = phrases.filter((_, i) => !isKept(i) && df[i] >= cut);
+    const rare = phrases.filter((_, i) => !isKept(i) && df[i] < cut);
+    if (kept.length) return this.withKept(tenantId, kept.map((i) => ({ phrase: phrases[i], stem: stems[i]!, df: df[i] })), rare, common, { n, df }, limit);
     if (common.length === 0) return this.ranked(tenantId, match, f, limit);
-    const rare = ftsAnyOfQuoted(phrases.filter((_, i) => df[i] < cut));
-    const rareHits = rare ? this.keywords.scoredMatches(tenantId, rare) : [];
+    const rareMatch = ftsAnyOfQuoted(rare);
+    const rareHits = rareMatch ? this.keywords.scoredMatches(tenantId, rareMatch) : [];
     const { hits, total } = topKWithImpacts(rareHits, common.map((p) => this.impacts.get(tenantId, p)), limit);
     return { hits, total, stats: { n, df } };
+  }
+
+  /**
+   * keywordTop when some terms are kept in memory (kept-postings.repo.ts): their
+   * contributions are summed from the kept lists, however many notes hold them (~3 ns a
+   * posting), the rare terms' from FTS5, and any common term not kept has its kept impacts
+   * added to those nodes before the walk over its list.
+   */
+  private withKept(tenantId: string, kept: { phrase: string; stem: string; df: number }[], rare: string[], common: string[], stats: { n: number; df: number[] }, limit: number): KeywordTop {
+    const acc = this.acc;
+    try {
+      this.kept.score(tenantId, kept, acc);
+      const rareMatch = ftsAnyOfQuoted(rare);
+      if (rareMatch) {
+        const { seqs, scores } = this.keywords.scoredColumns(tenantId, rareMatch);
+        for (let i = 0; i < seqs.length; i++) acc.add(seqs[i], scores[i]);
+      }
+      const lists = common.map((p) => this.impacts.get(tenantId, p));
+      for (const c of lists) acc.addToTouched(c.seqs, c.scores);
+      const { seqs, scores } = acc.columns();
+      return { hits: topKOfCandidates(seqs, scores, (seq) => acc.has(seq), lists, limit), total: unionSize(seqs, lists), stats };
+    } finally {
+      acc.clear();
+    }
   }
 
   /**

@@ -59,22 +59,34 @@ export interface ScoredSeq {
  * kept impacts. Also returns how many distinct nodes match any term (total_matches).
  */
 export function topKWithImpacts(rare: ScoredSeq[], common: TermImpacts[], k: number): { hits: ScoredSeq[]; total: number } {
-  const full = (seq: number, base: number) => {
-    let s = base;
-    for (const c of common) s += impactOf(c, seq);
+  const seqs = Int32Array.from(rare, (r) => r.seq);
+  const scores = Float64Array.from(rare, (r) => {
+    let s = r.score;
+    for (const c of common) s += impactOf(c, r.seq);
     return s;
-  };
-  const best: ScoredSeq[] = [];
-  const seen = new Set<number>();
-  for (const r of rare) {
-    seen.add(r.seq);
-    best.push({ seq: r.seq, score: full(r.seq, r.score) });
+  });
+  const inRare = new Set(seqs);
+  return { hits: topKOfCandidates(seqs, scores, (seq) => inRare.has(seq), common, k), total: unionSize(seqs, common) };
+}
+
+/**
+ * The k best nodes, best first, when the candidates (`seqs`/`scores`) are already scored in
+ * full, common terms included, and `isCandidate` tells them apart. The candidates go
+ * through a bounded heap (no sort of tens of thousands of matches); then the threshold
+ * algorithm walks the common terms' lists best first for the nodes outside them: a node not
+ * seen yet scores at most the sum of every list's next score.
+ */
+export function topKOfCandidates(seqs: Int32Array, scores: Float64Array, isCandidate: (seq: number) => boolean, common: TermImpacts[], k: number): ScoredSeq[] {
+  const heap = new MinHeap(k);
+  for (let i = 0; i < seqs.length; i++) {
+    // Most of a million candidates lose to the k-th best: skip them without an object.
+    if (heap.size === k && k > 0) {
+      const min = heap.min();
+      if (scores[i] < min || (scores[i] === min && seqs[i] > heap.minSeq())) continue;
+    }
+    heap.offer({ seq: seqs[i], score: scores[i] });
   }
-  best.sort(byScore);
-  if (best.length > k) best.length = k;
-  const heap = new MinHeap(k, best);
-  // Threshold algorithm over the common terms' lists, best first: a node not seen yet
-  // scores at most the sum of every list's next score.
+  const visited = new Set<number>();
   const pos = common.map(() => 0);
   for (;;) {
     let bound = 0;
@@ -91,25 +103,23 @@ export function topKWithImpacts(rare: ScoredSeq[], common: TermImpacts[], k: num
       const c = common[i];
       if (pos[i] >= c.order.length) continue;
       const seq = c.seqs[c.order[pos[i]++]];
-      if (seen.has(seq)) continue;
-      seen.add(seq);
-      heap.offer({ seq, score: full(seq, 0) });
+      if (visited.has(seq) || isCandidate(seq)) continue;
+      visited.add(seq);
+      let score = 0;
+      for (const l of common) score += impactOf(l, seq);
+      heap.offer({ seq, score });
     }
   }
-  return { hits: heap.sorted(), total: unionSize(rare, common) };
+  return heap.sorted();
 }
 
-function byScore(a: ScoredSeq, b: ScoredSeq): number {
-  return b.score - a.score || a.seq - b.seq;
-}
-
-/** Distinct nodes in the rare matches and the common terms' lists (a bitmap over seqs). */
-function unionSize(rare: ScoredSeq[], common: TermImpacts[]): number {
-  if (common.length === 0) return rare.length;
-  if (common.length === 1 && rare.length === 0) return common[0].seqs.length;
+/** Distinct nodes among the candidates and the common terms' lists (total_matches; a bitmap over seqs). */
+export function unionSize(candidates: ArrayLike<number>, common: TermImpacts[]): number {
+  if (common.length === 0) return candidates.length;
+  if (common.length === 1 && candidates.length === 0) return common[0].seqs.length;
   let max = 0;
   for (const c of common) if (c.seqs.length) max = Math.max(max, c.seqs[c.seqs.length - 1]);
-  for (const r of rare) max = Math.max(max, r.seq);
+  for (let i = 0; i < candidates.length; i++) max = Math.max(max, candidates[i]);
   const bits = new Uint8Array((max >> 3) + 1);
   let total = 0;
   const mark = (seq: number) => {
@@ -120,24 +130,26 @@ function unionSize(rare: ScoredSeq[], common: TermImpacts[]): number {
     }
   };
   for (const c of common) for (const seq of c.seqs) mark(seq);
-  for (const r of rare) mark(r.seq);
+  for (let i = 0; i < candidates.length; i++) mark(candidates[i]);
   return total;
+}
+
+function byScore(a: ScoredSeq, b: ScoredSeq): number {
+  return b.score - a.score || a.seq - b.seq;
 }
 
 /** Keeps the k best offers; the root is the worst kept (ties: the larger seq is worse). */
 class MinHeap {
   private readonly a: ScoredSeq[] = [];
-  constructor(
-    private readonly k: number,
-    initial: ScoredSeq[],
-  ) {
-    for (const x of initial) this.offer(x);
-  }
+  constructor(private readonly k: number) {}
   get size(): number {
     return this.a.length;
   }
   min(): number {
     return this.a[0].score;
+  }
+  minSeq(): number {
+    return this.a[0].seq;
   }
   private worse(x: ScoredSeq, y: ScoredSeq): boolean {
     return x.score < y.score || (x.score === y.score && x.seq > y.seq);

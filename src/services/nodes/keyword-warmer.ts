@@ -1,9 +1,9 @@
-// Keeps the keyword side's kept term contributions (repos/term-impacts.repo.ts) warm, so
-// a query with a common word does not pay for scoring its postings: at start-up each
-// tenant's most common terms are scored in the background, and after writes the kept
-// terms that went stale are scored again once the tenant has been quiet for a moment.
-// One term per event-loop turn (a term held by every one of 100k notes takes ~30 ms), so
-// requests interleave.
+// Keeps the keyword side's memory warm, so a query does not pay FTS5 for scoring the
+// postings of its words. At start-up each tenant's terms held by enough notes are read into
+// memory (repos/kept-postings.repo.ts), and read again once writes have worn them and the
+// tenant has been quiet for a moment. A tenant too small for that has its most common
+// terms' contributions scored ahead instead (repos/term-impacts.repo.ts), scored again
+// after writes. Work is sliced across event-loop turns, so requests interleave.
 import type { Logger } from '../../logger.js';
 import type { SearchRepo } from '../../repos/search.repo.js';
 import { impactBudget } from '../../repos/term-impacts.repo.js';
@@ -13,6 +13,14 @@ export const PREWARM_SHARE = 0.08;
 export const PREWARM_MAX_TERMS = 64;
 /** Stale terms are refreshed after the tenant has not written for this long. */
 export const REFRESH_QUIET_MS = 1500;
+/**
+ * Up to this many notes, reading a tenant's terms again costs well under a second of
+ * slices, so writes wearing them out trigger it without waiting for quiet (a tenant
+ * writing steadily would otherwise have more and more of each query scored by FTS5).
+ */
+export const CHEAP_KEEP_NOTES = 20_000;
+/** ...once new notes pass this share of the kept ones (a larger tenant: DIRTY_NEW_SHARE, after quiet). */
+const CHEAP_NEW_SHARE = 0.25;
 const TICK_MS = 500;
 
 /** A pause between terms long enough for pending requests to be read and answered. */
@@ -27,6 +35,7 @@ export class KeywordWarmer {
     private readonly repo: SearchRepo,
     private readonly tenantIds: () => string[],
     private readonly log: Logger,
+    private readonly opts: { keepInMemory?: boolean; cheapKeepNotes?: number } = {},
   ) {}
 
   /** Scores the tenant's most common terms, yielding between terms; resolves with how many. */
@@ -45,6 +54,16 @@ export class KeywordWarmer {
     return done;
   }
 
+  /**
+   * Reads the tenant's terms held by at least the kept floor of notes into memory
+   * (kept-postings.repo.ts; a tenant with fewer notes is declined until it writes).
+   * Resolves with whether it did.
+   */
+  async keep(tenantId: string): Promise<boolean> {
+    if (this.opts.keepInMemory === false) return false;
+    return this.repo.kept.build(tenantId, Infinity, () => this.stopped);
+  }
+
   /** Pre-warms every tenant, then refreshes stale terms on a timer until stop() (after which it never starts again: the database is closing). */
   start(): void {
     if (this.stopped || this.timer) return;
@@ -52,8 +71,17 @@ export class KeywordWarmer {
       await turn(); // never inside the caller's start-up work
       const t0 = Date.now();
       let terms = 0;
-      for (const id of this.tenantIds()) terms += await this.prewarm(id);
-      this.log.info(`keyword index warm: ${terms} common term(s) in ${Date.now() - t0} ms (${Math.round(this.repo.impacts.heldBytes() / 1e6)} MB)`);
+      let kept = 0;
+      for (const id of this.tenantIds()) {
+        // Kept postings answer common terms too; scoring them ahead is for tenants without.
+        if (await this.keep(id)) kept += this.repo.kept.termCount(id);
+        else terms += await this.prewarm(id);
+      }
+      const parts = [
+        ...(kept ? [`${kept} term(s) kept in memory (${Math.round(this.repo.kept.heldBytes() / 1e6)} MB)`] : []),
+        ...(terms || !kept ? [`${terms} common term(s) scored (${Math.round(this.repo.impacts.heldBytes() / 1e6)} MB)`] : []),
+      ];
+      this.log.info(`keyword index warm: ${parts.join(', ')} in ${Date.now() - t0} ms`);
     });
     this.timer = setInterval(() => void this.run(() => this.refresh()), TICK_MS);
     this.timer.unref();
@@ -63,13 +91,22 @@ export class KeywordWarmer {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    void this.repo.kept.close();
   }
 
-  /** Scores again the kept terms of tenants that wrote and have since been quiet. */
+  /** Scores again the kept terms of tenants that wrote and have since been quiet, and reads their terms into memory again once writes have worn them. */
   async refresh(): Promise<number> {
     let done = 0;
     for (const id of this.tenantIds()) {
-      if (this.repo.keywords.quietFor(id) < REFRESH_QUIET_MS) continue;
+      const quiet = this.repo.keywords.quietFor(id) >= REFRESH_QUIET_MS;
+      const cheapNotes = this.opts.cheapKeepNotes ?? CHEAP_KEEP_NOTES;
+      const keptNotes = this.repo.kept.keptNotes(id);
+      // In memory first (no query a tick); the tenant's size only for one worth reading.
+      if (this.opts.keepInMemory !== false && this.repo.kept.stale(id, keptNotes && keptNotes <= cheapNotes ? CHEAP_NEW_SHARE : undefined)) {
+        const cheap = (keptNotes || this.repo.keywords.rows(id)) <= cheapNotes;
+        if ((quiet || cheap) && (await this.keep(id))) done++;
+      }
+      if (!quiet) continue;
       for (const p of this.repo.impacts.stale(id)) {
         if (this.stopped || this.repo.keywords.quietFor(id) < REFRESH_QUIET_MS) break;
         this.repo.impacts.get(id, p);
