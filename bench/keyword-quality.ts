@@ -1,7 +1,8 @@
 // The keyword side's two routes on the eval collections, in the bench's run: FTS5 scoring
 // every match (the route before kept term impacts) against kept impacts for every term
 // (floor 1: the whole query goes through search/term-impacts.ts, the strictest check) and
-// at the production floor. nDCG@10 with the eval's own metric; the routes must agree.
+// at the production floor, and against postings kept in memory for every term (floor 1;
+// kept-postings.repo.ts). nDCG@10 with the eval's own metric; the routes must agree.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,9 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
       }
     })();
     const repo = s.repos.fts!;
-    const ndcg = { every_match: [] as number[], impacts_all_terms: [] as number[], impacts_default: [] as number[] };
+    repo.kept.floor = 1;
+    await repo.kept.build(tenantId, Infinity);
+    const ndcg = { every_match: [] as number[], impacts_all_terms: [] as number[], impacts_default: [] as number[], kept_all_terms: [] as number[] };
     let differ = 0;
     for (const q of c.queries) {
       const match = buildFtsQuery(q.text);
@@ -49,15 +52,19 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
       const rel = c.relevant.get(q.id)!;
       const ids = (hits: { seq: number }[]) => hits.slice(0, 10).map((h) => docOf.get(h.seq)!);
       const full = ids(repo.keyword(tenantId, match, {}, 200));
+      repo.useKept = false;
       const all = ids(repo.keywordTop(tenantId, phrases, {}, 200, 1).hits);
       const dflt = ids(repo.keywordTop(tenantId, phrases, {}, 200).hits);
-      if (full.join() !== all.join() || full.join() !== dflt.join()) differ++;
+      repo.useKept = true;
+      const kept = ids(repo.keywordTop(tenantId, phrases, {}, 200).hits);
+      if (full.join() !== all.join() || full.join() !== dflt.join() || full.join() !== kept.join()) differ++;
+      ndcg.kept_all_terms.push(ndcgAt(kept, rel, 10));
       ndcg.every_match.push(ndcgAt(full, rel, 10));
       ndcg.impacts_all_terms.push(ndcgAt(all, rel, 10));
       ndcg.impacts_default.push(ndcgAt(dflt, rel, 10));
     }
     const r = (xs: number[]) => Math.round(mean(xs) * 10000) / 10000;
-    out({ kind: 'keyword_route_quality', collection: c.name, docs: c.docs.length, queries: ndcg.every_match.length, ndcg10_fts_every_match: r(ndcg.every_match), ndcg10_impacts_every_term: r(ndcg.impacts_all_terms), ndcg10_impacts_default: r(ndcg.impacts_default), queries_with_different_top10: differ });
+    out({ kind: 'keyword_route_quality', collection: c.name, docs: c.docs.length, queries: ndcg.every_match.length, ndcg10_fts_every_match: r(ndcg.every_match), ndcg10_impacts_every_term: r(ndcg.impacts_all_terms), ndcg10_impacts_default: r(ndcg.impacts_default), ndcg10_kept_every_term: r(ndcg.kept_all_terms), kept_terms: repo.kept.termCount(tenantId), queries_with_different_top10: differ });
     closeDatabase(db);
     rmSync(dataDir, { recursive: true, force: true });
   }

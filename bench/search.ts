@@ -94,11 +94,16 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const index = s.vectors.indexStats(tenantId);
   const t2 = process.hrtime.bigint();
   const keywordTerms = await s.keywordWarmer!.prewarm(tenantId);
+  const t3 = process.hrtime.bigint();
+  await s.keywordWarmer!.keep(tenantId);
+  const keptMs = Math.round(ms(t3));
   out({
     kind: 'search_build', nodes: n, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
     // index_load_ms includes building the partition (index_partition_ms of it); the bytes are the index's typed arrays
     index_partition_ms: index.partition_build_ms, index_partitioned: index.partitioned, index_bytes_per_vector: index.bytes_per_vector,
     keyword_prewarm_ms: Math.round(ms(t2)), keyword_prewarm_terms: keywordTerms, keyword_impacts_mb: Math.round(s.repos.fts!.impacts.heldBytes() / 1e5) / 10,
+    // mid-frequency terms read into memory (kept-postings.repo.ts), after the common ones
+    keyword_kept_ms: keptMs, keyword_kept_terms: s.repos.fts!.kept.termCount(tenantId), keyword_kept_mb: Math.round(s.repos.fts!.kept.heldBytes(tenantId) / 1e5) / 10,
   });
   return { s, tenantId, apiKey, corpus, embedder, dir };
 }
@@ -136,6 +141,22 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
     out({ kind: 'search_latency_fts_every_match', nodes: n, mode, query_embedding: 'excluded', p50_ms: pct(times, 50), p95_ms: pct(times, 95), queries: times.length });
   }
   c.s.repos.fts!.useImpacts = true;
+  // The same queries with mid-frequency terms scored by FTS5 (the route before kept postings),
+  // query by query in turns with the kept route, so a busy neighbour slows both alike.
+  for (const mode of ['keyword', 'hybrid'] as const) {
+    const on: number[] = [];
+    const off: number[] = [];
+    for (const [i, q] of queries.entries()) {
+      for (const kept of i % 2 ? [true, false] : [false, true]) {
+        c.s.repos.fts!.useKept = kept;
+        const t0 = process.hrtime.bigint();
+        await c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 });
+        if (i >= 5) (kept ? on : off).push(ms(t0));
+      }
+    }
+    c.s.repos.fts!.useKept = true;
+    out({ kind: 'search_latency_kept_postings', nodes: n, mode, query_embedding: 'excluded', kept_terms: c.s.repos.fts!.kept.termCount(c.tenantId), kept_p50_ms: pct(on, 50), kept_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
+  }
   // The k-NN with and without the coarse partition of the codes, query by query in turns
   // (which one goes first alternates), so a busy neighbour slows both sides alike.
   for (const mode of ['semantic', 'hybrid'] as const) {
@@ -287,7 +308,7 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
       naive(c, n, hybrid, out);
       recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round((c.s.vectors.warm(c.tenantId) * c.s.vectors.indexStats(c.tenantId).bytes_per_vector) / 1e6), keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
+      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round((c.s.vectors.warm(c.tenantId) * c.s.vectors.indexStats(c.tenantId).bytes_per_vector) / 1e6), keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), keyword_kept_mb: Math.round(c.s.repos.fts!.kept.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
       closeDatabase(c.s.db as Db);
       rmSync(c.dir, { recursive: true, force: true });
     }

@@ -27,7 +27,9 @@ for (const m of mixes) mixFrom(m); // fail fast on a bad one
  * the turn gate at 8 or 16 new requests a turn instead of the default 24
  * (RHIZOME_REQUESTS_PER_TURN); `no-gate`: the defaults without the gate (0);
  * `tfjs`: the defaults with USE-lite on TF.js's WebAssembly backend, the runtime before
- * onnxruntime (RHIZOME_USE_LITE_RUNTIME=tfjs). The knobs are server variables.
+ * onnxruntime (RHIZOME_USE_LITE_RUNTIME=tfjs); `keyword-fts5`: the defaults with FTS5
+ * scoring every keyword query, no postings kept in memory (RHIZOME_KEYWORD_MEMORY=off).
+ * The knobs are server variables.
  */
 const CONFIGS: Record<string, Record<string, string>> = {
   before: { RHIZOME_EMBED_WORKERS: '1', RHIZOME_EMBED_SCHEDULING: 'fifo', RHIZOME_QUERY_CACHE: '0' },
@@ -37,6 +39,7 @@ const CONFIGS: Record<string, Record<string, string>> = {
   'gate-16': { RHIZOME_REQUESTS_PER_TURN: '16' },
   'no-gate': { RHIZOME_REQUESTS_PER_TURN: '0' },
   tfjs: { RHIZOME_USE_LITE_RUNTIME: 'tfjs' },
+  'keyword-fts5': { RHIZOME_KEYWORD_MEMORY: 'off' },
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);
