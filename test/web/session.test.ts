@@ -132,6 +132,58 @@ describe('sign-in', () => {
     await ctx.close();
   });
 
+  it('a tab whose copy of the session is behind waits for the tab spending the token', async () => {
+    // Chromium hands one tab's localStorage writes to the others asynchronously, so the tab
+    // that takes the refresh lock next can still read the token the last holder just spent.
+    // Here tab one plays such a holder: it marks the token as being spent the way the
+    // dashboard does (a Web Lock named after it) and only then spends it and stores the new
+    // tokens. Tab two must wait for them rather than spend the dead token.
+    s.server.cli('users', 'add', 'hopper@example.com', '--tenant', 'default');
+    const ctx = await s.browser.newContext({ baseUrl: s.server.url });
+    const one = await ctx.newPage();
+    await signInByLink(one, 'hopper@example.com');
+    const two = await ctx.newPage();
+    const refreshes: number[] = [];
+    ctx.on('response', (r) => {
+      if (r.url().endsWith('/api/v1/auth/refresh')) refreshes.push(r.status());
+    });
+    await one.evaluate(async () => {
+      const s = JSON.parse(localStorage.getItem('rhizome.session')!);
+      await new Promise<void>((granted) => {
+        void navigator.locks.request('rhizome-spent:' + s.refresh.slice(-24), () => {
+          granted();
+          return new Promise<void>((release) => ((window as unknown as { releaseSpent: () => void }).releaseSpent = release));
+        });
+      });
+      localStorage.setItem('rhizome.session', JSON.stringify({ ...s, expiresAt: Date.now() + 1000 }));
+    });
+    await two.goto('/');
+    const refreshing = () => one.evaluate(async () => (await navigator.locks.query()).held!.some((l) => l.name === 'rhizome-refresh'));
+    await expect.poll(refreshing).toBe(true);
+    await two.waitForTimeout(300);
+    expect(refreshes).toEqual([]);
+    await one.evaluate(async () => {
+      const s = JSON.parse(localStorage.getItem('rhizome.session')!);
+      const res = await fetch('/api/v1/auth/refresh', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refresh_token: s.refresh }),
+      });
+      const t = await res.json();
+      localStorage.setItem(
+        'rhizome.session',
+        JSON.stringify({ kind: 'bearer', access: t.access_token, refresh: t.refresh_token, expiresAt: Date.now() + t.expires_in * 1000 }),
+      );
+      (window as unknown as { releaseSpent: () => void }).releaseSpent();
+    });
+    await two.locator('.health-cell').first().waitFor();
+    expect(refreshes).toEqual([200]);
+    await two.goto('/#/settings');
+    await two.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(await two.getByRole('heading', { name: 'Sign in to Rhizome' }).count()).toBe(0);
+    await ctx.close();
+  });
+
   it('an invalid magic link says so and offers the sign-in forms', async () => {
     const page = await s.anonymousPage();
     const ctx = page.context();

@@ -1,7 +1,7 @@
 // fetch() for /api/v1 with the session's credentials. Errors become ApiError carrying the
 // server's problem+json (title, detail, field errors, Retry-After) so every page can show
 // exactly what the API said, including "this endpoint does not exist yet".
-import { loadSession, markExpired, needsRefresh, refreshSession, saveSession, type Session } from './session.js';
+import { loadSession, needsRefresh, refreshSession, saveSession, type Session } from './session.js';
 
 export interface FieldError {
   path: string;
@@ -76,8 +76,7 @@ export async function request<T = unknown>(method: string, path: string, body?: 
   let res = await send(session);
   if (res.status === 401 && !opts.anonymous && session) {
     if (session.kind === 'bearer') {
-      markExpired();
-      const next = await refreshSession();
+      const next = await refreshSession(session.access);
       if (next) res = await send(next);
     }
     if (res.status === 401) {

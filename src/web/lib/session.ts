@@ -1,8 +1,12 @@
 // Who the dashboard is signed in as, kept in localStorage so a reload (or another tab)
 // stays signed in. Bearer sessions refresh themselves a minute before the access token
 // expires and whenever the API answers 401; refresh tokens rotate and a reused one kills
-// the whole session server-side, so tabs take a Web Lock and re-read storage before
-// refreshing: only one tab ever spends a given refresh token.
+// the whole session server-side, so only one tab ever spends a given refresh token:
+// tabs take a Web Lock before refreshing, and the tab that spends a token also holds a
+// lock named after it for a while. Web Locks live in the browser process, so the tab that
+// gets the refresh lock next sees that marker at once, even when its copy of
+// localStorage has not yet received the new tokens (Chromium delivers storage writes to
+// other tabs asynchronously); it then waits for them instead of spending the dead token.
 export type Session =
   | { kind: 'apikey'; key: string }
   | { kind: 'bearer'; access: string; refresh: string; expiresAt: number };
@@ -55,14 +59,22 @@ export function bearerFrom(t: { access_token: string; refresh_token: string; exp
 }
 
 let inflight: Promise<Session | null> | null = null;
+const SPENT_HOLD_MS = 30_000;
+const SPENT_WAIT_MS = 5_000;
 
-/** Exchanges the refresh token for new tokens; resolves to null when the session is over. */
-export function refreshSession(): Promise<Session | null> {
+/**
+ * Exchanges the refresh token for new tokens; resolves to null when the session is over.
+ * `rejected` is an access token the API has just refused: refresh even if the stored
+ * expiry says it is fresh, unless another tab has already replaced it.
+ */
+export function refreshSession(rejected?: string): Promise<Session | null> {
   inflight ??= withLock(async () => {
-    const before = loadSession();
+    const before = await settled(loadSession());
     if (!before || before.kind !== 'bearer') return before;
     // Another tab may have refreshed while we waited for the lock.
-    if (before.expiresAt - Date.now() > REFRESH_EARLY_MS) return before;
+    const fresh = rejected !== undefined ? before.access !== rejected : before.expiresAt - Date.now() > REFRESH_EARLY_MS;
+    if (fresh) return before;
+    const spent = await markSpent(before.refresh);
     let res: Response;
     try {
       res = await fetch('/api/v1/auth/refresh', {
@@ -71,13 +83,16 @@ export function refreshSession(): Promise<Session | null> {
         body: JSON.stringify({ refresh_token: before.refresh }),
       });
     } catch {
+      spent.release();
       return before; // offline: keep the session, try again later
     }
     if (res.ok) {
       const next = bearerFrom(await res.json());
       saveSession(next);
+      spent.releaseLater();
       return next;
     }
+    spent.release();
     if (res.status === 400 || res.status === 401) {
       saveSession(null, 'Your session has ended. Please sign in again.');
       return null;
@@ -94,15 +109,49 @@ export function needsRefresh(s: Session): boolean {
   return s.kind === 'bearer' && s.expiresAt - Date.now() <= REFRESH_EARLY_MS;
 }
 
-/** Forces the next refresh regardless of the stored expiry (after a 401). */
-export function markExpired(): void {
-  const s = loadSession();
-  if (s?.kind === 'bearer') localStorage.setItem(KEY, JSON.stringify({ ...s, expiresAt: 0 }));
+function lockManager(): LockManager | undefined {
+  return (navigator as Navigator & { locks?: LockManager }).locks;
 }
 
 function withLock<T>(fn: () => Promise<T>): Promise<T> {
-  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  const locks = lockManager();
   return locks ? (locks.request('rhizome-refresh', fn) as Promise<T>) : fn();
+}
+
+const spentName = (refresh: string) => 'rhizome-spent:' + refresh.slice(-24);
+
+/** Holds a lock saying this tab is spending (or has spent) this refresh token. */
+async function markSpent(refresh: string): Promise<{ release(): void; releaseLater(): void }> {
+  const locks = lockManager();
+  if (!locks) return { release() {}, releaseLater() {} };
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await new Promise<void>((granted) => {
+    void locks.request(spentName(refresh), () => {
+      granted();
+      return held;
+    });
+  });
+  return { release, releaseLater: () => setTimeout(release, SPENT_HOLD_MS) };
+}
+
+/**
+ * The session as it really is: while another tab holds the marker for this session's
+ * refresh token, our copy of localStorage is behind, so wait until the new tokens (or
+ * the sign-out) arrive.
+ */
+async function settled(s: Session | null): Promise<Session | null> {
+  const locks = lockManager();
+  if (!locks || s?.kind !== 'bearer') return s;
+  const { held = [] } = await locks.query();
+  const name = spentName(s.refresh);
+  if (!held.some((l) => l.name === name)) return s;
+  const until = Date.now() + SPENT_WAIT_MS;
+  for (;;) {
+    const now = loadSession();
+    if (now?.kind !== 'bearer' || now.refresh !== s.refresh || Date.now() > until) return now;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 let timer: ReturnType<typeof setTimeout> | undefined;
