@@ -20,6 +20,27 @@ async function signInByLink(page: Page, email: string): Promise<void> {
   await page.getByLabel('Search nodes').waitFor();
 }
 
+/** A browser context signed in as a new user in tab `one`, a second tab, and the refresh answers seen. */
+async function twoTabs(email: string) {
+  s.server.cli('users', 'add', email, '--tenant', 'default');
+  const ctx = await s.browser.newContext({ baseUrl: s.server.url });
+  const one = await ctx.newPage();
+  await signInByLink(one, email);
+  const two = await ctx.newPage();
+  const refreshes: number[] = [];
+  ctx.on('response', (r) => {
+    if (r.url().endsWith('/api/v1/auth/refresh')) refreshes.push(r.status());
+  });
+  return { ctx, one, two, refreshes };
+}
+
+/** The second tab is still signed in (on the rotated session). */
+async function stillSignedIn(page: Page): Promise<void> {
+  await page.goto('/#/settings');
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  expect(await page.getByRole('heading', { name: 'Sign in to Rhizome' }).count()).toBe(0);
+}
+
 describe('serving', () => {
   it('serves index.html with no-cache and its hashed bundles with a year-long immutable cache', async () => {
     const index = await fetch(s.server.url + '/');
@@ -106,17 +127,9 @@ describe('sign-in', () => {
   });
 
   it('two tabs refreshing at once spend the refresh token once (no reuse, session kept)', async () => {
-    s.server.cli('users', 'add', 'grace@example.com', '--tenant', 'default');
-    const ctx = await s.browser.newContext({ baseUrl: s.server.url });
-    const one = await ctx.newPage();
-    await signInByLink(one, 'grace@example.com');
-    const two = await ctx.newPage();
+    const { ctx, one, two, refreshes } = await twoTabs('grace@example.com');
     await two.goto('/');
     await two.getByLabel('Search nodes').waitFor();
-    const refreshes: number[] = [];
-    ctx.on('response', (r) => {
-      if (r.url().endsWith('/api/v1/auth/refresh')) refreshes.push(r.status());
-    });
     await one.evaluate(() => {
       const s = JSON.parse(localStorage.getItem('rhizome.session')!);
       localStorage.setItem('rhizome.session', JSON.stringify({ ...s, expiresAt: Date.now() + 1000 }));
@@ -125,10 +138,7 @@ describe('sign-in', () => {
     await Promise.all([one.getByLabel('Search nodes').waitFor(), two.getByLabel('Search nodes').waitFor()]);
     await Promise.all([one.locator('.health-cell').first().waitFor(), two.locator('.health-cell').first().waitFor()]);
     expect(refreshes).toEqual([200]);
-    // Both tabs are still signed in, on the same rotated session.
-    await two.goto('/#/settings');
-    await two.getByRole('heading', { name: 'API keys' }).waitFor();
-    expect(await two.getByRole('heading', { name: 'Sign in to Rhizome' }).count()).toBe(0);
+    await stillSignedIn(two);
     await ctx.close();
   });
 
@@ -138,15 +148,7 @@ describe('sign-in', () => {
     // Here tab one plays such a holder: it marks the token as being spent the way the
     // dashboard does (a Web Lock named after it) and only then spends it and stores the new
     // tokens. Tab two must wait for them rather than spend the dead token.
-    s.server.cli('users', 'add', 'hopper@example.com', '--tenant', 'default');
-    const ctx = await s.browser.newContext({ baseUrl: s.server.url });
-    const one = await ctx.newPage();
-    await signInByLink(one, 'hopper@example.com');
-    const two = await ctx.newPage();
-    const refreshes: number[] = [];
-    ctx.on('response', (r) => {
-      if (r.url().endsWith('/api/v1/auth/refresh')) refreshes.push(r.status());
-    });
+    const { ctx, one, two, refreshes } = await twoTabs('hopper@example.com');
     await one.evaluate(async () => {
       const s = JSON.parse(localStorage.getItem('rhizome.session')!);
       await new Promise<void>((granted) => {
@@ -178,9 +180,7 @@ describe('sign-in', () => {
     });
     await two.locator('.health-cell').first().waitFor();
     expect(refreshes).toEqual([200]);
-    await two.goto('/#/settings');
-    await two.getByRole('heading', { name: 'API keys' }).waitFor();
-    expect(await two.getByRole('heading', { name: 'Sign in to Rhizome' }).count()).toBe(0);
+    await stillSignedIn(two);
     await ctx.close();
   });
 
