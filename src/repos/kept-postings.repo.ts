@@ -7,7 +7,7 @@
 // FTS5's. Too many old nodes written since, and the kept lists step aside (the caller
 // scores in FTS5) until the warmer reads them again.
 import { FIELD_WEIGHTS, type KeywordIndexRepo } from './keyword-index.repo.js';
-import { changesSince, trimChanges, watchChanges } from './keyword-changes.js';
+import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
 import type { PackedPostings, ScoreAccumulator } from '../search/kept-postings.js';
 import { fts5Idf } from '../search/keyword-score.js';
 import { readKept, varint, type ReadOutcome } from './kept-postings-read.js';
@@ -148,6 +148,8 @@ export class KeptPostingsRepo {
       return true;
     } finally {
       this.building.delete(tenantId);
+      // Nothing kept for the tenant: its writes need no log (the next build watches again).
+      if (!this.kept.has(tenantId)) unwatchChanges(this.db, tenantId);
     }
   }
 
@@ -160,6 +162,8 @@ export class KeptPostingsRepo {
   private sync(k: Kept, tenantId: string): boolean {
     const { seqs, next } = changesSince(this.db, tenantId, k.consumed);
     k.consumed = next;
+    // The log is only this reader's, unless a read under way started from an earlier place.
+    if (!this.building.has(tenantId)) trimChanges(this.db, tenantId, next);
     for (const seq of seqs) {
       if (seq > k.last) {
         k.fresh++;

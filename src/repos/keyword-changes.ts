@@ -24,6 +24,11 @@ export function watchChanges(db: object, tenantId: string): number {
   return l.base + l.seqs.length;
 }
 
+/** Stops recording the tenant's changes and forgets them (nothing kept needs them). */
+export function unwatchChanges(db: object, tenantId: string): void {
+  logs.get(db)?.delete(tenantId);
+}
+
 /** Records a change to the tenant's node `seq` (nothing when the tenant is not watched). */
 export function recordChange(db: object, tenantId: string, seq: number): void {
   logs.get(db)?.get(tenantId)?.seqs.push(seq);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { DIRTY_OLD_MAX } from '../../src/repos/kept-postings.repo.js';
+import { changesSince } from '../../src/repos/keyword-changes.js';
 import { buildFtsQuery, contentTerms } from '../../src/search/fts-query.js';
 import { quoteTerm } from '../../src/search/text.js';
 import { packPostings, unpackSeqs } from '../../src/search/kept-postings.js';
@@ -153,6 +154,10 @@ describe('kept postings', () => {
     t.s.nodes.create(other, { title: 'w7 w8', content: 'w7' });
     t.s.nodes.create(t.tenantId, { title: 'w7 w9', content: 'w8' });
     expectSameAsFts5('interleaved, after writes');
+    // The change log holds nothing the kept lists have taken in, and nothing for a tenant not kept.
+    const logged = (id: string) => changesSince(t.s.db, id, 0).seqs.length;
+    expect(logged(t.tenantId)).toBe(0);
+    expect(logged(other)).toBe(0);
 
     // 60 notes (above the floor of 20), 30 of them before 6,000 of the others' and 30 after.
     const thin = t.s.tenants.create('thin').tenant_id;
@@ -169,6 +174,7 @@ describe('kept postings', () => {
       expect(repo.kept.stale(id)).toBe(false);
       t.s.nodes.create(id, { title: 'w7 again', content: 'w8' });
       expect(repo.kept.stale(id)).toBe(true);
+      expect(logged(id)).toBe(0);
     }
   });
 
