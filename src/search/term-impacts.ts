@@ -80,11 +80,7 @@ export function topKOfCandidates(seqs: Int32Array, scores: Float64Array, isCandi
   const heap = new MinHeap(k);
   for (let i = 0; i < seqs.length; i++) {
     // Most of a million candidates lose to the k-th best: skip them without an object.
-    if (heap.size === k && k > 0) {
-      const min = heap.min();
-      if (scores[i] < min || (scores[i] === min && seqs[i] > heap.minSeq())) continue;
-    }
-    heap.offer({ seq: seqs[i], score: scores[i] });
+    if (heap.admits(seqs[i], scores[i])) heap.offer({ seq: seqs[i], score: scores[i] });
   }
   const visited = new Set<number>();
   const pos = common.map(() => 0);
@@ -148,15 +144,18 @@ class MinHeap {
   min(): number {
     return this.a[0].score;
   }
-  minSeq(): number {
-    return this.a[0].seq;
+  /** Whether an offer of this node would be kept (checked before making one). */
+  admits(seq: number, score: number): boolean {
+    if (this.a.length < this.k) return true;
+    const m = this.a[0];
+    return this.k > 0 && (score > m.score || (score === m.score && seq < m.seq));
   }
   private worse(x: ScoredSeq, y: ScoredSeq): boolean {
     return x.score < y.score || (x.score === y.score && x.seq > y.seq);
   }
   offer(x: ScoredSeq): void {
     const a = this.a;
-    if (this.k <= 0) return;
+    if (!this.admits(x.seq, x.score)) return;
     if (a.length < this.k) {
       a.push(x);
       let i = a.length - 1;
@@ -168,7 +167,6 @@ class MinHeap {
       }
       return;
     }
-    if (!this.worse(a[0], x)) return;
     a[0] = x;
     let i = 0;
     for (;;) {
