@@ -10,6 +10,7 @@ import { WorkerEmbedder } from '../embed/worker-embedder.js';
 import { packageRoot } from '../paths.js';
 import { loadCollection, type Collection } from './collection.js';
 import { sweep } from './fusion-sweep.js';
+import { evaluateMemory, formatMemoryTable } from './memory-eval.js';
 import { evaluateSearch, formatTable, type QueryTrace } from './search-eval.js';
 
 function defaultDirs(): string[] {
@@ -19,7 +20,10 @@ function defaultDirs(): string[] {
   return [join(root, '..', 'shared', 'eval', 'cisi'), ...held];
 }
 
-const args = process.argv.slice(2);
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+// `--memory`: only the conversation-memory lab (lab/conversations), the quick loop for agent memory.
+const memoryOnly = flags.includes('--memory');
 const dirs = (args.length ? args.map((d) => resolve(d)) : defaultDirs()).filter((dir) => {
   if (existsSync(join(dir, 'corpus.jsonl'))) return true;
   console.error(`skipping ${dir}: no corpus.jsonl`);
@@ -28,7 +32,13 @@ const dirs = (args.length ? args.map((d) => resolve(d)) : defaultDirs()).filter(
 const collections: Collection[] = dirs.map(loadCollection);
 const embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-eval-model-')) });
 try {
-  for (const c of collections) {
+  const memoryDir = join(packageRoot(), 'lab', 'conversations');
+  if (existsSync(join(memoryDir, 'questions.jsonl'))) {
+    const r = await evaluateMemory(memoryDir, embedder, collections.find((c) => c.name === 'cisi') ?? collections[0] ?? null);
+    console.log(formatMemoryTable(r));
+    console.log(JSON.stringify({ kind: 'memory_quality', ...r }));
+  }
+  for (const c of memoryOnly ? [] : collections) {
     const traces: QueryTrace[] = [];
     const others = collections.filter((o) => o !== c);
     const dump = process.env.RHIZOME_EVAL_TRACES; // a file: one JSON line per query trace, for fusion experiments
@@ -42,7 +52,7 @@ try {
     console.log(JSON.stringify({ kind: 'search_quality', ...result }));
     if (traces.length) sweep(c.name, traces);
   }
-  const para = (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
+  const para = memoryOnly ? null : (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
   if (para) {
     const r = (await para.evaluateParaClassification({ embedder })) as {
       precision: number;
@@ -57,7 +67,7 @@ try {
     console.log(JSON.stringify({ kind: 'para_classification', ...r }));
   }
   // OCR character error rate on rendered screenshots and a photo (needs Chromium).
-  const ocr = (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
+  const ocr = memoryOnly ? null : (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
   if (ocr) {
     const r = await ocr.evaluateOcr();
     console.log(ocr.formatOcrTable(r));
