@@ -31,6 +31,7 @@ import { ImportsService } from './services/interop/imports.service.js';
 import { NodesService } from './services/nodes/nodes.service.js';
 import { KeywordWarmer } from './services/nodes/keyword-warmer.js';
 import { SearchService } from './services/nodes/search.service.js';
+import { SemanticGates } from './services/nodes/semantic-gates.js';
 import { TagsService } from './services/tags/tags.service.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
 import { ParaService } from './services/para/para.service.js';
@@ -85,14 +86,15 @@ export function buildContainer(o: ServiceOptions) {
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
-  const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
+  const semanticGates = new SemanticGates({ embedder, vectors, textLengths: (t, n) => repos.nodes.textLengths(t, n) });
+  const search = new SearchService(repos.search, repos.nodes, vectors, embedding, semanticGates);
   // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
   const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log, { keepInMemory: config.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration });
-  const context = new ContextService({ links: repos.links, repo: repos.context, vectors, clock, embedQuery, calibration });
+  const context = new ContextService({ search, links: repos.links, repo: repos.context, vectors, clock, calibration });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.
   const graphView = new GraphViewService(tx, new GraphViewRepo(db as Db));

@@ -15,6 +15,8 @@ export interface NodeRow {
   status: 'raw' | 'validated' | 'dismissed';
   created_at: string;
   updated_at: string;
+  /** When what the node describes happened (ISO 8601 UTC); null when not said. */
+  occurred_at: string | null;
   embedded_hash: string | null;
 }
 
@@ -27,11 +29,14 @@ export interface NodeFilter {
   /** ISO UTC instants: updated_at >= updated_after and < updated_before. */
   updated_after?: string;
   updated_before?: string;
+  /** ISO UTC instants on the node's date (occurred_at, else created_at): >= occurred_after and < occurred_before. */
+  occurred_after?: string;
+  occurred_before?: string;
 }
 
 /** Whether any filter narrows the tenant's nodes (the fast unfiltered paths need none). */
 export function isFiltered(f: NodeFilter): boolean {
-  return f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined || (f.tags?.length ?? 0) > 0 || f.updated_after !== undefined || f.updated_before !== undefined;
+  return f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined || (f.tags?.length ?? 0) > 0 || f.updated_after !== undefined || f.updated_before !== undefined || f.occurred_after !== undefined || f.occurred_before !== undefined;
 }
 
 /** SQL fragment (over alias n) and params for the filters shared by list and search. */
@@ -60,6 +65,14 @@ export function filterSql(tenantId: string, f: NodeFilter): { sql: string; param
   if (f.updated_before) {
     parts.push('n.updated_at < ?');
     params.push(f.updated_before);
+  }
+  if (f.occurred_after) {
+    parts.push('coalesce(n.occurred_at, n.created_at) >= ?');
+    params.push(f.occurred_after);
+  }
+  if (f.occurred_before) {
+    parts.push('coalesce(n.occurred_at, n.created_at) < ?');
+    params.push(f.occurred_before);
   }
   return { sql: parts.join(' AND '), params };
 }
@@ -94,13 +107,13 @@ export class NodesRepo {
   ) {
     this.prepare = statementCache(db);
     this.insertStmt = db.prepare(
-      `INSERT INTO nodes (id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
-       VALUES (@id, @tenant_id, @title, @summary, @body_markdown, @tags, @status, @created_at, @updated_at)
+      `INSERT INTO nodes (id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at, occurred_at)
+       VALUES (@id, @tenant_id, @title, @summary, @body_markdown, @tags, @status, @created_at, @updated_at, @occurred_at)
        RETURNING seq`,
     );
     this.updateStmt = db.prepare(
       `UPDATE nodes SET title = @title, summary = @summary, body_markdown = @body_markdown, tags = @tags,
-         status = @status, updated_at = @updated_at, embedded_hash = @embedded_hash
+         status = @status, updated_at = @updated_at, occurred_at = @occurred_at, embedded_hash = @embedded_hash
        WHERE tenant_id = @tenant_id AND id = @id`,
     );
     this.deleteStmt = db.prepare('DELETE FROM nodes WHERE tenant_id = ? AND id = ?');
@@ -129,8 +142,17 @@ export class NodesRepo {
     this.byIdsStmt = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?');
   }
 
-  insert(row: Omit<NodeRow, 'seq' | 'embedded_hash'>): number {
-    const seq = Number((this.insertStmt.get(row) as { seq: number }).seq);
+  /** Lengths (characters of title, summary and body) of the tenant's latest `sample` nodes. */
+  textLengths(tenantId: string, sample: number): number[] {
+    return this.prepare('SELECT length(title) + length(summary) + length(body_markdown) FROM nodes WHERE tenant_id = ? ORDER BY seq DESC LIMIT ?')
+      .pluck()
+      .all(tenantId, sample)
+      .map(Number);
+  }
+
+  /** A new node; `occurred_at` defaults to none. */
+  insert(row: Omit<NodeRow, 'seq' | 'embedded_hash' | 'occurred_at'> & { occurred_at?: string | null }): number {
+    const seq = Number((this.insertStmt.get({ ...row, occurred_at: row.occurred_at ?? null }) as { seq: number }).seq);
     this.keywords.insert(row.tenant_id, seq, ftsFields(row));
     return seq;
   }

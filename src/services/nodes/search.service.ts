@@ -8,7 +8,8 @@
 import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
 import type { KeywordSearch } from '../../repos/search.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
-import { abstentionFloor, clearsFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
+import { abstentionFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
+import type { TenantGate } from '../../search/tenant-gate.js';
 import { fuseCalibrated, hybridKeywordWeight, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { highlightsFor } from '../../search/highlights.js';
@@ -19,6 +20,7 @@ import { quoteTerm } from '../../search/text.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
 import type { EmbeddingService } from './embedding.service.js';
 import { toNodeDto } from './node-dto.js';
+import type { SemanticGates } from './semantic-gates.js';
 
 /** Candidates taken from each side; results beyond it are not ranked (coverage_capped). */
 export const CANDIDATE_POOL = 1000;
@@ -44,10 +46,11 @@ export class SearchService {
     private readonly nodes: NodesRepo,
     private readonly vectors: VectorStore,
     private readonly embedding: Pick<EmbeddingService, 'embedQuery' | 'ready'>,
+    private readonly gates?: SemanticGates,
   ) {}
 
   async search(tenantId: string, p: NodeSearchParams): Promise<SearchResult> {
-    const filter: NodeFilter = { status: p.status, para_item_id: p.para_item_id, orphan: p.orphan, tags: p.tag, updated_after: p.updated_after, updated_before: p.updated_before };
+    const filter: NodeFilter = { status: p.status, para_item_id: p.para_item_id, orphan: p.orphan, tags: p.tag, updated_after: p.updated_after, updated_before: p.updated_before, occurred_after: p.occurred_after, occurred_before: p.occurred_before };
     const offset = (p.page - 1) * p.per_page;
     const query = p.query?.trim();
     if (!query) {
@@ -68,6 +71,11 @@ export class SearchService {
       page: p.page,
       per_page: p.per_page,
     };
+  }
+
+  /** A query ranked as GET /nodes ranks it (absolute scores, the semantic gate), best first: what context and answers build on. */
+  async rank(tenantId: string, query: string, mode: 'keyword' | 'semantic' | 'hybrid', filter: NodeFilter = {}, pool = mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL): Promise<CalibratedHit[]> {
+    return rankSides(await this.sides(tenantId, query, filter, mode, pool), mode);
   }
 
   /**
@@ -101,7 +109,9 @@ export class SearchService {
     const inPool = new Set(semantic.map((h) => h.seq));
     const keywordCosine = vector && keyword.length ? this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq)).map((h) => ({ seq: h.seq, score: h.score })) : [];
     const scale = vector ? (await this.embedding.ready()).query : null;
-    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, vectors: vector ? this.vectors.count(tenantId) : 0, queryTerms: terms.length, totalMatches };
+    const vectorCount = vector ? this.vectors.count(tenantId) : 0;
+    const gate = scale && this.gates ? await this.gates.gateFor(tenantId, vectorCount, scale) : null;
+    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, gate, vectors: vectorCount, queryTerms: terms.length, totalMatches };
   }
 
   /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */
@@ -128,6 +138,8 @@ export interface SearchSides {
   keywordCosine: RankedHit[];
   /** The model's calibration for query-to-note similarity (null: no query vector). */
   scale: Scale | null;
+  /** The tenant's own gate (search/tenant-gate.ts); null: too few notes, the best-of-N gate applies. */
+  gate?: TenantGate | null;
   /** How many notes of the tenant have a vector (the abstention gate rises with it). */
   vectors: number;
   /** The query's content terms (stopwords dropped): a longer question gives meaning more weight. */
@@ -139,18 +151,29 @@ export interface SearchSides {
 export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hybrid'): CalibratedHit[] {
   const keyword: SideHit[] = sides.keyword.map((h) => ({ seq: h.seq, score: keywordScore(h.score, sides.maxBm25), raw: h.score }));
   const scale = sides.scale;
-  const semantic: SideHit[] = scale
-    ? sides.semantic.filter((h) => clearsFloor(h.score, scale)).map((h) => ({ seq: h.seq, score: semanticScore(h.score, scale), raw: h.score }))
-    : [];
   if (mode === 'keyword') return keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
-  const gate = scale ? abstentionFloor(scale, sides.vectors) : Infinity;
+  const gate = semanticOnlyMin(sides);
+  const semantic: SideHit[] = scale
+    ? sides.semantic.filter((h) => h.score > Math.min(scale.floor, gate)).map((h) => ({ seq: h.seq, score: semanticScore(h.score, scale), raw: h.score }))
+    : [];
   if (mode === 'semantic') return semantic.filter((h) => h.raw > gate).map((h) => ({ seq: h.seq, score: h.score, keyword: false, semantic: true }));
   // No keyword match at all: the calibrated semantic score alone (a paraphrase).
   if (!scale || keyword.length === 0) return fuseCalibrated(keyword, semantic, 1, gate);
   // Keyword hits mixed with the semantic evidence of their own cosine.
   const cosine = new Map(sides.semantic.map((h) => [h.seq, h.score]));
   for (const h of sides.keywordCosine) if (!cosine.has(h.seq)) cosine.set(h.seq, h.score);
-  const evidence: SideHit[] = [...cosine].filter(([, c]) => clearsFloor(c, scale)).map(([seq, c]) => ({ seq, score: semanticEvidence(c, scale), raw: c }));
+  const evidence: SideHit[] = [...cosine].filter(([, c]) => c > Math.min(scale.floor, gate)).map(([seq, c]) => ({ seq, score: semanticEvidence(c, scale), raw: c }));
   return fuseCalibrated(keyword, evidence, sides.vectors > 0 ? hybridKeywordWeight(sides.queryTerms) : 1, gate);
 }
 
+/**
+ * The cosine a hit drawn by meaning alone must exceed: the tenant's own gate when it has
+ * one (nothing unless the query's best match speaks, then its list line), else the
+ * calibrated best-of-N gate; Infinity without a query vector.
+ */
+export function semanticOnlyMin(sides: SearchSides): number {
+  if (!sides.scale) return Infinity;
+  if (!sides.gate) return abstentionFloor(sides.scale, sides.vectors);
+  const best = sides.semantic.reduce((m, h) => Math.max(m, h.score), -Infinity);
+  return best > sides.gate.speak ? sides.gate.list : Infinity;
+}

@@ -1,0 +1,56 @@
+// The semantic side's gate, measured per tenant: does a query's best match by meaning stand
+// out from what an unrelated query reaches in THIS tenant's notes?
+//
+// The shipped calibration (calibration.ts) reads a model's cosines on 120 texts of average
+// length; its best-of-N gate assumes a tenant's notes are independent draws. Short texts
+// break that: the turns of a conversation sit close to each other and to any everyday
+// question, so in the lab's conversation tenants (~500 turns) the gate sat at cosine ≈ 0.5,
+// the median best match of an in-domain question, and the semantic mode said nothing for
+// 86% of them (`npm run eval -- --memory`).
+//
+// So each tenant is probed: the calibration set's queries (everyday questions on 20 topics)
+// are asked of its notes, and the best cosine each reaches is what "unrelated" looks like
+// here, at these text lengths. A query speaks by meaning when its own best match beats
+// SPEAK_QUANTILE of those probes (and the model's floor); then it lists its nearest notes down
+// to what a typical probe reaches. Questions of another domain rarely beat the probes'
+// upper range; a question about what the tenant holds usually does. Pure functions.
+import { quantile, type Scale } from './calibration.js';
+
+/** The probes' best cosines a query's own best must beat: above nine in ten unrelated everyday questions. */
+export const SPEAK_QUANTILE = 0.75;
+/** Once a query speaks, notes down to what a typical unrelated question's best reaches are listed. */
+export const LIST_QUANTILE = 0.5;
+/** Below this many notes the probes say little: the calibrated best-of-N gate stands. */
+export const MIN_PROBED_NOTES = 30;
+/**
+ * Notes this short (median characters) take the probes' gate; this long, the best-of-N gate;
+ * in between, a mix. The best-of-N model fits texts like the calibration set's (a few
+ * sentences and up: CISI's abstracts, package descriptions, docstrings keep their
+ * out-of-domain abstention); short texts (chat turns, one-line memories) are where it
+ * silenced in-domain questions.
+ */
+export const SHORT_NOTE_CHARS = 200;
+export const LONG_NOTE_CHARS = 600;
+
+export interface TenantGate {
+  /** A query's best cosine must exceed this for any hit drawn by meaning alone. */
+  speak: number;
+  /** Once it speaks, hits whose cosine exceeds this are listed. */
+  list: number;
+}
+
+/**
+ * The gate from the probes' best cosines in a tenant, its median note length and the
+ * best-of-N gate (calibration.ts abstentionFloor); never under the model's floor.
+ */
+export function tenantGate(probeBest: number[], scale: Pick<Scale, 'floor'>, medianChars: number, bestOfN: number): TenantGate {
+  const probed = Math.max(scale.floor, quantile(probeBest, SPEAK_QUANTILE));
+  const w = Math.min(1, Math.max(0, (medianChars - SHORT_NOTE_CHARS) / (LONG_NOTE_CHARS - SHORT_NOTE_CHARS)));
+  const speak = (1 - w) * probed + w * Math.max(probed, bestOfN);
+  return { speak, list: w >= 1 ? speak : Math.min(speak, quantile(probeBest, LIST_QUANTILE)) };
+}
+
+/** Which semantic-only hits pass: none unless the best one speaks, then those above the list line. */
+export function passesGate(cos: number, best: number, gate: TenantGate): boolean {
+  return best > gate.speak && cos > gate.list;
+}
