@@ -54,3 +54,12 @@ export const pageQuery = {
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   per_page: z.coerce.number().int().min(1).max(100).default(20),
 };
+
+/** A date or date-time in a JSON body: YYYY-MM-DD (UTC midnight) or ISO 8601 with a zone, kept as ISO UTC; years 1000–9999. */
+export const bodyInstant = z
+  .string()
+  .max(40)
+  .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)) && Number(v.slice(0, 4)) >= 1000, {
+    message: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone',
+  })
+  .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v).toISOString());

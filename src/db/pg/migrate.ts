@@ -1,17 +1,17 @@
 // Schema versions on PostgreSQL, numbered like src/db/migrate.ts (1 = schema.pg.sql, then
 // 2 relevance, 3 oidc, 4 imports, 5 revoked-family index, 6 OAuth server, 7 health history,
-// 8 capture images, 9 job leases, 10 vector notifications). The version lives in a one-row
+// 8 capture images, 9 job leases, 10 vector notifications, 11 node dates). The version lives in a one-row
 // table (PostgreSQL has no user_version); an advisory lock lets several processes start at
 // once against one database: the first migrates, the others wait and find nothing to do.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../paths.js';
 import type { PgClient } from './connect.js';
-import { PG_CAPTURE_IMAGES, PG_HEALTH_HISTORY, PG_JOB_LEASES, PG_IMPORTS, PG_VECTOR_NOTIFY, PG_OAUTH_SERVER, PG_OIDC, PG_RELEVANCE, PG_REVOKED_FAMILY } from './migrations.js';
+import { PG_CAPTURE_IMAGES, PG_HEALTH_HISTORY, PG_JOB_LEASES, PG_IMPORTS, PG_NODE_DATES, PG_VECTOR_NOTIFY, PG_OAUTH_SERVER, PG_OIDC, PG_RELEVANCE, PG_REVOKED_FAMILY } from './migrations.js';
 
 export const pgSchemaPath = () => join(packageRoot(), 'src', 'db', 'pg', 'schema.pg.sql');
 
-const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER, () => PG_HEALTH_HISTORY, () => PG_CAPTURE_IMAGES, () => PG_JOB_LEASES, () => PG_VECTOR_NOTIFY];
+const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER, () => PG_HEALTH_HISTORY, () => PG_CAPTURE_IMAGES, () => PG_JOB_LEASES, () => PG_VECTOR_NOTIFY, () => PG_NODE_DATES];
 
 export const PG_SCHEMA_VERSION = STEPS.length;
 const LOCK_KEY = 0x52685a6d; // "RhZm"

@@ -242,3 +242,9 @@ CREATE TABLE rate_limiter (
   expire bigint
 );
 `;
+
+/** Step 11 (agent memory): when the thing a node describes happened; date-range reads by the node's date. */
+export const PG_NODE_DATES = `
+ALTER TABLE nodes ADD COLUMN IF NOT EXISTS occurred_at text;
+CREATE INDEX IF NOT EXISTS nodes_tenant_date ON nodes(tenant_id, (coalesce(occurred_at, created_at)));
+`;

@@ -13,5 +13,6 @@ export function toNodeDto(row: NodeRow, paraItemIds: string[]): NodeDto {
     status: row.status,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    occurred_at: row.occurred_at ?? null,
   };
 }

@@ -3,7 +3,7 @@
 // its vector arrives in the background.
 import { iso, type Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import { parseOrThrow } from '../../schemas/parse.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -31,7 +31,10 @@ export class NodesService {
     return this.tx.withTx(() => {
       this.checkParaItems(tenantId, v.para_item_ids);
       const now = iso(this.clock.now());
-      const created = dates.created_at ?? dates.updated_at ?? now;
+      if (v.created_at && v.created_at > iso(this.clock.now() + FUTURE_SLACK_MS)) {
+        throw new ValidationError('created_at must not be in the future', [{ path: 'created_at', message: 'must not be in the future' }]);
+      }
+      const created = dates.created_at ?? v.created_at ?? dates.updated_at ?? now;
       const updated = dates.updated_at && dates.updated_at >= created ? dates.updated_at : created;
       const row = {
         id: newId('nod'),
@@ -43,6 +46,7 @@ export class NodesService {
         status: v.status,
         created_at: created,
         updated_at: updated,
+        occurred_at: v.occurred_at ?? null,
       };
       const seq = this.repo.insert(row);
       if (v.para_item_ids.length) this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
@@ -54,6 +58,25 @@ export class NodesService {
       if (this.paraAuto) dto.para_assignments = [];
       return dto;
     });
+  }
+
+  /**
+   * Many nodes at once (POST /nodes/batch, importers, agents): each item is validated on its
+   * own and a bad one is reported in its place; the good ones are written in one transaction
+   * (each in a savepoint, so an item refused while writing leaves the others), so a batch is
+   * acknowledged whole or, when storage fails, not at all.
+   */
+  createMany(tenantId: string, inputs: unknown[]): Array<{ node: NodeDto } | { error: AppError }> {
+    return this.tx.withTx(() =>
+      inputs.map((input) => {
+        try {
+          return { node: this.create(tenantId, input as NodeCreateInput) };
+        } catch (e) {
+          if (e instanceof AppError && e.status < 500) return { error: e };
+          throw e;
+        }
+      }),
+    );
   }
 
   /** Whether the tenant has this node. */
@@ -89,6 +112,7 @@ export class NodesService {
         body_markdown: p.content ?? row.body_markdown,
         tags: p.tags ? JSON.stringify(dedupe(p.tags)) : row.tags,
         status: p.status ?? row.status,
+        occurred_at: p.occurred_at !== undefined ? p.occurred_at : row.occurred_at ?? null,
         updated_at: now,
       };
       const textChanged = embeddingText(next) !== embeddingText(row);
@@ -133,6 +157,9 @@ export class NodesService {
     if (errors.length) throw new ValidationError(errors.map((e) => e.message).join('; '), errors);
   }
 }
+
+/** A client's clock may run a little ahead of ours: created_at up to this far ahead is accepted. */
+const FUTURE_SLACK_MS = 5 * 60_000;
 
 function dedupe<T>(xs: T[]): T[] {
   return [...new Set(xs)];

@@ -1,0 +1,117 @@
+// Dates in a question: "in March 2023", "last May", "in 2022", "since June", "last week",
+// "between January and March 2024". chrono-node reads the expressions (absolute, relative
+// to now, casual); what it leaves (bare years, decades, a month name without a year taken
+// as the latest one before now, "last <month>") is read here, and every match becomes a
+// half-open range [after, before) in UTC at the precision that was said: a day, a month, a
+// year. "since"/"after" open the end, "before"/"until" the start. The question comes back
+// without its date words, so the rest is ranked as text. Pure functions.
+import * as chrono from 'chrono-node';
+
+export interface DateRange {
+  /** ISO 8601 UTC, inclusive; absent: open. */
+  after?: string;
+  /** ISO 8601 UTC, exclusive; absent: open. */
+  before?: string;
+  /** The words that said it, as written. */
+  said: string;
+}
+
+export interface QueryDates {
+  /** The question without its date expression (from the first date to the last, and the preposition before it). */
+  text: string;
+  range: DateRange | null;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const OPEN_END = /\b(since|after)\s*$/i;
+const OPEN_START = /\b(before|until|till|prior to)\s*$/i;
+const LEADING_PREP = /\b((in|on|during|of|from|since|after|before|until|till|around|at|between|prior to)\s+)?(the\s+)?$/i;
+
+interface Found {
+  index: number;
+  length: number;
+  start: Date;
+  end: Date;
+}
+
+/** Reads the date expressions of a question, relative to `now`. */
+export function parseQueryDates(question: string, now: Date): QueryDates {
+  const found: Found[] = [];
+  const taken = (i: number, n: number) => found.some((f) => i < f.index + f.length && f.index < i + n);
+
+  for (const r of chrono.parse(question, { instant: now, timezone: 'UTC' }, { forwardDate: false })) {
+    const s = r.start;
+    const year = s.get('year') ?? now.getUTCFullYear();
+    const month = (s.get('month') ?? 1) - 1;
+    let start: Date;
+    let end: Date;
+    if (r.end) {
+      start = r.start.date();
+      end = r.end.date();
+    } else if (s.isCertain('day') || s.isCertain('hour')) {
+      start = utc(year, month, s.get('day') ?? 1);
+      end = utc(year, month, (s.get('day') ?? 1) + 1);
+      if (/\b(last|past)\s+\d+\s+\w+/i.test(r.text) || /\bweek\b/i.test(r.text)) end = new Date(Math.max(end.getTime(), r.start.date().getTime() + 7 * 86_400_000));
+    } else if (s.isCertain('month')) {
+      // A month without a year is the latest one not after now (chrono would look ahead).
+      const y = s.isCertain('year') ? year : month > now.getUTCMonth() ? now.getUTCFullYear() - 1 : now.getUTCFullYear();
+      start = utc(y, month, 1);
+      end = utc(y, month + 1, 1);
+      if (/\b(last|past)\s+\d+\s+months?\b/i.test(r.text)) {
+        start = r.start.date();
+        end = now;
+      }
+    } else {
+      start = utc(year, 0, 1);
+      end = utc(year + 1, 0, 1);
+    }
+    found.push({ index: r.index, length: r.text.length, start, end });
+  }
+
+  // "last May": the latest May before this month.
+  for (const m of question.matchAll(new RegExp(`\\blast\\s+(${MONTHS.join('|')})\\b`, 'gi'))) {
+    if (taken(m.index!, m[0].length)) continue;
+    const month = MONTHS.indexOf(m[1].toLowerCase());
+    const y = month >= now.getUTCMonth() ? now.getUTCFullYear() - 1 : now.getUTCFullYear();
+    found.push({ index: m.index!, length: m[0].length, start: utc(y, month, 1), end: utc(y, month + 1, 1) });
+  }
+  // Bare years and decades: "in 2022", "the 1990s".
+  for (const m of question.matchAll(/\b(1[89]\d\d|20\d\d)(s)?\b/g)) {
+    if (taken(m.index!, m[0].length)) continue;
+    const y = Number(m[1]);
+    if (y > now.getUTCFullYear() + 1) continue; // a version number, a count: not a date to look in
+    const span = m[2] ? 10 : 1;
+    found.push({ index: m.index!, length: m[0].length, start: utc(y, 0, 1), end: utc(y + span, 0, 1) });
+  }
+  if (found.length === 0) return { text: question, range: null };
+
+  found.sort((a, b) => a.index - b.index);
+  const first = found[0];
+  const last = found[found.length - 1];
+  // "between January and March 2024": a start said without its year takes the end's.
+  while (found.length > 1 && first.start >= last.end) {
+    first.start = new Date(Date.UTC(first.start.getUTCFullYear() - 1, first.start.getUTCMonth(), first.start.getUTCDate()));
+  }
+  const before = question.slice(0, first.index);
+  const range: DateRange = { after: first.start.toISOString(), before: last.end.toISOString(), said: question.slice(first.index, last.index + last.length) };
+  if (OPEN_END.test(before)) delete range.before;
+  else if (OPEN_START.test(before)) {
+    range.before = first.start.toISOString();
+    delete range.after;
+  }
+  const text = (question.slice(0, first.index).replace(LEADING_PREP, '') + question.slice(last.index + last.length))
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([?.!,])/g, '$1')
+    .trim();
+  return { text, range };
+}
+
+function utc(y: number, m: number, d: number): Date {
+  return new Date(Date.UTC(y, m, d));
+}
+
+/** Whether an ISO instant lies in a range. */
+export function inRange(at: string | null | undefined, r: Pick<DateRange, 'after' | 'before'>): boolean {
+  if (!at) return false;
+  return (!r.after || at >= r.after) && (!r.before || at < r.before);
+}
