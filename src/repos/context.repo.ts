@@ -12,6 +12,11 @@ export interface NodeCard {
   summary: string;
   status: 'raw' | 'validated' | 'dismissed';
   updated_at: string;
+  created_at: string;
+  occurred_at: string | null;
+  /** JSON array of tags. */
+  tags: string;
+  body_markdown: string;
   /** 1 (or true) when the node sits (unarchived) in an active project. */
   active_project: number | boolean;
 }
@@ -28,19 +33,26 @@ export interface ContextKeywords {
 
 export class ContextRepo {
   private readonly cardsStmt;
+  private readonly cardsBySeqStmt;
+  private readonly inRangeStmt;
   private readonly recentStmt;
   private readonly textsStmt;
   private readonly keywords: ContextKeywords;
 
   constructor(db: Db, keywords?: ContextKeywords) {
-    this.cardsStmt = db.prepare(
-      `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at,
+    const card = `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.tags, n.body_markdown,
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
                        WHERE np.tenant_id = n.tenant_id AND np.node_id = n.id AND np.archived = 0
-                         AND p.tenant_id = n.tenant_id AND p.category = 'projects' AND p.status = 'active') AS active_project
-         FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value
-        WHERE n.tenant_id = ?`,
-    );
+                         AND p.tenant_id = n.tenant_id AND p.category = 'projects' AND p.status = 'active') AS active_project`;
+    this.cardsStmt = db.prepare(`${card} FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?`);
+    this.cardsBySeqStmt = db.prepare(`${card} FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ?`);
+    this.inRangeStmt = db
+      .prepare(
+        `SELECT id FROM nodes WHERE tenant_id = ? AND status != 'dismissed'
+            AND coalesce(occurred_at, created_at) >= ? AND coalesce(occurred_at, created_at) < ?
+          ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT ?`,
+      )
+      .pluck();
     this.recentStmt = db
       .prepare('SELECT id FROM nodes WHERE tenant_id = ? AND status = ? ORDER BY updated_at DESC, id DESC LIMIT ?')
       .pluck();
@@ -58,6 +70,16 @@ export class ContextRepo {
   cards(tenantId: string, ids: string[]): NodeCard[] {
     if (ids.length === 0) return [];
     return this.cardsStmt.all(JSON.stringify(ids), tenantId) as NodeCard[];
+  }
+
+  cardsBySeq(tenantId: string, seqs: number[]): NodeCard[] {
+    if (seqs.length === 0) return [];
+    return this.cardsBySeqStmt.all(JSON.stringify(seqs), tenantId) as NodeCard[];
+  }
+
+  /** Nodes whose date (occurred_at, else created_at) lies in [after, before), latest first. */
+  inRange(tenantId: string, after: string, before: string, limit: number): string[] {
+    return this.inRangeStmt.all(tenantId, after, before, limit) as string[];
   }
 
   recent(tenantId: string, status: 'raw' | 'validated', limit: number): string[] {

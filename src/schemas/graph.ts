@@ -2,6 +2,7 @@
 // and graph health (http, mcp and cli share them).
 import { z } from '@hono/zod-openapi';
 import { LINK_TYPES } from './enums.js';
+import { bodyInstant } from './common.js';
 export { LINK_TYPES };
 
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -65,11 +66,34 @@ export const ContextRequest = z
     mode: z.enum(CONTEXT_MODES).default('hybrid'),
     query: z.string().max(2000).optional(),
     limit: z.number().int().min(1).max(100).default(20),
+    occurred_after: bodyInstant.optional().openapi({ description: "Nodes whose date (occurred_at, else created_at) is at or after this come first" }),
+    occurred_before: bodyInstant.optional().openapi({ description: 'Nodes whose date is before this come first' }),
+    tags: z.array(z.string().trim().min(1).max(100)).max(20).optional().openapi({ description: 'Only nodes carrying every one of these tags (a session, a source)' }),
   })
   .openapi('ContextRequest');
 
+export const ContextPassage = z
+  .object({
+    text: z.string(),
+    start: z.number().int().openapi({ description: 'Offset of the passage in the field, inclusive' }),
+    end: z.number().int().openapi({ description: 'Offset of the passage in the field, exclusive' }),
+    field: z.enum(['body', 'summary', 'title']).openapi({ description: "Which of the node's texts the offsets are in (body = body_markdown)" }),
+  })
+  .openapi('ContextPassage');
+
 export const ContextNode = z
-  .object({ id: z.string(), title: z.string(), summary: z.string(), score: z.number(), reasons: z.array(z.string()) })
+  .object({
+    id: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    score: z.number(),
+    reasons: z.array(z.string()),
+    passages: z.array(ContextPassage).openapi({ description: 'The passages that matched the query, best first (the opening one without a query)' }),
+    tags: z.array(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+    occurred_at: z.string().nullable(),
+  })
   .openapi('ContextNode');
 export const ContextResult = z.object({ nodes: z.array(ContextNode) }).openapi('ContextResult');
 

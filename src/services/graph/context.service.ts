@@ -1,27 +1,33 @@
-// POST /context: the nodes an agent's session should see, ranked and explained.
+// POST /context: the nodes an agent's session should see, ranked and explained, each with
+// the passages that matched and its dates, so the agent reads what it was given without a
+// second request.
 //
-// Signals, each in [0,1]:
-//   graph    — noisy-OR over paths from the focus nodes: 0.8 per 1-hop link, 0.4 per 2-hop path
-//   semantic — strength of the cosine similarity to the focus nodes' centroid or to the query,
-//              the better of the two, read through the model's calibration (the note-to-note
-//              scale for the centroid, the query scale for the query: floor → 0, ceiling → 1;
-//              nothing at or under the floor is drawn in, and near-empty nodes never are)
-//   keyword  — share of the query's key terms the node contains (FTS5)
-// score = (0.6·graph + 0.25·semantic + 0.15·keyword + 0.05·validated + 0.05·active project
-//          + 0.05·recency) / 1.15, with recency = 0.5^(age / 30 days).
-// Without a query, a direct neighbour of a focus node (0.6·0.8 = 0.48) therefore always outranks
-// a node drawn in only by its similarity to the focus (at most 0.25 + 0.15 of boosts = 0.40).
-// Boosts only reorder nodes a signal drew in; with no anchor at all (no known focus node,
-// no query) the most recent validated nodes are returned, then recent raw ones.
+// With a query, relevance is the query ranked exactly as GET /nodes ranks it (the same
+// calibrated keyword and semantic sides and gate, search.service.ts), so context ranks at
+// least as well as search; a date said in the query ("in March 2023", "last May") or given
+// as occurred_after/occurred_before puts the nodes of that period first (their date is
+// occurred_at, else created_at), the best matches among them first, then the rest.
+// Focus nodes add a graph signal (noisy-OR over paths: 0.8 per 1-hop link, 0.4 per 2-hop):
+//   with a query:    score = 0.5·relevance + 0.5·graph
+//   without a query: score = (0.6·graph + 0.25·semantic + boosts) / 1.15, where semantic =
+//                    similarity to the focus nodes' centroid on the note scale, and the
+//                    boosts add recency (0.05·0.5^(age / 30 days)) to a session's focus.
+// Boosts (validated, in an active project) only break near-ties. With a query nothing
+// depends on the clock: the same request gives the same scores until the notes change.
+// With no anchor at all (no known focus node, no query, no dates) the most recent validated
+// nodes are returned, then recent raw ones.
 import type { Clock } from '../../clock.js';
 import { centroid } from '../../vectors/math.js';
 import type { ContextRepo, NodeCard } from '../../repos/context.repo.js';
 import type { LinksRepo } from '../../repos/links.repo.js';
 import type { ContextMode } from '../../schemas/graph.js';
-import { keywordSignal, semanticSignal, type VectorIndex } from './graph-signals.js';
+import { semanticSignal, type VectorIndex } from './graph-signals.js';
 import { roundScore } from '../../search/score.js';
-import { keyTerms } from '../../search/text.js';
+import { contentWords } from '../../search/text.js';
 import type { Calibration, Scale } from '../../search/calibration.js';
+import { bestPassages } from '../../search/passages.js';
+import { inRange, parseQueryDates, type DateRange } from '../../search/query-dates.js';
+import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 
 const HOP1 = 0.8;
 const HOP2 = 0.4;
@@ -35,6 +41,19 @@ export interface ContextRequest {
   mode: ContextMode;
   query?: string;
   limit: number;
+  /** Only this period counts first (ISO UTC, [after, before)); a date in the query does the same. */
+  occurred_after?: string;
+  occurred_before?: string;
+  /** Every one of these tags must be on a node (a session, a source). */
+  tags?: string[];
+}
+
+export interface ContextPassage {
+  text: string;
+  /** [start, end) in the node's body_markdown (or its summary when the body is empty: field says which). */
+  start: number;
+  end: number;
+  field: 'body' | 'summary' | 'title';
 }
 
 export interface ContextNode {
@@ -43,6 +62,11 @@ export interface ContextNode {
   summary: string;
   score: number;
   reasons: string[];
+  passages: ContextPassage[];
+  tags: string[];
+  created_at: string;
+  updated_at: string;
+  occurred_at: string | null;
 }
 
 interface Candidate {
@@ -52,13 +76,17 @@ interface Candidate {
   reasons: string[];
 }
 
+/** Ranks a query as GET /nodes does (search.service.ts). */
+export interface QueryRanker {
+  rank(tenantId: string, query: string, mode: ContextMode, filter?: { occurred_after?: string; occurred_before?: string; tags?: string[] }): Promise<CalibratedHit[]>;
+}
+
 export interface ContextDeps {
+  search: QueryRanker;
   links: LinksRepo;
   repo: ContextRepo;
   vectors: VectorIndex;
   clock: Clock;
-  /** Embeds a query text; null when no model is available. */
-  embedQuery(text: string): Promise<Float32Array | null>;
   /** The model's calibration (waits for the model). */
   calibration(): Promise<Calibration>;
 }
@@ -70,9 +98,95 @@ export class ContextService {
     const requested = [...new Set(req.focus_node_ids ?? [])];
     const known = this.d.links.existingIds(tenantId, requested);
     const focus = requested.filter((id) => known.has(id)); // unknown and foreign ids: silently ignored
-    const query = req.query?.trim() ?? '';
-    if (focus.length === 0 && query === '') return { nodes: this.recentValidated(tenantId, req.limit) };
+    const asked = req.query?.trim() ?? '';
+    const parsed = asked ? parseQueryDates(asked, new Date(this.d.clock.now())) : { text: '', range: null };
+    const range: DateRange | null = req.occurred_after || req.occurred_before ? { after: req.occurred_after, before: req.occurred_before, said: 'occurred_after/occurred_before' } : parsed.range;
+    const query = parsed.text;
+    if (query || range) return this.forQuery(tenantId, req, focus, query, range);
+    if (focus.length === 0) return { nodes: this.recentValidated(tenantId, req.limit, req.tags) };
 
+    const focusSet = new Set(focus);
+    const cands = this.graph(tenantId, focus);
+    const get = (id: string) => {
+      let c = cands.get(id);
+      if (!c) cands.set(id, (c = { graph: 0, semantic: 0, keyword: 0, reasons: [] }));
+      return c;
+    };
+
+    const pool = Math.min(300, Math.max(30, req.limit * 3));
+    if (req.mode !== 'keyword') {
+      for (const anchor of await this.anchors(tenantId, focus)) {
+        for (const [id, sim] of await semanticSignal(this.d.vectors, this.d.repo, tenantId, anchor.vector, pool + focus.length, anchor.scale)) {
+          if (focusSet.has(id)) continue;
+          const c = get(id);
+          c.semantic = Math.max(c.semantic, sim);
+          reason(c, 'semantic_match');
+        }
+      }
+    }
+    const now = this.d.clock.now();
+    const out: ContextNode[] = [];
+    for (const card of this.d.repo.cards(tenantId, [...cands.keys()])) {
+      if (card.status === 'dismissed' || !hasTags(card, req.tags)) continue;
+      const c = cands.get(card.id)!;
+      const b = this.boosts(card, now);
+      const raw = 0.6 * c.graph + 0.25 * c.semantic + 0.15 * c.keyword + b.score;
+      out.push(this.entry(card, raw / 1.15, [...c.reasons.slice(0, MAX_SIGNAL_REASONS), ...b.reasons], []));
+    }
+    return { nodes: rank(out, req.limit) };
+  }
+
+  /**
+   * A query (and/or a period): relevance from the search ranking, the period's nodes first,
+   * the focus nodes' neighbourhood mixed in; each node with the passages that matched.
+   */
+  private async forQuery(tenantId: string, req: ContextRequest, focus: string[], query: string, range: DateRange | null): Promise<{ nodes: ContextNode[] }> {
+    const focusSet = new Set(focus);
+    const cands = this.graph(tenantId, focus);
+    const relevance = new Map<number, CalibratedHit>();
+    const period = range ? { occurred_after: range.after, occurred_before: range.before } : {};
+    if (query) {
+      // The best matches overall and, with a period, the best within it: a month's notes are
+      // not crowded out of the pool by better matches from other months.
+      for (const h of await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags })) relevance.set(h.seq, h);
+      if (range) for (const h of await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags, ...period })) if (!relevance.has(h.seq)) relevance.set(h.seq, h);
+    }
+    const pool = Math.min(300, Math.max(30, req.limit * 3));
+    const top = [...relevance.values()].sort((a, b) => b.score - a.score || a.seq - b.seq).slice(0, pool);
+    const cards = new Map(this.d.repo.cardsBySeq(tenantId, top.map((h) => h.seq)).map((c) => [c.id, c]));
+    // A period with nothing to match (no words besides the date): its latest nodes.
+    if (range && !query) for (const c of this.d.repo.cards(tenantId, this.d.repo.inRange(tenantId, range.after ?? '0000', range.before ?? '9999', pool))) cards.set(c.id, c);
+    for (const c of this.d.repo.cards(tenantId, [...cands.keys()].filter((id) => !cards.has(id)))) cards.set(c.id, c);
+
+    const hitOf = new Map(top.map((h) => [h.seq, h]));
+    const terms = contentWords(query);
+    const out: ContextNode[] = [];
+    for (const card of cards.values()) {
+      if (card.status === 'dismissed' || focusSet.has(card.id) || !hasTags(card, req.tags)) continue;
+      const hit = hitOf.get(card.seq);
+      const g = cands.get(card.id);
+      const rel = hit?.score ?? 0;
+      const reasons = [...(g?.reasons.slice(0, MAX_SIGNAL_REASONS) ?? [])];
+      if (hit?.keyword) reasons.push('keyword_match');
+      if (hit?.semantic) reasons.push('semantic_match');
+      let score = focus.length ? 0.5 * rel + 0.5 * (g?.graph ?? 0) : rel;
+      if (range) {
+        const within = inRange(card.occurred_at ?? card.created_at, range);
+        if (within) reasons.push(`date_match:${range.said}`);
+        score = within ? 0.5 + 0.5 * score : 0.5 * score;
+      }
+      if (score <= 0 && !range) continue;
+      // Ties only: a validated note, or one in an active project, first.
+      const tie = (card.status === 'validated' ? 0.01 : 0) + (card.active_project ? 0.01 : 0);
+      if (card.status === 'validated') reasons.push('validated');
+      if (card.active_project) reasons.push('active_project');
+      out.push(this.entry(card, (score + tie) / 1.02, reasons, terms));
+    }
+    return { nodes: rank(out, req.limit) };
+  }
+
+  /** Graph: 1 and 2 hops out from the focus nodes. */
+  private graph(tenantId: string, focus: string[]): Map<string, Candidate> {
     const focusSet = new Set(focus);
     const cands = new Map<string, Candidate>();
     const get = (id: string) => {
@@ -80,11 +194,6 @@ export class ContextService {
       if (!c) cands.set(id, (c = { graph: 0, semantic: 0, keyword: 0, reasons: [] }));
       return c;
     };
-    const reason = (c: Candidate, r: string) => {
-      if (!c.reasons.includes(r)) c.reasons.push(r);
-    };
-
-    // Graph: 1 and 2 hops out from the focus nodes.
     const hop1 = new Set<string>();
     for (const e of this.d.links.edgesFrom(tenantId, focus, MAX_EDGES)) {
       if (focusSet.has(e.target_id)) continue;
@@ -99,58 +208,18 @@ export class ContextService {
       c.graph = 1 - (1 - c.graph) * (1 - HOP2);
       reason(c, `focus_neighbour:2hop:${e.type}`);
     }
-
-    const pool = Math.min(300, Math.max(30, req.limit * 3));
-    if (req.mode !== 'keyword') {
-      for (const anchor of await this.anchors(tenantId, focus, query)) {
-        for (const [id, sim] of await semanticSignal(this.d.vectors, this.d.repo, tenantId, anchor.vector, pool + focus.length, anchor.scale)) {
-          if (focusSet.has(id)) continue;
-          const c = get(id);
-          c.semantic = Math.max(c.semantic, sim);
-          reason(c, 'semantic_match');
-        }
-      }
-    }
-    if (req.mode !== 'semantic' && query) {
-      for (const [id, hit] of keywordSignal(this.d.repo, tenantId, keyTerms(query, 16), pool)) {
-        if (focusSet.has(id)) continue;
-        const c = get(id);
-        c.keyword = Math.max(c.keyword, hit.score);
-        reason(c, 'keyword_match');
-      }
-    }
-
-    const now = this.d.clock.now();
-    const out: ContextNode[] = [];
-    for (const card of this.d.repo.cards(tenantId, [...cands.keys()])) {
-      if (card.status === 'dismissed') continue;
-      const c = cands.get(card.id)!;
-      const b = this.boosts(card, now);
-      const raw = 0.6 * c.graph + 0.25 * c.semantic + 0.15 * c.keyword + b.score;
-      out.push(this.entry(card, raw / 1.15, [...c.reasons.slice(0, MAX_SIGNAL_REASONS), ...b.reasons]));
-    }
-    return { nodes: rank(out, req.limit) };
+    return cands;
   }
 
-  /**
-   * Vectors to search around: the focus nodes' centroid and the query. One k-NN per anchor
-   * kind keeps the cost flat however many focus nodes there are (each k-NN is a full scan).
-   */
-  private async anchors(tenantId: string, focus: string[], query: string): Promise<{ vector: Float32Array; scale: Scale }[]> {
-    const out: { vector: Float32Array; scale: Scale }[] = [];
+  /** The focus nodes' centroid, searched around on the note scale (one k-NN however many focus nodes). */
+  private async anchors(tenantId: string, focus: string[]): Promise<{ vector: Float32Array; scale: Scale }[]> {
     const focusVectors: Float32Array[] = [];
     for (const id of focus) {
       const v = await this.d.vectors.get(tenantId, id);
       if (v) focusVectors.push(v);
     }
     const centre = centroid(focusVectors);
-    const cal = centre || query ? await this.d.calibration() : null;
-    if (centre && cal) out.push({ vector: centre, scale: cal.note });
-    if (query && cal) {
-      const v = await this.d.embedQuery(query);
-      if (v) out.push({ vector: v, scale: cal.query });
-    }
-    return out;
+    return centre ? [{ vector: centre, scale: (await this.d.calibration()).note }] : [];
   }
 
   private boosts(card: NodeCard, now: number): { score: number; reasons: string[] } {
@@ -165,29 +234,58 @@ export class ContextService {
   }
 
   /** Nothing to anchor on: recent validated nodes first, then recent raw ones. */
-  private recentValidated(tenantId: string, limit: number): ContextNode[] {
-    const ids = this.d.repo.recent(tenantId, 'validated', limit * 3);
-    if (ids.length < limit) ids.push(...this.d.repo.recent(tenantId, 'raw', limit * 3));
+  private recentValidated(tenantId: string, limit: number, tags?: string[]): ContextNode[] {
+    const want = tags?.length ? limit * 20 : limit * 3;
+    const ids = this.d.repo.recent(tenantId, 'validated', want);
+    if (ids.length < limit) ids.push(...this.d.repo.recent(tenantId, 'raw', want));
     const now = this.d.clock.now();
-    const out = this.d.repo.cards(tenantId, ids).map((card) => {
-      const b = this.boosts(card, now);
-      // The same boosts, scaled to [0,1] since no relevance signal exists here.
-      return this.entry(card, b.score / 0.15, b.reasons);
-    });
+    const out = this.d.repo
+      .cards(tenantId, ids)
+      .filter((card) => hasTags(card, tags))
+      .map((card) => {
+        const b = this.boosts(card, now);
+        // The same boosts, scaled to [0,1] since no relevance signal exists here.
+        return this.entry(card, b.score / 0.15, b.reasons, []);
+      });
     return rank(out, limit);
   }
 
-  private entry(card: NodeCard, score: number, reasons: string[]): ContextNode {
+  private entry(card: NodeCard, score: number, reasons: string[], terms: string[]): ContextNode {
     return {
       id: card.id,
       title: card.title,
       summary: card.summary,
       score: roundScore(Math.min(1, Math.max(0, score))),
       reasons,
+      passages: passagesOf(card, terms),
+      tags: JSON.parse(card.tags) as string[],
+      created_at: card.created_at,
+      updated_at: card.updated_at,
+      occurred_at: card.occurred_at ?? null,
     };
   }
 }
 
+/** Passages an agent reads: the best two for the query's words (the opening one without a query). */
+function passagesOf(card: NodeCard, terms: string[]): ContextPassage[] {
+  const [field, text] = card.body_markdown.trim() ? (['body', card.body_markdown] as const) : card.summary.trim() ? (['summary', card.summary] as const) : (['title', card.title] as const);
+  return bestPassages(text, terms, terms.length ? MAX_PASSAGES : 1).map((p) => ({ text: p.text, start: p.start, end: p.end, field }));
+}
+
+const MAX_PASSAGES = 2;
+
+function hasTags(card: NodeCard, tags: string[] | undefined): boolean {
+  if (!tags?.length) return true;
+  const own = new Set(JSON.parse(card.tags) as string[]);
+  return tags.every((t) => own.has(t));
+}
+
+function reason(c: Candidate, r: string): void {
+  if (!c.reasons.includes(r)) c.reasons.push(r);
+}
+
+/** Best first; equal scores: the later-dated node first, then by id (deterministic). */
 function rank(nodes: ContextNode[], limit: number): ContextNode[] {
-  return nodes.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, limit);
+  const date = (n: ContextNode) => n.occurred_at ?? n.created_at;
+  return nodes.sort((a, b) => b.score - a.score || date(b).localeCompare(date(a)) || a.id.localeCompare(b.id)).slice(0, limit);
 }
