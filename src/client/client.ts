@@ -80,6 +80,10 @@ export class RhizomeClient {
   createNode(input: T.NodeInput): Promise<T.Node> {
     return this.http.json('POST', '/api/v1/nodes', { json: input });
   }
+  /** Up to 500 nodes in one request: per-item results in order (a node, or the problem that refused it). */
+  createNodes(nodes: T.NodeInput[]): Promise<T.NodeBatchResult> {
+    return this.http.json('POST', '/api/v1/nodes/batch', { json: { nodes } });
+  }
   updateNode(id: string, patch: T.NodePatch): Promise<T.Node> {
     return this.http.json('PATCH', `/api/v1/nodes/${enc(id)}`, { json: patch });
   }

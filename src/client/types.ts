@@ -33,6 +33,7 @@ type In<T extends z.ZodType> = z.input<T>;
 export type Node = Out<typeof N.Node>;
 export type NodeInput = In<typeof N.NodeCreate>;
 export type NodePatch = In<typeof N.NodePatch>;
+export type NodeBatchResult = Out<typeof N.NodeBatchResult>;
 export type SearchParams = Partial<Out<typeof N.NodeSearchQuery>>;
 export type SearchResult = Out<typeof N.NodeSearchResult>;
 

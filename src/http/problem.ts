@@ -6,6 +6,14 @@ import { PgUnavailableError } from '../db/pg/errors.js';
 import { AppError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 
 export function problemResponse(err: AppError, instance?: string): Response {
+  return new Response(JSON.stringify(problemBody(err, instance)), {
+    status: err.status,
+    headers: { 'Content-Type': 'application/problem+json', ...err.headers },
+  });
+}
+
+/** The problem object of an error (RFC 9457), as a response carries it or a batch result lists it. */
+export function problemBody(err: AppError, instance?: string): Record<string, unknown> {
   const body: Record<string, unknown> = {
     type: `https://rhizome.dev/problems/${err.code}`,
     title: err.title,
@@ -15,10 +23,7 @@ export function problemResponse(err: AppError, instance?: string): Response {
   };
   if (err.errors?.length) body.errors = err.errors;
   if (instance) body.instance = instance;
-  return new Response(JSON.stringify(body), {
-    status: err.status,
-    headers: { 'Content-Type': 'application/problem+json', ...err.headers },
-  });
+  return body;
 }
 
 /** Maps Hono's own exceptions (malformed JSON, body limit, ...) onto our codes. */

@@ -2,7 +2,7 @@
 // Failures (API errors, unreachable server, bad arguments) come back as isError results.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RhizomeApiError } from '../client/errors.js';
-import type { Node } from '../client/types.js';
+import type { ContextNode, Node } from '../client/types.js';
 import { excerpt } from './markdown.js';
 
 export function ok(text: string, data: Record<string, unknown>): CallToolResult {
@@ -63,4 +63,11 @@ export function nodeText(n: Node): string {
   ]
     .filter((l) => l !== '')
     .join('\n');
+}
+
+/** A context node for the model: title, id, date, why, and the passages that matched (quoted). */
+export function contextLine(n: ContextNode, i: number): string {
+  const date = (n.occurred_at ?? n.created_at).slice(0, 10);
+  const passages = n.passages.map((p) => `   > ${p.text.replace(/\s+/g, ' ').trim()}`).join('\n');
+  return `${i + 1}. ${n.title} [${n.id}] ${date} (score ${n.score.toFixed(3)}; ${n.reasons.join(', ')})${passages ? `\n${passages}` : ''}`;
 }

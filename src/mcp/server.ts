@@ -9,12 +9,13 @@ import { registerBrowseTools } from './tools-browse.js';
 import { registerEditTools } from './tools-edit.js';
 import { registerNodeTools } from './tools-nodes.js';
 import { registerWorkTools } from './tools-work.js';
+import { registerMemoryTools } from './tools/memory.js';
 
 export const MCP_INSTRUCTIONS =
   'Rhizome is a personal knowledge graph. Find knowledge with search_nodes or get_context, read it with read_node ' +
   '(by id or title), add it with create_node or capture (URLs and notes are processed in the background), change it ' +
   'with edit_node (append, find_replace, replace_section) or update_node, organise it with assign_para (see list_para), ' +
-  'link_nodes and list_tags, and see what changed with recent_activity. Nodes are also resources (rhizome://nodes/{id}).';
+  'link_nodes and list_tags, and see what changed with recent_activity. As memory for an agent: remember (dated, by session) and recall (passages with citations). Nodes are also resources (rhizome://nodes/{id}).';
 
 export function createMcpServer(client: RhizomeClient): McpServer {
   const server = new McpServer({ name: 'rhizome', version: packageVersion() }, { instructions: MCP_INSTRUCTIONS });
@@ -22,6 +23,7 @@ export function createMcpServer(client: RhizomeClient): McpServer {
   registerEditTools(server, client);
   registerWorkTools(server, client);
   registerBrowseTools(server, client);
+  registerMemoryTools(server, client);
   registerResources(server, client);
   registerPrompts(server, client);
   // The set of tools, resources and prompts never changes while connected: claim no

@@ -3,15 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RhizomeClient } from '../client/client.js';
 import { LINK_TYPES, NODE_STATUSES, SEARCH_MODES, type ContextNode } from '../client/types.js';
-import { excerpt } from './markdown.js';
-import { guard, nodeLine, nodeText, ok } from './result.js';
-
-/** Context nodes with an excerpt: the summary, or the start of the body where it is empty. */
-async function withExcerpts(client: RhizomeClient, nodes: ContextNode[]): Promise<Array<ContextNode & { excerpt: string }>> {
-  return Promise.all(
-    nodes.map(async (n) => ({ ...n, excerpt: n.summary ? excerpt(n) : excerpt(await client.getNode(n.id).catch(() => ({ body_markdown: '' }))) })),
-  );
-}
+import { contextLine, guard, nodeLine, nodeText, ok } from './result.js';
 
 const id = z.string().min(1).max(100);
 const ids = z.array(id).max(50);
@@ -166,20 +158,22 @@ export function registerNodeTools(server: McpServer, client: RhizomeClient): voi
       title: 'Get session context',
       description:
         'Ranked nodes relevant to the current session: give a query and/or focus node ids (their neighbours are drawn in). ' +
-        'Each result says why it was chosen.',
+        'Each result carries the passages that matched (their text, with offsets), its dates, and why it was chosen. ' +
+        'Dates in the query ("in March 2023", "last May") or occurred_after/occurred_before put that period first.',
       inputSchema: {
         query: z.string().max(2000).optional(),
         focus_node_ids: z.array(id).max(100).optional(),
         mode: z.enum(SEARCH_MODES).optional(),
         limit: z.number().int().min(1).max(100).optional().describe('default 20'),
+        occurred_after: z.string().max(40).optional().describe('YYYY-MM-DD or ISO date-time: nodes dated at or after this first'),
+        occurred_before: z.string().max(40).optional().describe('YYYY-MM-DD or ISO date-time: nodes dated before this first'),
+        tags: z.array(z.string().trim().min(1).max(100)).max(20).optional().describe('only nodes carrying every one of these tags'),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) => guard(async () => {
-      const nodes = await withExcerpts(client, await client.context(args));
-      const text = nodes.length
-        ? nodes.map((n, i) => `${i + 1}. ${n.title} [${n.id}] (score ${n.score.toFixed(3)}; ${n.reasons.join(', ')})${n.excerpt ? `\n   ${n.excerpt}` : ''}`).join('\n')
-        : 'No context nodes found.';
+      const nodes = await client.context(args);
+      const text = nodes.length ? nodes.map((n, i) => contextLine(n, i)).join('\n') : 'No context nodes found.';
       return ok(text, { nodes });
     }),
   );

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { NODE_STATUSES, SEARCH_MODES } from './enums.js';
 export { NODE_STATUSES, SEARCH_MODES };
-import { pageQuery, queryBool, queryInstant } from './common.js';
+import { bodyInstant, pageQuery, Problem, queryBool, queryInstant } from './common.js';
 import { queryTags } from './tags.js';
 
 const tag = z.string().trim().min(1).max(100);
@@ -16,6 +16,8 @@ export const NodeCreate = z
     tags: tags.default([]),
     status: z.enum(NODE_STATUSES).default('raw'),
     para_item_ids: paraIds.default([]),
+    created_at: bodyInstant.optional().openapi({ description: 'When the record was made, if not now (imports, agents recording past events); not in the future' }),
+    occurred_at: bodyInstant.nullable().optional().openapi({ description: 'When what the node describes happened (ISO 8601 date or date-time, UTC)' }),
   })
   .openapi('NodeCreate');
 
@@ -27,6 +29,7 @@ export const NodePatch = z
     tags: tags.optional(),
     status: z.enum(NODE_STATUSES).optional(),
     para_item_ids: paraIds.optional(),
+    occurred_at: bodyInstant.nullable().optional().openapi({ description: 'When what the node describes happened; null clears it' }),
   })
   .openapi('NodePatch');
 
@@ -65,6 +68,7 @@ export const Node = z
     para_assignments: z.array(ParaAssignment).optional(),
     created_at: z.string(),
     updated_at: z.string(),
+    occurred_at: z.string().nullable().openapi({ description: 'When what the node describes happened; null when not said' }),
   })
   .openapi('Node');
 
@@ -77,6 +81,8 @@ export const NodeSearchQuery = z.object({
   tag: queryTags,
   updated_after: queryInstant.optional().openapi({ description: 'Only nodes last updated at or after this date (YYYY-MM-DD, UTC midnight) or ISO 8601 date-time' }),
   updated_before: queryInstant.optional().openapi({ description: 'Only nodes last updated before this date (YYYY-MM-DD, UTC midnight) or ISO 8601 date-time' }),
+  occurred_after: queryInstant.optional().openapi({ description: "Only nodes whose date (occurred_at, else created_at) is at or after this date" }),
+  occurred_before: queryInstant.optional().openapi({ description: "Only nodes whose date (occurred_at, else created_at) is before this date" }),
   ...pageQuery,
 });
 
@@ -95,3 +101,20 @@ export type NodeCreateInput = z.input<typeof NodeCreate>;
 export type NodePatchInput = z.infer<typeof NodePatch>;
 export type NodeSearchParams = z.infer<typeof NodeSearchQuery>;
 export type NodeDto = z.infer<typeof Node>;
+
+/** At most this many nodes in one POST /nodes/batch. */
+export const MAX_BATCH = 500;
+
+export const NodeBatch = z
+  .strictObject({
+    nodes: z.array(z.unknown()).min(1).max(MAX_BATCH).openapi({ description: `1–${MAX_BATCH} node bodies as POST /nodes takes them; each is validated on its own` }),
+  })
+  .openapi('NodeBatch');
+
+export const NodeBatchResult = z
+  .object({
+    results: z.array(z.union([Node, Problem])).openapi({ description: 'One per item, in order: the created node, or the problem that refused it (status, code, errors)' }),
+    created: z.number().int(),
+    failed: z.number().int(),
+  })
+  .openapi('NodeBatchResult');

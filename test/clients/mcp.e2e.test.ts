@@ -15,7 +15,7 @@ const open: Client[] = [];
 const TOOLS = [
   'assign_para', 'capture', 'capture_status', 'create_node', 'create_para_item', 'delete_node', 'edit_node', 'get_context',
   'get_node', 'graph_health', 'link_nodes', 'list_para', 'list_tags', 'para_tree', 'read_capture_content', 'read_node',
-  'recent_activity', 'related_nodes', 'search_nodes', 'suggest_links', 'unlink_nodes', 'update_node',
+  'recall', 'recent_activity', 'related_nodes', 'remember', 'search_nodes', 'suggest_links', 'unlink_nodes', 'update_node',
 ];
 
 async function stdioClient(token: string): Promise<Client> {
@@ -92,6 +92,25 @@ async function exerciseAllTools(c: Client, tag: string, key: string) {
 
   const ctx = await call(c, 'get_context', { query: 'fermentation', focus_node_ids: [bId] });
   expect(ctx.data.nodes.map((n: { id: string }) => n.id)).toContain(aId);
+  // The passage that matched comes with the node: no second request to read it.
+  expect(ctx.text).toMatch(/> Yeast and bacteria ferment dough sugars\./);
+
+  // Agent memory: remember a dated fact in a session, linked to a node; recall it with its citation.
+  expect(byName.remember.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+  expect(byName.recall.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+  const mem = await call(c, 'remember', { text: `The ${tag} sourdough starter was named Clint after a neighbour's cat.`, occurred_at: '2023-05-14', session: `s-${tag}`, links: [{ target_id: aId, type: 'related' }] });
+  expect(mem.isError).toBeFalsy();
+  expect(mem.data.created).toBe(1);
+  const memId = mem.data.results[0].id as string;
+  expect((await call(c, 'get_node', { id: memId })).data).toMatchObject({ occurred_at: '2023-05-14T00:00:00.000Z', tags: [`session:s-${tag}`] });
+  const recalled = await call(c, 'recall', { query: 'what was the starter named', session: `s-${tag}` });
+  expect(recalled.data.citations[0]).toMatchObject({ node_id: memId, passage: expect.stringContaining('named Clint'), date: '2023-05-14T00:00:00.000Z', start: 0 });
+  expect(recalled.text).toMatch(/\[1\] .*2023-05-14/);
+  const otherSession = await call(c, 'recall', { query: 'what was the starter named', session: 'elsewhere' });
+  expect(otherSession.data.citations).toEqual([]);
+  const inMay = await call(c, 'recall', { query: `starter named in May 2023` });
+  expect(inMay.data.citations[0].node_id).toBe(memId);
+  expect(inMay.data.citations[0].reasons).toContain('date_match:May 2023');
 
   const tree0 = await call(c, 'para_tree');
   expect(Object.keys(tree0.data).sort()).toEqual(['areas', 'projects', 'resources']);

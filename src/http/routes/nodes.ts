@@ -1,7 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
-import { body, errors, IdParam, json } from '../../schemas/common.js';
-import { Node, NodeCreate, NodePatch, NodeSearchQuery, NodeSearchResult } from '../../schemas/nodes.js';
+import type { z } from '@hono/zod-openapi';
+import { body, errors, IdParam, json, Problem } from '../../schemas/common.js';
+import { Node, NodeBatch, NodeBatchResult, NodeCreate, NodePatch, NodeSearchQuery, NodeSearchResult } from '../../schemas/nodes.js';
+import { problemBody } from '../problem.js';
 import { createRouter } from '../router.js';
 
 export function nodesRoutes(s: Services) {
@@ -22,6 +24,20 @@ export function nodesRoutes(s: Services) {
       request: body(NodeCreate), responses: { 201: json(Node, 'Created'), ...errors(400) },
     }),
     (c) => c.json(s.nodes.create(c.get('tenantId'), c.req.valid('json')), 201),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'post', path: '/nodes/batch', tags: ['nodes'],
+      summary: 'Create up to 500 nodes: per-item results in order; the valid ones are written in one transaction',
+      request: body(NodeBatch), responses: { 200: json(NodeBatchResult), ...errors(400, 413) },
+    }),
+    (c) => {
+      const results = s.nodes.createMany(c.get('tenantId'), c.req.valid('json').nodes);
+      const created = results.filter((r) => 'node' in r).length;
+      const out = results.map((r) => ('node' in r ? r.node : (problemBody(r.error) as z.infer<typeof Problem>)));
+      return c.json({ results: out, created, failed: results.length - created }, 200);
+    },
   );
 
   r.openapi(
