@@ -93,7 +93,7 @@ export function buildContainer(o: ServiceOptions) {
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
   const links = new LinksService(tx, repos.links, clock);
-  const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration });
+  const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
   const context = new ContextService({ search, links: repos.links, repo: repos.context, vectors, clock, calibration });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.

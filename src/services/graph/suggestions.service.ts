@@ -5,7 +5,10 @@
 // semantic is the calibrated strength on the model's query-to-note scale (graph-signals.ts:
 // the floor → 0, nothing under it, never a near-empty node). The stricter note-to-note
 // scale was measured too strict for a captured page against a short note.
-// Weak candidates (score < SUGGESTION_MIN_SCORE) are left out instead of padding the list.
+// Weak candidates (score < SUGGESTION_MIN_SCORE) are left out instead of padding the list,
+// and a candidate drawn by meaning alone (no shared key term, its title not mentioned) must
+// pass the gate search uses (search.service.ts semanticOnlyMin): where search abstains,
+// suggestions do too.
 import type { ContextRepo } from '../../repos/context.repo.js';
 import type { Calibration, Scale } from '../../search/calibration.js';
 import { keywordSignal, nearEmptySeqs, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
@@ -31,6 +34,8 @@ export interface SuggestionsDeps {
   embedQuery(text: string): Promise<Float32Array | null>;
   /** The model's calibration (waits for the model). */
   calibration(): Promise<Calibration>;
+  /** The cosine a note drawn by meaning alone must exceed for this vector (search's gate). */
+  semanticLine(tenantId: string, vector: Float32Array): Promise<number>;
 }
 
 export class SuggestionsService {
@@ -43,6 +48,8 @@ export class SuggestionsService {
     const scale = cal ? cal.query : null;
     const semantic = vector && scale ? await semanticSignal(this.d.vectors, this.d.repo, tenantId, vector, pool, scale) : new Map<string, number>();
     const keyword = keywordSignal(this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
+    const cosLine = vector && scale ? await this.d.semanticLine(tenantId, vector) : Infinity;
+    const line = scale && Number.isFinite(cosLine) ? semanticStrength(cosLine, scale) : Infinity;
 
     const ids = [...new Set([...semantic.keys(), ...keyword.keys()])];
     const textStems = stemSet(text);
@@ -54,6 +61,7 @@ export class SuggestionsService {
       let sem = semantic.get(card.id);
       if (sem === undefined && vector && scale && !empty.has(card.seq)) sem = await this.cosine(tenantId, card.id, vector, scale);
       const kw = Math.max(keyword.get(card.id)?.score ?? 0, titleMention(card.title, textStems));
+      if (kw === 0 && !((sem ?? 0) > line)) continue; // meaning alone, and search would abstain
       const score = SEMANTIC_WEIGHT * (sem ?? 0) + KEYWORD_WEIGHT * kw;
       if (score >= SUGGESTION_MIN_SCORE) scored.push({ node_id: card.id, title: card.title, score: roundScore(score) });
     }

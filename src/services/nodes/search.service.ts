@@ -73,6 +73,18 @@ export class SearchService {
     };
   }
 
+  /**
+   * The cosine a note drawn in by meaning alone must exceed for this query vector in this
+   * tenant (the gate search uses, semanticOnlyMin): link suggestions apply the same line.
+   */
+  async semanticLine(tenantId: string, vector: Float32Array): Promise<number> {
+    const scale = (await this.embedding.ready()).query;
+    const vectors = this.vectors.count(tenantId);
+    const gate = this.gates ? await this.gates.gateFor(tenantId, vectors, scale) : null;
+    const semantic = this.vectors.nearest(tenantId, vector, 1).map((h) => ({ seq: h.seq, score: h.score }));
+    return semanticOnlyMin({ keyword: [], maxBm25: 0, semantic, keywordCosine: [], scale, gate, vectors, queryTerms: 0 });
+  }
+
   /** A query ranked as GET /nodes ranks it (absolute scores, the semantic gate), best first: what context and answers build on. */
   async rank(tenantId: string, query: string, mode: 'keyword' | 'semantic' | 'hybrid', filter: NodeFilter = {}, pool = mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL): Promise<CalibratedHit[]> {
     return rankSides(await this.sides(tenantId, query, filter, mode, pool), mode);
