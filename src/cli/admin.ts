@@ -14,6 +14,7 @@ export async function withServices<T>(config: Config, fn: (s: Services) => T | P
     return await fn(buildContainer({ config, db, embedder, log: createLogger('error') }));
   } finally {
     await embedder.close();
-    closeStore(db);
+    // A running server may own the file: fold in only what needs no waiting for it.
+    closeStore(db, { checkpoint: 'PASSIVE' });
   }
 }

@@ -37,11 +37,17 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   return db;
 }
 
-/** Clean shutdown: fold the WAL back into the main file so copying rhizome.db alone is a backup. */
-export function closeDatabase(db: Db): void {
+/**
+ * Clean shutdown: fold the WAL back into the main file so copying rhizome.db alone is a
+ * backup. A process that only visits the data folder while the server may own it (an admin
+ * command) checkpoints PASSIVE: what it can without waiting (everything when no server runs),
+ * since a TRUNCATE checkpoint waits out every writer and reader and holds up the server's
+ * own writes.
+ */
+export function closeDatabase(db: Db, o: { checkpoint?: 'TRUNCATE' | 'PASSIVE' } = {}): void {
   if (!db.open) return;
   try {
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma(`wal_checkpoint(${o.checkpoint ?? 'TRUNCATE'})`);
   } finally {
     db.close();
   }

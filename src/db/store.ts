@@ -21,9 +21,9 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dbPath' | 
   return new PgDb(new PgSync(config.databaseUrl));
 }
 
-export function closeStore(db: Db | PgDb): void {
+export function closeStore(db: Db | PgDb, o: { checkpoint?: 'TRUNCATE' | 'PASSIVE' } = {}): void {
   if (db instanceof PgDb) db.close();
-  else closeDatabase(db);
+  else closeDatabase(db, o);
 }
 
 export class BackupUnsupportedError extends Error {}

@@ -31,8 +31,12 @@ export function sqliteUnitOfWork(db: Db, onHookError: (e: unknown) => void = () 
       depth++;
       let result: T;
       try {
-        // better-sqlite3 turns a nested transaction into a savepoint.
-        result = db.transaction(fn)();
+        // better-sqlite3 turns a nested transaction into a savepoint. The outermost one takes
+        // the write lock at BEGIN (IMMEDIATE), so when another process (an admin command on
+        // the data folder) has written meanwhile it waits for the lock (busy_timeout) instead
+        // of failing at once with "database is locked" when it upgrades from reading to writing.
+        const t = db.transaction(fn);
+        result = depth === 1 && 'immediate' in t ? t.immediate() : t();
       } catch (e) {
         pending.length = mark; // what the failed part scheduled never happened
         throw e;
