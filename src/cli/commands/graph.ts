@@ -10,12 +10,20 @@ export function registerGraphCommands(program: Command): void {
     .option('--focus <ids>', 'focus node id (repeat, or comma-separated)', collect)
     .option('-m, --mode <mode>', SEARCH_MODES.join(', '), choice('--mode', SEARCH_MODES))
     .option('-n, --limit <n>', 'at most this many (1-100, default 20)', intOption('--limit', 1, 100))
+    .option('--after <date>', 'nodes dated at or after this first (YYYY-MM-DD); a date in the query does the same')
+    .option('--before <date>', 'nodes dated before this first (YYYY-MM-DD)')
+    .option('-t, --tag <tag>', 'only nodes carrying this tag (repeat, or comma-separated: all must match)', collect)
     .option('--json', 'print JSON')
-    .action(async (words: string[], o: { focus?: string[]; mode?: SearchMode; limit?: number; json?: boolean }) => {
+    .addHelpText('after', '\nExamples:\n  rhizome context what did Maya adopt\n  rhizome context what happened in March 2023\n  rhizome context --focus nod_… --tag session:42')
+    .action(async (words: string[], o: { focus?: string[]; mode?: SearchMode; limit?: number; after?: string; before?: string; tag?: string[]; json?: boolean }) => {
       const query = words.join(' ').trim() || undefined;
-      const nodes = await client().context({ query, focus_node_ids: o.focus, mode: o.mode, limit: o.limit });
+      const nodes = await client().context({ query, focus_node_ids: o.focus, mode: o.mode, limit: o.limit, occurred_after: o.after, occurred_before: o.before, tags: o.tag });
       if (o.json) return printJson({ nodes });
-      table(nodes.map((n) => ({ ...n, score: n.score.toFixed(3), why: n.reasons })), ['id', 'title', 'score', 'why'], 'No context nodes.');
+      if (nodes.length === 0) return print('No context nodes.');
+      for (const [i, n] of nodes.entries()) {
+        print(`${i + 1}. ${n.title} [${n.id}] ${(n.occurred_at ?? n.created_at).slice(0, 10)}  score ${n.score.toFixed(3)}  (${n.reasons.join(', ')})`);
+        for (const p of n.passages) print(`   > ${p.text.replace(/\s+/g, ' ').trim()}`);
+      }
     });
 
   program

@@ -1,7 +1,7 @@
 // search, node add/show/edit/rm, link/unlink, related, suggest.
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import type { Node, NodePatch, NodeStatus, SearchMode } from '../../client/types.js';
+import type { Node, NodeInput, NodePatch, NodeStatus, SearchMode } from '../../client/types.js';
 import { LINK_TYPES, NODE_STATUSES, SEARCH_MODES } from '../../client/types.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { RhizomeApiError } from '../../client/errors.js';
@@ -32,21 +32,36 @@ function speakOfTargets(e: unknown, from: string, targets: string[]): unknown {
   return new CliError(`cannot link ${from}: ${msgs.join('; ') || e.detail} [400 ${e.code}]`, EXIT.usage);
 }
 
+/** The largest batch the API takes (POST /nodes/batch). */
+const MAX_BATCH = 500;
+
+/** Node bodies from a JSON array or JSON lines. */
+function parseItems(text: string): unknown[] {
+  const t = text.trim();
+  if (!t) return [];
+  try {
+    if (t.startsWith('[')) return JSON.parse(t) as unknown[];
+    return t.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  } catch (e) {
+    throw new CliError(`not JSON or JSON lines: ${(e as Error).message}`, EXIT.usage);
+  }
+}
+
 export function showNode(n: Node, labels = new Map<string, string>()): void {
   details([
     ['id', n.id], ['title', n.title], ['status', n.status], ['tags', n.tags],
     ['para', n.para_item_ids.length ? n.para_item_ids.map((id) => labels.get(id) ?? id) : '(orphan)'],
-    ['created', n.created_at], ['updated', n.updated_at], ['summary', n.summary],
+    ['created', n.created_at], ['updated', n.updated_at], ...(n.occurred_at ? [['occurred', n.occurred_at] as [string, string]] : []), ['summary', n.summary],
   ]);
   if (n.body_markdown) print(`\n${n.body_markdown}`);
 }
 
-interface SearchOpts { mode?: SearchMode; para?: string; status?: NodeStatus; orphan?: boolean; tag?: string[]; page?: number; perPage?: number; json?: boolean }
+interface SearchOpts { mode?: SearchMode; para?: string; status?: NodeStatus; orphan?: boolean; tag?: string[]; after?: string; before?: string; page?: number; perPage?: number; json?: boolean }
 
 async function runSearch(query: string | undefined, o: SearchOpts): Promise<void> {
   const c = client();
   const para = o.para ? await resolvePara(c, o.para) : undefined;
-  const r = await c.search({ query, mode: o.mode, para_item_id: para, status: o.status, orphan: o.orphan, tag: o.tag, page: o.page, per_page: o.perPage });
+  const r = await c.search({ query, mode: o.mode, para_item_id: para, status: o.status, orphan: o.orphan, tag: o.tag, occurred_after: o.after, occurred_before: o.before, page: o.page, per_page: o.perPage });
   if (o.json) return printJson(r);
   table(
     r.data.map((n) => ({
@@ -69,6 +84,8 @@ export function registerNodeCommands(program: Command): void {
       .option('--status <status>', `only nodes with this status: ${NODE_STATUSES.join(', ')}`, choice('--status', NODE_STATUSES))
       .option('--orphan', 'only nodes with no PARA item')
       .option('-t, --tag <tag>', 'only nodes carrying this tag (repeat, or comma-separated: all must match)', collect)
+      .option('--after <date>', "only nodes dated at or after this (YYYY-MM-DD; the node's occurred date, else its creation)")
+      .option('--before <date>', 'only nodes dated before this (YYYY-MM-DD)')
       .option('--page <n>', 'page number', intOption('--page', 1, 1_000_000))
       .option('-n, --per-page <n>', 'results per page (max 100)', intOption('--per-page', 1, 100))
       .option('--json', 'print the API response as JSON');
@@ -93,12 +110,40 @@ export function registerNodeCommands(program: Command): void {
     .option('-t, --tag <tag>', 'tag (repeat, or comma-separated)', collect)
     .option('--para <id>', 'PARA item id (repeat, or comma-separated)', collect)
     .option('--status <status>', `raw (default), validated, dismissed`, choice('--status', NODE_STATUSES))
+    .option('--occurred <date>', 'when what it describes happened (YYYY-MM-DD or ISO date-time)')
+    .option('--created <date>', 'when the record was made, if not now (a past event, an import)')
     .option('--json', 'print the created node as JSON')
-    .action(async (title: string, o: { content?: string; file?: string; summary?: string; tag?: string[]; para?: string[]; status?: NodeStatus; json?: boolean }) => {
+    .action(async (title: string, o: { content?: string; file?: string; summary?: string; tag?: string[]; para?: string[]; status?: NodeStatus; occurred?: string; created?: string; json?: boolean }) => {
       const c = client();
-      const n = await c.createNode({ title, content: await contentFrom(o), summary: o.summary, tags: o.tag, para_item_ids: await resolveParas(c, o.para), status: o.status });
+      const n = await c.createNode({
+        title, content: await contentFrom(o), summary: o.summary, tags: o.tag, para_item_ids: await resolveParas(c, o.para), status: o.status,
+        ...(o.occurred ? { occurred_at: o.occurred } : {}), ...(o.created ? { created_at: o.created } : {}),
+      });
       if (o.json) return printJson(n);
       print(`Created node ${n.id}: ${n.title}`);
+    });
+  node
+    .command('import <file>')
+    .description('create many nodes from a JSON array or JSON lines of node bodies (as POST /nodes takes them), 500 a request')
+    .option('--json', 'print every per-item result as JSON')
+    .addHelpText('after', '\nEach item: {"title", "content"?, "tags"?, "occurred_at"?, "created_at"?, ...}. "-" reads stdin.\n\nExample:\n  rhizome node import memories.jsonl')
+    .action(async (file: string, o: { json?: boolean }) => {
+      const text = file === '-' ? await readStdin() : await contentFrom({ file });
+      const items = parseItems(text ?? '');
+      const c = client();
+      const results: unknown[] = [];
+      let created = 0;
+      let failed = 0;
+      for (let i = 0; i < items.length; i += MAX_BATCH) {
+        const r = await c.createNodes(items.slice(i, i + MAX_BATCH) as NodeInput[]);
+        results.push(...r.results);
+        created += r.created;
+        failed += r.failed;
+        for (const [k, res] of r.results.entries()) if (!('id' in res)) process.stderr.write(`item ${i + k + 1}: ${res.detail}\n`);
+      }
+      if (o.json) return printJson({ created, failed, results });
+      print(`Created ${created} node(s)${failed ? `, ${failed} refused (see above)` : ''}`);
+      if (failed) throw new CliError(`${failed} item(s) refused`, EXIT.usage);
     });
   node
     .command('show <id>')
@@ -121,8 +166,9 @@ export function registerNodeCommands(program: Command): void {
     .option('-t, --tags <tags>', 'replace the tags (comma-separated; "" clears)')
     .option('--para <ids>', 'replace the PARA items (comma-separated; "" makes it an orphan)')
     .option('--status <status>', NODE_STATUSES.join(', '), choice('--status', NODE_STATUSES))
+    .option('--occurred <date>', 'when what it describes happened (YYYY-MM-DD; "" clears)')
     .option('--json', 'print the updated node as JSON')
-    .action(async (id: string, o: { title?: string; content?: string; file?: string; summary?: string; tags?: string; para?: string; status?: NodeStatus; json?: boolean }) => {
+    .action(async (id: string, o: { title?: string; content?: string; file?: string; summary?: string; tags?: string; para?: string; status?: NodeStatus; occurred?: string; json?: boolean }) => {
       const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
       const patch: NodePatch = {};
       if (o.title !== undefined) patch.title = o.title;
@@ -132,6 +178,7 @@ export function registerNodeCommands(program: Command): void {
       if (o.tags !== undefined) patch.tags = list(o.tags);
       if (o.para !== undefined) patch.para_item_ids = await resolveParas(client(), list(o.para));
       if (o.status !== undefined) patch.status = o.status;
+      if (o.occurred !== undefined) patch.occurred_at = o.occurred === '' ? null : o.occurred;
       if (!Object.keys(patch).length) return (await import('../node-editor.js')).editInEditor(id, o.json);
       const n = await client().updateNode(id, patch);
       if (o.json) return printJson(n);
