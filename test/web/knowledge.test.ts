@@ -14,6 +14,7 @@ describe('nodes and search', () => {
     await page.getByLabel('Summary').fill('Fungal threads connect tree roots and move carbon between them.');
     await page.getByLabel('Content (Markdown)').fill('## Wood wide web\n\nTrees trade **sugar** through fungi.\n\n<img src=x onerror="window.__xss=1">\n\n- roots\n- hyphae');
     await page.getByLabel('Tags').fill('biology, forests');
+    await page.getByLabel('Happened on').fill('2023-05-20');
     await screenshot(page, 'new-node');
     await page.getByRole('button', { name: 'Create node' }).click();
     await page.getByRole('heading', { name: 'Mycelium networks share nutrients' }).waitFor();
@@ -21,11 +22,13 @@ describe('nodes and search', () => {
     expect(await page.locator('.prose strong').textContent()).toBe('sugar');
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('.prose img[onerror]').count()).toBe(0);
+    await page.getByText('happened on 2023-05-20').waitFor();
     await page.getByRole('button', { name: 'Validated' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Validated' }).getAttribute('aria-pressed')).toBe('true');
     const id = decodeURIComponent(page.url().split('/nodes/')[1]);
-    const stored = await s.api<{ status: string; tags: string[] }>('GET', `/nodes/${id}`);
+    const stored = await s.api<{ status: string; tags: string[]; occurred_at: string }>('GET', `/nodes/${id}`);
     expect(stored.body.status).toBe('validated');
+    expect(stored.body.occurred_at).toBe('2023-05-20T00:00:00.000Z');
     expect(stored.body.tags).toEqual(['biology', 'forests']);
     await page.context().close();
   });

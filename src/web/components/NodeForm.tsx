@@ -20,6 +20,8 @@ export interface NodeDraft {
   content: string;
   tags: string[];
   para_item_ids: string[];
+  /** When what the note describes happened: YYYY-MM-DD, or '' for not said. */
+  occurred: string;
   /** `[[Title]]` picks from completion: title → node id. */
   picked: Record<string, string>;
   link_type: string;
@@ -68,7 +70,7 @@ export function NodeForm({ initial, initialTitle, draftKey, submitLabel, busy, e
   const { items, error: paraError } = useParaItems();
   const base: EditorDraft = {
     title: initial?.title ?? initialTitle ?? '', summary: initial?.summary ?? '', content: initial?.body_markdown ?? '',
-    tags: (initial?.tags ?? []).join(', '), para_item_ids: initial?.para_item_ids ?? [],
+    tags: (initial?.tags ?? []).join(', '), para_item_ids: initial?.para_item_ids ?? [], occurred: initial?.occurred_at?.slice(0, 10) ?? '',
     link_type: DEFAULT_LINK_TYPE, picked: {}, capture_ids: [], saved_at: '',
   };
   // A title asked for (from the palette) wins over a draft of another title.
@@ -86,7 +88,7 @@ export function NodeForm({ initial, initialTitle, draftKey, submitLabel, busy, e
   const update = (fn: (x: EditorDraft) => EditorDraft) => {
     const next = fn(latest.current);
     latest.current = next;
-    const same = next.title === base.title && next.summary === base.summary && next.content === base.content && next.tags === base.tags && next.para_item_ids.join() === base.para_item_ids.join();
+    const same = next.title === base.title && next.summary === base.summary && next.content === base.content && next.tags === base.tags && next.para_item_ids.join() === base.para_item_ids.join() && (next.occurred ?? '') === (base.occurred ?? '');
     if (same) clearDraft(draftKey);
     else saveDraft(draftKey, { ...next, saved_at: new Date().toISOString() });
     setD(next);
@@ -123,7 +125,7 @@ export function NodeForm({ initial, initialTitle, draftKey, submitLabel, busy, e
       class="form node-form"
       onSubmit={(e) => {
         e.preventDefault();
-        onSubmit({ title: d.title.trim(), summary: d.summary, content: d.content, tags: parseTags(d.tags), para_item_ids: d.para_item_ids, picked: d.picked, link_type: d.link_type, capture_ids: d.capture_ids });
+        onSubmit({ title: d.title.trim(), summary: d.summary, content: d.content, tags: parseTags(d.tags), para_item_ids: d.para_item_ids, occurred: d.occurred ?? '', picked: d.picked, link_type: d.link_type, capture_ids: d.capture_ids });
       }}
     >
       {restored && (
@@ -174,6 +176,9 @@ export function NodeForm({ initial, initialTitle, draftKey, submitLabel, busy, e
       </Field>
       <Field label="Tags" id="node-tags" hint="Separate with commas.">
         <TagInput id="node-tags" describedBy="node-tags-hint" value={d.tags} onInput={(tags) => set({ tags })} />
+      </Field>
+      <Field label="Happened on" id="node-occurred" hint="When what the note describes happened, if not when you write it (optional).">
+        <input id="node-occurred" type="date" aria-describedby="node-occurred-hint" value={d.occurred ?? ''} onInput={(e) => set({ occurred: e.currentTarget.value })} />
       </Field>
       <fieldset class="field">
         <legend>PARA items</legend>

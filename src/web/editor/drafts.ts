@@ -6,6 +6,8 @@ export interface EditorDraft {
   content: string;
   tags: string;
   para_item_ids: string[];
+  /** When what the note describes happened (YYYY-MM-DD; '' when not said). Older drafts lack it. */
+  occurred?: string;
   link_type: string;
   /** Titles picked from `[[` completion, with their node ids. */
   picked: Record<string, string>;

@@ -14,6 +14,7 @@ export function NewNodePage({ title }: { title?: string }) {
     const body: Record<string, unknown> = { title: d.title, content: d.content, tags: d.tags };
     if (d.summary.trim()) body.summary = d.summary;
     if (d.para_item_ids.length) body.para_item_ids = d.para_item_ids;
+    if (d.occurred) body.occurred_at = d.occurred;
     const node = await api.post<KNode>('/nodes', body);
     clearDraft(draftKey());
     toast('Node created');

@@ -39,6 +39,7 @@ export function NodePage({ id }: { id: string }) {
     if (d.content !== n.body_markdown) patch.content = d.content;
     if (d.tags.join('\u0000') !== n.tags.join('\u0000')) patch.tags = d.tags;
     if ([...d.para_item_ids].sort().join() !== [...n.para_item_ids].sort().join()) patch.para_item_ids = d.para_item_ids;
+    if (d.occurred !== (n.occurred_at?.slice(0, 10) ?? '')) patch.occurred_at = d.occurred || null;
     if (Object.keys(patch).length) setData(await api.patch<KNode>(path, patch));
     clearDraft(draftKey(id));
     setEditing(false);
@@ -77,6 +78,12 @@ export function NodePage({ id }: { id: string }) {
           <span title={fullTime(node.updated_at)}>Updated {ago(node.updated_at)}</span>
           <span aria-hidden="true">·</span>
           <span title={fullTime(node.created_at)}>created {ago(node.created_at)}</span>
+          {node.occurred_at && (
+            <>
+              <span aria-hidden="true">·</span>
+              <span title={fullTime(node.occurred_at)}>happened on {node.occurred_at.slice(0, 10)}</span>
+            </>
+          )}
         </div>
         <NodeCapture nodeId={node.id} />
         <div class="node-actions">
