@@ -40,6 +40,7 @@ function graph(seed: number): { nodes: ExportNode[]; items: ExportParaItem[] } {
     para_item_ids: [...new Set(Array.from({ length: Math.floor(r() * 3) }, () => pick(active)))],
     created_at: new Date(Date.UTC(2024, 0, 1) + k * 3600_000).toISOString(),
     updated_at: new Date(Date.UTC(2024, 5, 1) + k * 3600_000).toISOString(),
+    occurred_at: k % 3 === 0 ? new Date(Date.UTC(2019, 4, 20) + k * 86_400_000).toISOString() : null,
     links: [],
   }));
   // Links come in pairs, as the graph stores them: a typed link and its inverse.
@@ -80,6 +81,7 @@ describe('round trip at the format level', () => {
         expect(r.status).toBe(n.status);
         expect(r.created).toBe(n.created_at);
         expect(r.updated).toBe(n.updated_at);
+        expect(r.occurred ?? null).toBe(n.occurred_at);
         expect(r.body).toBe(n.body_markdown);
         expect(r.para.map((p) => `${p.category}/${p.slug}`)).toEqual(n.para_item_ids.map((id) => items.find((i) => i.id === id)!).map((i) => `${i.category}/${i.slug}`));
         expect(r.links.map((l) => `${titleOfPath.get(l.target)}:${l.type}`).sort()).toEqual(n.links.map((l) => `${l.target_id}:${l.type}`).sort());

@@ -78,6 +78,7 @@ export function writeMarkdownVault(nodes: ExportNode[], items: ExportParaItem[])
       para: n.para_item_ids.map((id) => itemById.get(id)).filter(Boolean).map((i) => `${i!.category}/${i!.slug}`),
       created: n.created_at,
       updated: n.updated_at,
+      ...(n.occurred_at ? { occurred: n.occurred_at } : {}),
       links: links.map((l) => ({ target: `[[${stems.get(l.target_id)}]]`, type: l.type })),
       ...extras,
     };

@@ -12,6 +12,8 @@ export interface ExportNode {
   para_item_ids: string[];
   created_at: string;
   updated_at: string;
+  /** When what the note describes happened; null/absent when not said. */
+  occurred_at?: string | null;
   links: Array<{ target_id: string; type: LinkType }>;
   /** Original files (a captured PDF, an embedded image...) written beside the note. */
   attachments?: Array<{ name: string; bytes: Uint8Array }>;

@@ -12,6 +12,8 @@ export interface FrontMatterFields {
   tags: string[];
   aliases: string[];
   created?: string;
+  /** When what the note describes happened (ISO 8601 UTC). */
+  occurred?: string;
   updated?: string;
   status?: NodeStatus;
   /** `para` entries of a Rhizome export: "category/slug" strings. */
@@ -25,6 +27,8 @@ export interface FrontMatterFields {
 }
 
 const CREATED_KEYS = ['created', 'date', 'created_at', 'createdAt', 'date_created', 'creation_date'];
+/** When what the note describes happened (Rhizome's export writes `occurred`). */
+const OCCURRED_KEYS = ['occurred', 'occurred_at', 'happened', 'event_date'];
 const UPDATED_KEYS = ['updated', 'modified', 'updated_at', 'updatedAt', 'last_modified', 'lastmod', 'date_modified'];
 
 /** A tag as its author meant it: no leading '#', no surrounding space, nothing empty. */
@@ -111,6 +115,10 @@ export function readFrontMatterFields(data: Record<string, unknown>): FrontMatte
         else f.updated = iso;
         used.add(key);
       }
+    } else if (OCCURRED_KEYS.includes(key)) {
+      const iso = parseLooseDate(value);
+      if (!iso) keep(key, 'not a date');
+      else if (f.occurred === undefined) (f.occurred = iso, used.add(key));
     } else if (k === 'para') {
       const list = readStringList(value, false);
       if (list === null) keep(key, 'not a list of PARA items');

@@ -25,6 +25,8 @@ export interface ParsedNote {
   summary?: string;
   status?: NodeStatus;
   created?: string;
+  /** When what the note describes happened (ISO 8601 UTC). */
+  occurred?: string;
   updated?: string;
   body: string;
   refs: LinkRef[];
@@ -91,6 +93,7 @@ export function readNote(path: string, text: string): ParsedNote {
     summary: fields.summary,
     status: fields.status,
     created: fields.created,
+    occurred: fields.occurred,
     updated: fields.updated,
     body: withFrontMatter(fields.extras, body),
     refs: scan.refs,

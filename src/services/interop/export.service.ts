@@ -33,7 +33,7 @@ export class ExportService {
       for (const n of res.data) {
         nodes.push({
           id: n.id, title: n.title, summary: n.summary, body_markdown: n.body_markdown, tags: n.tags, status: n.status,
-          para_item_ids: n.para_item_ids, created_at: n.created_at, updated_at: n.updated_at,
+          para_item_ids: n.para_item_ids, created_at: n.created_at, updated_at: n.updated_at, occurred_at: n.occurred_at,
           links: this.d.links.list(tenantId, n.id).links.map((l) => ({ target_id: l.target_id, type: l.type })),
         });
       }

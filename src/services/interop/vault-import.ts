@@ -129,7 +129,7 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
   const para_item_ids = note.para.map((p) => itemId(paraIds, p)).filter((x): x is string => !!x);
   // A note whose item has been archived since keeps its (hidden) association untouched.
   const inArchived = note.para.some((p) => itemId(paraIds, p) === undefined && isArchived(paraIds, p));
-  const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids };
+  const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids, ...(note.occurred ? { occurred_at: note.occurred } : {}) };
   let nodeId: string;
   if (known && known.content_hash === note.contentHash && exists(d, tenantId, known.node_id)) {
     nodeId = known.node_id;
