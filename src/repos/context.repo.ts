@@ -16,7 +16,6 @@ export interface NodeCard {
   occurred_at: string | null;
   /** JSON array of tags. */
   tags: string;
-  body_markdown: string;
   /** 1 (or true) when the node sits (unarchived) in an active project. */
   active_project: number | boolean;
 }
@@ -34,18 +33,20 @@ export interface ContextKeywords {
 export class ContextRepo {
   private readonly cardsStmt;
   private readonly cardsBySeqStmt;
+  private readonly bodiesStmt;
   private readonly inRangeStmt;
   private readonly recentStmt;
   private readonly textsStmt;
   private readonly keywords: ContextKeywords;
 
   constructor(db: Db, keywords?: ContextKeywords) {
-    const card = `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.tags, n.body_markdown,
+    const card = `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.tags,
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
                        WHERE np.tenant_id = n.tenant_id AND np.node_id = n.id AND np.archived = 0
                          AND p.tenant_id = n.tenant_id AND p.category = 'projects' AND p.status = 'active') AS active_project`;
     this.cardsStmt = db.prepare(`${card} FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?`);
     this.cardsBySeqStmt = db.prepare(`${card} FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ?`);
+    this.bodiesStmt = db.prepare('SELECT n.id, n.body_markdown FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?');
     this.inRangeStmt = db
       .prepare(
         `SELECT id FROM nodes WHERE tenant_id = ? AND status != 'dismissed'
@@ -75,6 +76,12 @@ export class ContextRepo {
   cardsBySeq(tenantId: string, seqs: number[]): NodeCard[] {
     if (seqs.length === 0) return [];
     return this.cardsBySeqStmt.all(JSON.stringify(seqs), tenantId) as NodeCard[];
+  }
+
+  /** The bodies of these nodes (only of those a response shows: a captured page can be long). */
+  bodies(tenantId: string, ids: string[]): Map<string, string> {
+    if (ids.length === 0) return new Map();
+    return new Map((this.bodiesStmt.all(JSON.stringify(ids), tenantId) as Array<{ id: string; body_markdown: string }>).map((r) => [r.id, r.body_markdown]));
   }
 
   /** Nodes whose date (occurred_at, else created_at) lies in [after, before), latest first. */

@@ -131,9 +131,9 @@ export class ContextService {
       const c = cands.get(card.id)!;
       const b = this.boosts(card, now);
       const raw = 0.6 * c.graph + 0.25 * c.semantic + 0.15 * c.keyword + b.score;
-      out.push(this.entry(card, raw / 1.15, [...c.reasons.slice(0, MAX_SIGNAL_REASONS), ...b.reasons], []));
+      out.push(this.entry(card, raw / 1.15, [...c.reasons.slice(0, MAX_SIGNAL_REASONS), ...b.reasons]));
     }
-    return { nodes: rank(out, req.limit) };
+    return { nodes: this.withPassages(tenantId, rank(out, req.limit), []) };
   }
 
   /**
@@ -180,9 +180,20 @@ export class ContextService {
       const tie = (card.status === 'validated' ? 0.01 : 0) + (card.active_project ? 0.01 : 0);
       if (card.status === 'validated') reasons.push('validated');
       if (card.active_project) reasons.push('active_project');
-      out.push(this.entry(card, (score + tie) / 1.02, reasons, terms));
+      out.push(this.entry(card, (score + tie) / 1.02, reasons));
     }
-    return { nodes: rank(out, req.limit) };
+    return { nodes: this.withPassages(tenantId, rank(out, req.limit), terms) };
+  }
+
+  /** The passages of the nodes shown: the best two for the query's words (the opening one without a query). */
+  private withPassages(tenantId: string, nodes: ContextNode[], terms: string[]): ContextNode[] {
+    const bodies = this.d.repo.bodies(tenantId, nodes.map((n) => n.id));
+    for (const n of nodes) {
+      const body = bodies.get(n.id) ?? '';
+      const [field, text] = body.trim() ? (['body', body] as const) : n.summary.trim() ? (['summary', n.summary] as const) : (['title', n.title] as const);
+      n.passages = bestPassages(text, terms, terms.length ? MAX_PASSAGES : 1).map((p) => ({ text: p.text, start: p.start, end: p.end, field }));
+    }
+    return nodes;
   }
 
   /** Graph: 1 and 2 hops out from the focus nodes. */
@@ -245,31 +256,25 @@ export class ContextService {
       .map((card) => {
         const b = this.boosts(card, now);
         // The same boosts, scaled to [0,1] since no relevance signal exists here.
-        return this.entry(card, b.score / 0.15, b.reasons, []);
+        return this.entry(card, b.score / 0.15, b.reasons);
       });
-    return rank(out, limit);
+    return this.withPassages(tenantId, rank(out, limit), []);
   }
 
-  private entry(card: NodeCard, score: number, reasons: string[], terms: string[]): ContextNode {
+  private entry(card: NodeCard, score: number, reasons: string[]): ContextNode {
     return {
       id: card.id,
       title: card.title,
       summary: card.summary,
       score: roundScore(Math.min(1, Math.max(0, score))),
       reasons,
-      passages: passagesOf(card, terms),
+      passages: [],
       tags: JSON.parse(card.tags) as string[],
       created_at: card.created_at,
       updated_at: card.updated_at,
       occurred_at: card.occurred_at ?? null,
     };
   }
-}
-
-/** Passages an agent reads: the best two for the query's words (the opening one without a query). */
-function passagesOf(card: NodeCard, terms: string[]): ContextPassage[] {
-  const [field, text] = card.body_markdown.trim() ? (['body', card.body_markdown] as const) : card.summary.trim() ? (['summary', card.summary] as const) : (['title', card.title] as const);
-  return bestPassages(text, terms, terms.length ? MAX_PASSAGES : 1).map((p) => ({ text: p.text, start: p.start, end: p.end, field }));
 }
 
 const MAX_PASSAGES = 2;
