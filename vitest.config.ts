@@ -17,7 +17,7 @@ const PG_APP = readdirSync('test', { recursive: true, encoding: 'utf8' })
 // What only SQLite has: FTS5's kept impacts, pragmas and page limits, SQLite schema steps.
 const SQLITE_ONLY = [
   'test/search/keyword-topk.test.ts', 'test/search/kept-postings.test.ts', 'test/reliability/disk-full.test.ts', 'test/relevance/migration.test.ts', 'test/auth/oauth-migration.test.ts',
-  'test/foundation/repo-scenarios.test.ts', 'test/foundation/sql-translate.test.ts',
+  'test/foundation/repo-scenarios.test.ts', 'test/foundation/sql-translate.test.ts', 'test/upgrade/upgrade.test.ts',
 ];
 const shared = { pool: 'forks' as const, globalSetup: ['test/helpers/global-setup.ts'] };
 
