@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RhizomeApiError, RhizomeAuthMissingError, RhizomeConnectionError } from './errors.js';
+import type { ServerRecord } from './server-records.js';
 import { SessionStore, type StoredSession } from './session.js';
 
 export interface AuthProvider {
@@ -113,7 +114,10 @@ export interface LocalCredentials {
 }
 
 export function readLocalCredentials(dataDir: string): LocalCredentials | undefined {
-  const file = join(dataDir, 'credentials');
+  return readCredentialsFile(join(dataDir, 'credentials'));
+}
+
+export function readCredentialsFile(file: string): LocalCredentials | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const c = JSON.parse(readFileSync(file, 'utf8')) as LocalCredentials;
@@ -134,6 +138,8 @@ export interface ResolveAuthOptions {
   store: SessionStore;
   fetch: FetchLike;
   now: () => number;
+  /** Running servers' records (server-records.ts), newest first. */
+  records?: readonly ServerRecord[];
 }
 
 const sameOrigin = (a: string, b: string) => {
@@ -146,12 +152,17 @@ const sameOrigin = (a: string, b: string) => {
 
 /**
  * Which server to talk to and with what, found from any working folder: RHIZOME_TOKEN
- * (empty counts as unset); else DATA_DIR/credentials, then CONFIG_DIR/credentials (XDG) —
- * a file's saved api_url is the server when RHIZOME_API_URL is not set, and its key is used
- * when it names that server (or the server is on this machine); else the login session.
+ * (empty counts as unset); else a running server's record (server-records.ts) — the one
+ * RHIZOME_API_URL names, or when it is not set the one using this folder's data folder, else
+ * the newest, with a notice naming the others — and the credentials file it wrote; else
+ * DATA_DIR/credentials, then CONFIG_DIR/credentials (XDG) — a file's saved api_url is the
+ * server when RHIZOME_API_URL is not set, and its key is used when it names that server (or
+ * the server is on this machine); else the login session.
  */
-export function resolveTarget(o: ResolveAuthOptions): { apiUrl: string; auth: AuthProvider } {
+export function resolveTarget(o: ResolveAuthOptions): { apiUrl: string; auth: AuthProvider; notice?: string } {
   if (o.token) return { apiUrl: o.apiUrl, auth: new StaticAuth(`ApiKey ${o.token}`) };
+  const fromRecord = pickRecord(o);
+  if (fromRecord) return fromRecord;
   for (const dir of [o.dataDir, o.configDir]) {
     const creds = dir ? readLocalCredentials(dir) : undefined;
     if (!creds) continue;
@@ -163,6 +174,20 @@ export function resolveTarget(o: ResolveAuthOptions): { apiUrl: string; auth: Au
   const session = o.store.get(o.apiUrl);
   if (session) return { apiUrl: o.apiUrl, auth: new SessionAuth(session, { apiUrl: o.apiUrl, store: o.store, fetch: o.fetch, now: o.now }) };
   return { apiUrl: o.apiUrl, auth: new MissingAuth(o.apiUrl) };
+}
+
+function pickRecord(o: ResolveAuthOptions): { apiUrl: string; auth: AuthProvider; notice?: string } | undefined {
+  const candidates = (o.records ?? []).filter((r) => !o.apiUrlExplicit || sameOrigin(r.api_url, o.apiUrl));
+  const pick = candidates.find((r) => r.data_dir === o.dataDir) ?? candidates[0];
+  if (!pick) return undefined;
+  const creds = pick.credentials_file ? readCredentialsFile(pick.credentials_file) : readLocalCredentials(pick.data_dir);
+  if (!creds) return undefined;
+  const others = candidates.filter((r) => r !== pick);
+  const notice = others.length
+    ? `${candidates.length} Rhizome servers are running; using ${pick.api_url} (data: ${pick.data_dir}). ` +
+      `To use another, set RHIZOME_API_URL: ${others.map((r) => `${r.api_url} (data: ${r.data_dir})`).join(', ')}`
+    : undefined;
+  return { apiUrl: pick.api_url, auth: new StaticAuth(`ApiKey ${creds.api_key}`), notice };
 }
 
 export function resolveAuth(o: ResolveAuthOptions): AuthProvider {
