@@ -21,6 +21,8 @@ const PG_APP = readdirSync('test', { recursive: true, encoding: 'utf8' })
 const SQLITE_ONLY = [
   'test/search/keyword-topk.test.ts', 'test/search/kept-postings.test.ts', 'test/reliability/disk-full.test.ts', 'test/relevance/migration.test.ts', 'test/auth/oauth-migration.test.ts',
   'test/foundation/repo-scenarios.test.ts', 'test/foundation/sql-translate.test.ts', 'test/upgrade/upgrade.test.ts',
+  // Not engine-specific, but one run is enough: the document does not depend on the database.
+  'test/docs/api-reference.test.ts',
 ];
 const shared = { pool: 'forks' as const, globalSetup: ['test/helpers/global-setup.ts'] };
 
