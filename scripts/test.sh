@@ -4,7 +4,8 @@
 #      chromium (dashboard tests), nginx (two processes behind a proxy), postgresql.
 #   2. A throw-away PostgreSQL cluster (scripts/pg-test-cluster.sh); the run FAILS without it.
 #   3. npm run typecheck, npm run lint (when the script exists).
-#   4. Every vitest tier: unit, e2e, postgres, postgres-app, package (npm pack, npx, npm install -g).
+#   4. Every vitest tier: unit, e2e, postgres, postgres-app; then package (npm pack, npx, npm install -g).
+# Arguments go to vitest (a file filter, for a quick check of this script).
 # The last line is "N passed, N failed" (a failed typecheck or lint counts as one failure each).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,19 +39,24 @@ npm run typecheck || { echo "test: typecheck failed" >&2; extra_failed=$((extra_
 npm run lint --if-present || { echo "test: lint failed" >&2; extra_failed=$((extra_failed + 1)); }
 
 mkdir -p .ci-out
-rm -f .ci-out/results.json
-RHIZOME_TEST_PACKAGE=1 npx vitest run --reporter=default --reporter=json --outputFile.json=.ci-out/results.json
-status=$?
+rm -f .ci-out/results.json .ci-out/results-package.json
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=.ci-out/results.json "$@" || status=1
+# The package tier after the others: its installs compile better-sqlite3, which would slow
+# the timed end-to-end tests running beside it.
+RHIZOME_TEST_PACKAGE=1 npx vitest run --project package --passWithNoTests --reporter=default --reporter=json --outputFile.json=.ci-out/results-package.json "$@" || status=1
 
 EXTRA_FAILED=$extra_failed node -e '
 const fs = require("fs");
 let passed = 0, failed = Number(process.env.EXTRA_FAILED);
-try {
-  const r = JSON.parse(fs.readFileSync(".ci-out/results.json", "utf8"));
-  passed = r.numPassedTests;
-  const own = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
-  failed += own || (r.success ? 0 : 1);
-} catch { failed += 1; }
+for (const file of [".ci-out/results.json", ".ci-out/results-package.json"]) {
+  try {
+    const r = JSON.parse(fs.readFileSync(file, "utf8"));
+    passed += r.numPassedTests;
+    const own = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
+    failed += own || (r.success ? 0 : 1);
+  } catch { failed += 1; }
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
 ' || status=1
