@@ -6,10 +6,10 @@
 // from source when its prebuilt binary cannot be fetched). Run by scripts/test.sh
 // (RHIZOME_TEST_PACKAGE=1) or `npm run test:package`; minutes, most of it npm installing.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const MAX_TARBALL_BYTES = 20 * 1024 * 1024;
@@ -52,6 +52,24 @@ function run(cmd: string, args: string[], env: Record<string, string>, cwd: stri
     const err = e as { status?: number; stdout?: string; stderr?: string };
     return { code: err.status ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
   }
+}
+
+/** The `rhizome` command of the npx install made from `tarball` (npx keeps it in
+ *  <cache>/_npx/<hash>/, its package.json naming the tarball by a relative file: path). */
+const npxDirs: string[] = [];
+function npxInstalledBin(cache: string, tarball: string): string {
+  const root = join(cache, '_npx');
+  const tail = `${basename(dirname(tarball))}/${basename(tarball)}`;
+  const dir = readdirSync(root).find((d) => {
+    try {
+      return readFileSync(join(root, d, 'package.json'), 'utf8').includes(tail);
+    } catch {
+      return false;
+    }
+  });
+  if (!dir) throw new Error(`no npx install of ${tarball} in ${root}`);
+  npxDirs.push(join(root, dir));
+  return join(root, dir, 'node_modules', '.bin', 'rhizome');
 }
 
 interface Served { url: string; stdout: () => string; stderr: () => string; stop(): Promise<void> }
@@ -117,6 +135,9 @@ let packed: { size: number; entryCount: number; files: { path: string }[] };
 afterAll(async () => {
   for (const p of started) if (p.exitCode === null) try { process.kill(-p.pid!, 'SIGKILL'); } catch { /* gone */ }
   process.stdout.write(`package test timings (s): ${JSON.stringify(timings)}\n`);
+  // The npx install of a throw-away tarball is of no use to anyone later.
+  for (const d of npxDirs) rmSync(d, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe('the npm package', () => {
@@ -139,9 +160,12 @@ describe('the npm package', () => {
     timings.npx_install_and_start_s = (Date.now() - t0) / 1000;
     try {
       await checkServed(s, home);
-      // The CLI from another folder, through the same npx install (the server's record finds it).
+      // The CLI from another folder: the `rhizome` npx installed above (what `npx rhizome …`
+      // runs once published; npx keys its cache by the spec as typed, so `./rhizome.tgz` would
+      // not name this install from another folder).
       const other = mkdtempSync(join(work, 'other-'));
-      const cli = (...args: string[]) => run('npx', ['--yes', `--package=${join(empty, 'rhizome.tgz')}`, 'rhizome', ...args], env, other);
+      const bin = npxInstalledBin(env.npm_config_cache, join(empty, 'rhizome.tgz'));
+      const cli = (...args: string[]) => run(bin, args, env, other);
       const add = cli('node', 'add', 'Packed and found', '-c', 'Started with npx in an empty folder.', '--json');
       expect(add.code, add.stderr).toBe(0);
       const found = cli('search', 'packed', '--mode', 'keyword', '--json');
