@@ -43,7 +43,7 @@ export async function checkDatabase(config: Config, schemaVersion: number): Prom
     try {
       const c = await connectPg(config.databaseUrl);
       try {
-        return versionCheck(`PostgreSQL ${where}`, await pgSchemaVersion(c), PG_SCHEMA_VERSION);
+        return versionCheck(`PostgreSQL ${where}`, await pgSchemaVersion(c), PG_SCHEMA_VERSION, 'reachable');
       } finally {
         await c.end();
       }
@@ -67,10 +67,11 @@ export async function checkDatabase(config: Config, schemaVersion: number): Prom
   }
 }
 
-function versionCheck(what: string, version: number, current: number): Check {
+function versionCheck(what: string, version: number, current: number, state: 'intact' | 'reachable' = 'intact'): Check {
   if (version > current) return { ok: false, label: `${what}: schema ${version} is newer than this Rhizome (${current})`, fix: 'upgrade Rhizome (npm install -g rhizome@latest)' };
-  if (version < current) return { ok: true, label: `${what}: intact, schema ${version}`, fix: `the next start upgrades it to ${current} (a copy goes to backups/ first)` };
-  return { ok: true, label: `${what}: intact, schema ${version} (current)` };
+  const copy = state === 'intact' ? ' (a copy goes to backups/ first)' : '';
+  if (version < current) return { ok: true, label: `${what}: ${state}, schema ${version}`, fix: `the next start upgrades it to ${current}${copy}` };
+  return { ok: true, label: `${what}: ${state}, schema ${version} (current)` };
 }
 
 export function checkModel(config: Config): Check {
