@@ -62,16 +62,26 @@ describe('server records', () => {
     const here = target({ dataDir: mine, configDir: config });
     expect(here.apiUrl).toBe('http://127.0.0.1:7101');
     expect(await header(here.auth)).toBe('ApiKey mine.key');
-    expect(here.notice).toContain('To use another, set RHIZOME_API_URL: http://127.0.0.1:7102');
+    expect(here.notice).toBeUndefined(); // this folder's own server: no choice to explain
 
     const elsewhere = target({ dataDir: join(tmp(), 'none'), configDir: config });
     expect(elsewhere.apiUrl).toBe('http://127.0.0.1:7102'); // the newest
     expect(await header(elsewhere.auth)).toBe('ApiKey other.key');
+    expect(elsewhere.notice).toBe(`2 Rhizome servers are running; using http://127.0.0.1:7102 (data: ${other}). To use another, set RHIZOME_API_URL: http://127.0.0.1:7101 (data: ${mine})`);
 
     const chosen = target({ dataDir: join(tmp(), 'none'), configDir: config, apiUrl: 'http://127.0.0.1:7101' });
     expect(chosen.apiUrl).toBe('http://127.0.0.1:7101');
     expect(await header(chosen.auth)).toBe('ApiKey mine.key');
     expect(chosen.notice).toBeUndefined();
+  });
+
+  it("this folder's credentials name a server that is not running: they decide, not another server's record", async () => {
+    const config = tmp();
+    const stopped = dataDir('stopped.key', 'http://127.0.0.1:7301');
+    writeServerRecord(config, record('http://127.0.0.1:7302', dataDir('running.key', 'http://127.0.0.1:7302'), '2026-11-02T00:00:00Z'));
+    const t = target({ dataDir: stopped, configDir: config });
+    expect(t.apiUrl).toBe('http://127.0.0.1:7301');
+    expect(await header(t.auth)).toBe('ApiKey stopped.key');
   });
 
   it('no records: the data folder credentials decide, as before', async () => {
