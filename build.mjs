@@ -12,9 +12,11 @@ const entryPoints = {
   'pg-worker': 'src/db/pg/sync-worker.ts',
   'keyword-worker': 'src/repos/kept-postings-worker.ts',
 };
-if (existsSync('bench/run.ts')) entryPoints.bench = 'bench/run.ts';
-if (existsSync('bench/load/run.ts')) entryPoints['bench-load'] = 'bench/load/run.ts';
-if (existsSync('src/eval/run.ts')) entryPoints.eval = 'src/eval/run.ts';
+// The package (npm pack: scripts/prepack.mjs sets RHIZOME_PACK) carries no bench or eval code.
+const forPackage = process.env.RHIZOME_PACK === '1';
+if (!forPackage && existsSync('bench/run.ts')) entryPoints.bench = 'bench/run.ts';
+if (!forPackage && existsSync('bench/load/run.ts')) entryPoints['bench-load'] = 'bench/load/run.ts';
+if (!forPackage && existsSync('src/eval/run.ts')) entryPoints.eval = 'src/eval/run.ts';
 
 await build({
   entryPoints,

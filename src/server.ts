@@ -3,7 +3,7 @@
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import { createServer, type Server } from 'node:http';
 import { adapterErrorHandler, handleClientErrors } from './http/adapter-errors.js';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
@@ -15,6 +15,8 @@ import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { webMount } from './http/web.js';
 import { createTurnGate, waitsOnModel } from './http/turn-gate.js';
+import { removeServerRecord, writeServerRecord } from './client/server-records.js';
+import { packageVersion } from './paths.js';
 
 /** Room for a 10,000-character query parameter of 3-byte characters, percent-encoded. */
 export const MAX_HEADER_BYTES = 128 * 1024;
@@ -68,9 +70,12 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
     writeFileSync(file, JSON.stringify({ tenant: 'default', tenant_id: boot.tenant_id, api_key: boot.api_key, api_url: config.publicUrl }, null, 2) + '\n', { mode: 0o600 });
     process.stdout.write(
       `\nCreated tenant "default". Its API key (shown once, also saved to ${file}):\n\n  ${boot.api_key}\n\n` +
-        `Use it as:  Authorization: ApiKey ${boot.api_key}\n\n`,
+        `Use it as:  Authorization: ApiKey ${boot.api_key}\n` +
+        `Dashboard:  ${config.publicUrl}/  (sign in with the key)\n\n`,
     );
   }
+  const recordUrl = localUrl(config.host, port);
+  announce(config, recordUrl, log);
   startBackground(services);
   const vectorFollower = config.databaseUrl ? followOtherProcesses(services, config.databaseUrl) : null;
   app = createApp(services, [webMount]);
@@ -89,6 +94,28 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
       await services.queue.stop();
       await embedder.close();
       closeStore(db);
+      removeServerRecord(config.clientConfigDir, recordUrl);
     })());
   return { url, services, close };
+}
+
+/** The URL a client on this machine uses: a wildcard listen address is reached on loopback. */
+function localUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
+/** Tells CLIs in any folder where this server listens and which credentials file it wrote. */
+function announce(config: Config, apiUrl: string, log: ReturnType<typeof createLogger>): void {
+  const credentials = join(config.dataDir, 'credentials');
+  try {
+    const file = writeServerRecord(config.clientConfigDir, {
+      api_url: apiUrl, pid: process.pid, data_dir: config.dataDir,
+      ...(existsSync(credentials) ? { credentials_file: credentials } : {}),
+      version: packageVersion(), started_at: new Date().toISOString(),
+    });
+    log.info(`dashboard: ${config.publicUrl}/ (this server is recorded in ${file} for the CLI)`);
+  } catch (e) {
+    log.warn(`could not record this server for the CLI in ${config.clientConfigDir}: ${(e as Error).message}`);
+  }
 }

@@ -15,6 +15,7 @@ import { registerNodeCommands } from './commands/nodes.js';
 import { registerParaCommands } from './commands/para.js';
 import { registerTagCommands } from './commands/tags.js';
 import { registerCompletionCommand } from './commands/completion.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { addExamples } from './examples.js';
 
 // `rhizome health | head -1`: the reader went away; that is not an error.
@@ -33,6 +34,7 @@ const program = new Command('rhizome')
 
 registerServerCommands(program);
 registerMigrateCommand(program);
+registerDoctorCommand(program);
 // Client commands: they talk to a running server over HTTP (src/client).
 registerAccountCommands(program);
 registerNodeCommands(program);

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RhizomeApiError, RhizomeAuthMissingError, RhizomeConnectionError } from './errors.js';
+import type { ServerRecord } from './server-records.js';
 import { SessionStore, type StoredSession } from './session.js';
 
 export interface AuthProvider {
@@ -113,7 +114,10 @@ export interface LocalCredentials {
 }
 
 export function readLocalCredentials(dataDir: string): LocalCredentials | undefined {
-  const file = join(dataDir, 'credentials');
+  return readCredentialsFile(join(dataDir, 'credentials'));
+}
+
+export function readCredentialsFile(file: string): LocalCredentials | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const c = JSON.parse(readFileSync(file, 'utf8')) as LocalCredentials;
@@ -134,6 +138,8 @@ export interface ResolveAuthOptions {
   store: SessionStore;
   fetch: FetchLike;
   now: () => number;
+  /** Running servers' records (server-records.ts), newest first. */
+  records?: readonly ServerRecord[];
 }
 
 const sameOrigin = (a: string, b: string) => {
@@ -145,24 +151,58 @@ const sameOrigin = (a: string, b: string) => {
 };
 
 /**
- * Which server to talk to and with what, found from any working folder: RHIZOME_TOKEN
- * (empty counts as unset); else DATA_DIR/credentials, then CONFIG_DIR/credentials (XDG) —
- * a file's saved api_url is the server when RHIZOME_API_URL is not set, and its key is used
- * when it names that server (or the server is on this machine); else the login session.
+ * Which server to talk to and with what, found from any working folder:
+ * 1. RHIZOME_TOKEN (empty counts as unset).
+ * 2. RHIZOME_API_URL set and a running server's record (server-records.ts) for it: the
+ *    credentials file that server wrote.
+ * 3. DATA_DIR/credentials — at the URL of the running server using that data folder, else the
+ *    file's saved api_url when RHIZOME_API_URL is not set; its key is used when it names that
+ *    server (or the server is on this machine).
+ * 4. RHIZOME_API_URL not set: the newest running server's record, with a notice naming the
+ *    others and how to choose one.
+ * 5. CONFIG_DIR/credentials (XDG), like 3; else the login session.
  */
-export function resolveTarget(o: ResolveAuthOptions): { apiUrl: string; auth: AuthProvider } {
+export function resolveTarget(o: ResolveAuthOptions): { apiUrl: string; auth: AuthProvider; notice?: string } {
   if (o.token) return { apiUrl: o.apiUrl, auth: new StaticAuth(`ApiKey ${o.token}`) };
-  for (const dir of [o.dataDir, o.configDir]) {
-    const creds = dir ? readLocalCredentials(dir) : undefined;
-    if (!creds) continue;
-    const apiUrl = !o.apiUrlExplicit && creds.api_url ? creds.api_url : o.apiUrl;
-    if (creds.api_url ? sameOrigin(creds.api_url, apiUrl) || isLocalUrl(apiUrl) : isLocalUrl(apiUrl)) {
-      return { apiUrl, auth: new StaticAuth(`ApiKey ${creds.api_key}`) };
-    }
+  const records = o.records ?? [];
+  if (o.apiUrlExplicit) {
+    const named = fromRecord(records.filter((r) => sameOrigin(r.api_url, o.apiUrl)));
+    if (named) return named;
   }
+  const own = readLocalCredentials(o.dataDir);
+  const ownServer = records.find((r) => r.data_dir === o.dataDir);
+  if (own && ownServer && !o.apiUrlExplicit) return { apiUrl: ownServer.api_url, auth: new StaticAuth(`ApiKey ${own.api_key}`) };
+  const fromCreds = (creds: LocalCredentials | undefined) => {
+    if (!creds) return undefined;
+    const apiUrl = !o.apiUrlExplicit && creds.api_url ? creds.api_url : o.apiUrl;
+    const fits = creds.api_url ? sameOrigin(creds.api_url, apiUrl) || isLocalUrl(apiUrl) : isLocalUrl(apiUrl);
+    return fits ? { apiUrl, auth: new StaticAuth(`ApiKey ${creds.api_key}`) } : undefined;
+  };
+  const byOwn = fromCreds(own);
+  if (byOwn) return byOwn;
+  if (!o.apiUrlExplicit) {
+    const newest = fromRecord(records);
+    if (newest) return newest;
+  }
+  const byConfig = o.configDir ? fromCreds(readLocalCredentials(o.configDir)) : undefined;
+  if (byConfig) return byConfig;
   const session = o.store.get(o.apiUrl);
   if (session) return { apiUrl: o.apiUrl, auth: new SessionAuth(session, { apiUrl: o.apiUrl, store: o.store, fetch: o.fetch, now: o.now }) };
   return { apiUrl: o.apiUrl, auth: new MissingAuth(o.apiUrl) };
+}
+
+/** The first (newest) of these records with a readable credentials file; a notice when there are others. */
+function fromRecord(candidates: readonly ServerRecord[]): { apiUrl: string; auth: AuthProvider; notice?: string } | undefined {
+  const pick = candidates[0];
+  if (!pick) return undefined;
+  const creds = pick.credentials_file ? readCredentialsFile(pick.credentials_file) : readLocalCredentials(pick.data_dir);
+  if (!creds) return undefined;
+  const others = candidates.slice(1);
+  const notice = others.length
+    ? `${candidates.length} Rhizome servers are running; using ${pick.api_url} (data: ${pick.data_dir}). ` +
+      `To use another, set RHIZOME_API_URL: ${others.map((r) => `${r.api_url} (data: ${r.data_dir})`).join(', ')}`
+    : undefined;
+  return { apiUrl: pick.api_url, auth: new StaticAuth(`ApiKey ${creds.api_key}`), notice };
 }
 
 export function resolveAuth(o: ResolveAuthOptions): AuthProvider {

@@ -2,6 +2,7 @@
 import type { Config } from '../config.js';
 import { resolveTarget, SessionAuth, type AuthProvider, type FetchLike } from './auth.js';
 import { HttpCore } from './http.js';
+import { liveServerRecords } from './server-records.js';
 import { SessionStore } from './session.js';
 import type * as T from './types.js';
 
@@ -37,10 +38,12 @@ export class RhizomeClient {
     const store = new SessionStore(config.clientConfigDir);
     const fetchImpl = o.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
     const now = o.now ?? Date.now;
-    const { apiUrl, auth } = resolveTarget({
+    const { apiUrl, auth, notice } = resolveTarget({
       apiUrl: config.apiUrl, apiUrlExplicit: config.apiUrlExplicit, token: config.clientToken, dataDir: config.dataDir,
       configDir: config.clientConfigDir, store, fetch: fetchImpl, now,
+      records: config.clientToken ? [] : liveServerRecords(config.clientConfigDir),
     });
+    if (notice) process.stderr.write(`rhizome: ${notice}\n`);
     return new RhizomeClient({ apiUrl, auth, fetch: fetchImpl, store, now });
   }
 

@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { schemaPath } from '../paths.js';
+import { backupBeforeUpgrade } from './upgrade-backup.js';
 import { migrateRelevance } from './migrations/002-relevance.js';
 import { oidcSchema } from './migrations/003-oidc.js';
 import { migrateImports } from './migrations/004-imports.js';
@@ -12,7 +13,7 @@ import { captureImagesSchema } from './migrations/008-capture-images.js';
 import { jobLeasesSchema } from './migrations/009-job-leases.js';
 import { nodeDatesSchema } from './migrations/node-dates.js';
 
-type Step = (db: Database.Database) => void;
+export type Step = (db: Database.Database) => void;
 
 const MIGRATIONS: Step[] = [
   (db) => db.exec(readFileSync(schemaPath(), 'utf8')),
@@ -39,13 +40,20 @@ const MIGRATIONS: Step[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrate(db: Database.Database): void {
+  runSteps(db, MIGRATIONS);
+}
+
+/** Runs the steps past the file's user_version, each in its own transaction (exported for tests). */
+export function runSteps(db: Database.Database, steps: readonly Step[]): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(`database schema version ${current} is newer than this Rhizome (${SCHEMA_VERSION}); upgrade Rhizome`);
+  if (current > steps.length) {
+    throw new Error(`database schema version ${current} is newer than this Rhizome (${steps.length}); upgrade Rhizome`);
   }
-  for (let v = current; v < SCHEMA_VERSION; v++) {
+  // A file written by an older release is copied first (<data>/backups/, the last few kept).
+  if (current > 0 && current < steps.length) backupBeforeUpgrade(db, current);
+  for (let v = current; v < steps.length; v++) {
     db.transaction(() => {
-      MIGRATIONS[v](db);
+      steps[v](db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
