@@ -14,6 +14,8 @@ export interface NodeCard {
   updated_at: string;
   created_at: string;
   occurred_at: string | null;
+  /** JSON array of the dates the text mentions. */
+  mentioned_dates: string;
   /** JSON array of tags. */
   tags: string;
   /** 1 (or true) when the node sits (unarchived) in an active project. */
@@ -40,7 +42,7 @@ export class ContextRepo {
   private readonly keywords: ContextKeywords;
 
   constructor(db: Db, keywords?: ContextKeywords) {
-    const card = `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.tags,
+    const card = `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.mentioned_dates, n.tags,
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
                        WHERE np.tenant_id = n.tenant_id AND np.node_id = n.id AND np.archived = 0
                          AND p.tenant_id = n.tenant_id AND p.category = 'projects' AND p.status = 'active') AS active_project`;

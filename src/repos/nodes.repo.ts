@@ -17,6 +17,8 @@ export interface NodeRow {
   updated_at: string;
   /** When what the node describes happened (ISO 8601 UTC); null when not said. */
   occurred_at: string | null;
+  /** JSON array of the dates the text mentions (absent on rows read before step 11's column). */
+  mentioned_dates?: string;
   embedded_hash: string | null;
 }
 
@@ -140,6 +142,11 @@ export class NodesRepo {
     // json_each's values are text on PostgreSQL: the cast (a no-op here) lets both compare seqs.
     this.bySeqsStmt = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ?');
     this.byIdsStmt = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?');
+  }
+
+  /** The dates a node's text mentions (JSON array of 'YYYY-MM-DD' / 'YYYY-MM' / 'YYYY'). */
+  setMentionedDates(tenantId: string, id: string, dates: string[]): void {
+    this.prepare('UPDATE nodes SET mentioned_dates = ? WHERE tenant_id = ? AND id = ?').run(JSON.stringify(dates), tenantId, id);
   }
 
   /** Lengths (characters of title, summary and body) of the tenant's latest `sample` nodes. */

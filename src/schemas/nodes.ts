@@ -69,6 +69,7 @@ export const Node = z
     created_at: z.string(),
     updated_at: z.string(),
     occurred_at: z.string().nullable().openapi({ description: 'When what the node describes happened; null when not said' }),
+    mentioned_dates: z.array(z.string()).openapi({ description: "Dates the node's text mentions ('YYYY-MM-DD', 'YYYY-MM' or 'YYYY'), read in the background after a write" }),
   })
   .openapi('Node');
 

@@ -115,3 +115,42 @@ export function inRange(at: string | null | undefined, r: Pick<DateRange, 'after
   if (!at) return false;
   return (!r.after || at >= r.after) && (!r.before || at < r.before);
 }
+
+/** At most this many dates are kept from one text (a diary of daily entries keeps its first). */
+export const MAX_MENTIONED_DATES = 50;
+/** Dates are read from this much of a text: where the note says when it is about. */
+const MENTION_SCAN_CHARS = 20_000;
+
+/**
+ * The dates a text mentions, as data: each as precise as it was said — 'YYYY-MM-DD',
+ * 'YYYY-MM' or 'YYYY' — read relative to `ref` (the note's own date: "yesterday" in a note
+ * of 3 May 2023 is 2023-05-02). A weekday or time alone says too little and is left out.
+ */
+export function mentionedDates(text: string, ref: Date): string[] {
+  const out = new Set<string>();
+  const scan = text.slice(0, MENTION_SCAN_CHARS);
+  for (const r of chrono.parse(scan, { instant: ref, timezone: 'UTC' }, { forwardDate: false })) {
+    const s = r.start;
+    const d = s.date();
+    const y = String(s.get('year') ?? d.getUTCFullYear()).padStart(4, '0');
+    const m = String(s.get('month') ?? d.getUTCMonth() + 1).padStart(2, '0');
+    const day = String(s.get('day') ?? d.getUTCDate()).padStart(2, '0');
+    const relative = !s.isCertain('year') && !s.isCertain('month') && s.isCertain('day'); // "yesterday", "last Friday"
+    if (s.isCertain('day') && (s.isCertain('month') || relative)) out.add(`${y}-${m}-${day}`);
+    else if (s.isCertain('month') && s.isCertain('year')) out.add(`${y}-${m}`);
+    if (out.size >= MAX_MENTIONED_DATES) break;
+  }
+  for (const m of scan.matchAll(/\b(?:in|during|since|of)\s+(1[89]\d\d|20\d\d)\b/g)) {
+    if (out.size >= MAX_MENTIONED_DATES) break;
+    if (![...out].some((x) => x.startsWith(m[1]))) out.add(m[1]);
+  }
+  return [...out];
+}
+
+/** Whether a mentioned date ('YYYY-MM-DD', 'YYYY-MM' or 'YYYY') overlaps a range. */
+export function mentionInRange(mention: string, r: Pick<DateRange, 'after' | 'before'>): boolean {
+  const [y, m, d] = mention.split('-').map(Number);
+  const start = new Date(Date.UTC(y, (m ?? 1) - 1, d ?? 1));
+  const end = d ? new Date(Date.UTC(y, m - 1, d + 1)) : m ? new Date(Date.UTC(y, m, 1)) : new Date(Date.UTC(y + 1, 0, 1));
+  return (!r.after || end.toISOString() > r.after) && (!r.before || start.toISOString() < r.before);
+}

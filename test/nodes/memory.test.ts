@@ -136,6 +136,18 @@ describe('POST /context for an agent', () => {
     expect(onlyS1.map((n) => n.id)).toEqual([s1.body.id]);
   });
 
+  it("keeps the dates a text mentions and counts them in a period, read relative to the note's date", async () => {
+    const n = await post('/api/v1/nodes', { title: 'Conference plans', content: 'The summit is in June 2024 in Lisbon. We booked it yesterday.', created_at: '2023-11-10T09:00:00Z' });
+    await post('/api/v1/nodes', { title: 'Summit notes', content: 'The summit had good talks.', created_at: '2023-11-12T09:00:00Z' });
+    await t.s.queue.idle();
+    const got = await (await t.req('GET', `/api/v1/nodes/${n.body.id}`)).json();
+    expect(got.mentioned_dates).toEqual(['2024-06', '2023-11-09']);
+    const nodes = await context({ query: 'the summit in June 2024' });
+    expect(nodes[0].id).toBe(n.body.id);
+    expect(nodes[0].reasons).toContain('date_match:June 2024');
+    expect(nodes[1].reasons.some((r) => r.startsWith('date_match'))).toBe(false);
+  });
+
   it('answers a period with no other words with the nodes of that period, latest first', async () => {
     const a = await post('/api/v1/nodes', { title: 'A', created_at: '2022-02-01T00:00:00Z' });
     const b = await post('/api/v1/nodes', { title: 'B', created_at: '2022-09-01T00:00:00Z' });

@@ -246,5 +246,6 @@ CREATE TABLE rate_limiter (
 /** Step 11 (agent memory): when the thing a node describes happened; date-range reads by the node's date. */
 export const PG_NODE_DATES = `
 ALTER TABLE nodes ADD COLUMN IF NOT EXISTS occurred_at text;
+ALTER TABLE nodes ADD COLUMN IF NOT EXISTS mentioned_dates text NOT NULL DEFAULT '[]';
 CREATE INDEX IF NOT EXISTS nodes_tenant_date ON nodes(tenant_id, (coalesce(occurred_at, created_at)));
 `;

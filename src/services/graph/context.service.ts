@@ -6,7 +6,8 @@
 // calibrated keyword and semantic sides and gate, search.service.ts), so context ranks at
 // least as well as search; a date said in the query ("in March 2023", "last May") or given
 // as occurred_after/occurred_before puts the nodes of that period first (their date is
-// occurred_at, else created_at), the best matches among them first, then the rest.
+// occurred_at, else created_at, or a date their text mentions), the best matches among them
+// first, then the rest.
 // Focus nodes add a graph signal (noisy-OR over paths: 0.8 per 1-hop link, 0.4 per 2-hop):
 //   with a query:    score = 0.5·relevance + 0.5·graph
 //   without a query: score = (0.6·graph + 0.25·semantic + boosts) / 1.15, where semantic =
@@ -26,7 +27,7 @@ import { roundScore } from '../../search/score.js';
 import { contentWords } from '../../search/text.js';
 import type { Calibration, Scale } from '../../search/calibration.js';
 import { bestPassages } from '../../search/passages.js';
-import { inRange, parseQueryDates, type DateRange } from '../../search/query-dates.js';
+import { inRange, mentionInRange, parseQueryDates, type DateRange } from '../../search/query-dates.js';
 import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 
 const HOP1 = 0.8;
@@ -171,7 +172,7 @@ export class ContextService {
       if (hit?.semantic) reasons.push('semantic_match');
       let score = focus.length ? 0.5 * rel + 0.5 * (g?.graph ?? 0) : rel;
       if (range) {
-        const within = inRange(card.occurred_at ?? card.created_at, range);
+        const within = inRange(card.occurred_at ?? card.created_at, range) || (JSON.parse(card.mentioned_dates ?? '[]') as string[]).some((m) => mentionInRange(m, range));
         if (within) reasons.push(`date_match:${range.said}`);
         score = within ? 0.5 + 0.5 * score : 0.5 * score;
       }

@@ -10,6 +10,7 @@ import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
 import type { CalibrationsRepo } from '../../repos/calibrations.repo.js';
 import type { NodesRepo } from '../../repos/nodes.repo.js';
+import { mentionedDates } from '../../search/query-dates.js';
 import { CALIBRATION_SET_HASH, calibrateModel, UNCALIBRATED, type Calibration } from '../../search/calibration.js';
 import { embeddingText, textHash } from '../../search/embedding-text.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
@@ -142,8 +143,11 @@ export class EmbeddingService {
     for (const j of jobs) (byTenant.get(j.tenantId) ?? byTenant.set(j.tenantId, []).get(j.tenantId)!).push(j.payload.node_id);
     for (const [tenantId, ids] of byTenant) {
       const rows = this.d.nodes.getByIds(tenantId, ids); // deleted nodes simply drop out
-      const pending = rows.map((r) => ({ id: r.id, text: embeddingText(r), done: r.embedded_hash })).filter((x) => x.done !== textHash(x.text));
+      const pending = rows.map((r) => ({ id: r.id, text: embeddingText(r), done: r.embedded_hash, row: r })).filter((x) => x.done !== textHash(x.text));
       if (pending.length === 0) continue;
+      // The same background pass over a node's new text keeps the dates it mentions, read
+      // relative to the node's own date (chrono costs ~3 µs a character: not on the write path).
+      for (const p of pending) this.d.nodes.setMentionedDates(tenantId, p.id, mentionedDates(`${p.row.title}\n${p.row.summary}\n${p.row.body_markdown}`, new Date(p.row.occurred_at ?? p.row.created_at)));
       const vectors = await this.d.embedder.embed(pending.map((x) => x.text));
       this.d.vectors.storeNodeVectors(tenantId, pending.map((x, i) => ({ nodeId: x.id, text: x.text, vector: vectors[i] })), this.d.embedder.modelId);
     }

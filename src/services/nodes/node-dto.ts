@@ -14,5 +14,6 @@ export function toNodeDto(row: NodeRow, paraItemIds: string[]): NodeDto {
     created_at: row.created_at,
     updated_at: row.updated_at,
     occurred_at: row.occurred_at ?? null,
+    mentioned_dates: JSON.parse(row.mentioned_dates ?? '[]') as string[],
   };
 }
