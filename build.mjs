@@ -14,7 +14,7 @@ const entryPoints = {
 };
 if (existsSync('bench/run.ts')) entryPoints.bench = 'bench/run.ts';
 if (existsSync('bench/load/run.ts')) entryPoints['bench-load'] = 'bench/load/run.ts';
-if (existsSync('src/eval/run.ts')) entryPoints.eval = 'src/eval/run.ts';
+if (existsSync('bench/eval/run.ts')) entryPoints.eval = 'bench/eval/run.ts';
 
 await build({
   entryPoints,

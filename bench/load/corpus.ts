@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../synthetic.js';
 
-const COLLECTIONS = ['lab/collections/debian', 'lab/collections/pydoc'];
+const COLLECTIONS = ['bench/lab/collections/debian', 'bench/lab/collections/pydoc'];
 
 function jsonl<T>(file: string): T[] {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);

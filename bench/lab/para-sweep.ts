@@ -4,8 +4,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
-import { evaluateParaClassification } from '../src/eval/para.js';
+import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { evaluateParaClassification } from '../eval/para.js';
 
 const embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rz-para-')) });
 try {

@@ -3,9 +3,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HashEmbedder } from '../src/embed/hash-embedder.js';
-import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
-import { calibrateModel } from '../src/search/calibration.js';
+import { HashEmbedder } from '../../src/embed/hash-embedder.js';
+import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { calibrateModel } from '../../src/search/calibration.js';
 
 for (const model of process.argv.slice(2)) {
   const embedder = model === 'hash' ? new HashEmbedder() : new WorkerEmbedder({ model, cacheDir: mkdtempSync(join(tmpdir(), 'rz-cal-')) });

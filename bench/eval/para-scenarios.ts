@@ -6,13 +6,13 @@
 //   none_20pct   — a fifth of the notes belong to no item.
 // precision = correct / filed, coverage = correct / notes that belong to an existing item.
 import { createHash } from 'node:crypto';
-import { loadConfig } from '../config.js';
-import { buildContainer } from '../container.js';
-import { openDatabase } from '../db/open.js';
-import type { Embedder } from '../embed/embedder.js';
-import { memoryLogger } from '../logger.js';
-import { wire } from '../wiring.js';
-import type { ClassifierSettings } from '../services/para/para-scoring.js';
+import { loadConfig } from '../../src/config.js';
+import { buildContainer } from '../../src/container.js';
+import { openDatabase } from '../../src/db/open.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { memoryLogger } from '../../src/logger.js';
+import { wire } from '../../src/wiring.js';
+import type { ClassifierSettings } from '../../src/services/para/para-scoring.js';
 import { score, type ParaCorpus, type ParaScore } from './para.js';
 
 type Step = { kind: 'item'; key: string } | { kind: 'note'; index: number };

@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { connectPg } from '../src/db/pg/connect.js';
+import { connectPg } from '../../src/db/pg/connect.js';
 
 const admin = process.env.RHIZOME_TEST_DATABASE_URL;
 if (!admin) throw new Error('set RHIZOME_TEST_DATABASE_URL (scripts/pg-test-cluster.sh start)');

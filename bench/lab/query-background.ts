@@ -4,9 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
-import { loadCollection } from '../src/eval/collection.js';
-import { calibrationTexts, quantile } from '../src/search/calibration.js';
+import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { loadCollection } from '../eval/collection.js';
+import { calibrationTexts, quantile } from '../../src/search/calibration.js';
 
 const e = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rz-bg-')) });
 const notes = calibrationTexts().filter((t) => t.kind === 'note');

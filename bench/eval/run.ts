@@ -6,15 +6,15 @@
 import { appendFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { WorkerEmbedder } from '../embed/worker-embedder.js';
-import { packageRoot } from '../paths.js';
+import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { packageRoot } from '../../src/paths.js';
 import { loadCollection, type Collection } from './collection.js';
 import { sweep } from './fusion-sweep.js';
 import { evaluateSearch, formatTable, type QueryTrace } from './search-eval.js';
 
 function defaultDirs(): string[] {
   const root = packageRoot();
-  const lab = join(root, 'lab', 'collections');
+  const lab = join(root, 'bench', 'lab', 'collections');
   const held = existsSync(lab) ? readdirSync(lab).map((d) => join(lab, d)) : [];
   return [join(root, '..', 'shared', 'eval', 'cisi'), ...held];
 }
@@ -63,7 +63,7 @@ try {
     console.log(ocr.formatOcrTable(r));
     for (const s of r.samples) console.log(JSON.stringify({ kind: 'ocr_sample', model: r.model, ...s }));
     console.log(JSON.stringify({ kind: 'ocr_accuracy', model: r.model, cer_clean: r.cer_clean, cer_all: r.cer_all, ms_mean: r.ms_mean, cold_start_ms: r.cold_start_ms, rss_mb: r.rss_mb, images: r.samples.length }));
-    await (await import('../ingest/ocr/index.js')).closeOcr();
+    await (await import('../../src/ingest/ocr/index.js')).closeOcr();
   }
 } finally {
   await embedder.close();

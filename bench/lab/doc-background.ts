@@ -3,10 +3,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
-import { loadCollection } from '../src/eval/collection.js';
-import { calibrationTexts } from '../src/search/calibration.js';
-import { embeddingText } from '../src/search/embedding-text.js';
+import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { loadCollection } from '../eval/collection.js';
+import { calibrationTexts } from '../../src/search/calibration.js';
+import { embeddingText } from '../../src/search/embedding-text.js';
 
 const e = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rz-bg-')) });
 const refs = calibrationTexts();

@@ -4,14 +4,14 @@
 // read from node_vectors (PgVectorsRepo); SQLite scores in vec0. One JSON line per engine.
 //   node build.mjs && nice -n 5 npx tsx lab/pg-vectors-knn.ts [count=10000] [dimension=512]
 import { performance } from 'node:perf_hooks';
-import { closeDatabase, openDatabase, type Db } from '../src/db/open.js';
-import { connectPg } from '../src/db/pg/connect.js';
-import { migratePg } from '../src/db/pg/migrate.js';
-import { PgDb } from '../src/db/pg/pg-db.js';
-import { PgSync } from '../src/db/pg/sync-client.js';
-import { PgVectorsRepo } from '../src/repos/pg/vectors.pg.js';
-import { VectorsRepo, type VectorsApi } from '../src/repos/vectors.repo.js';
-import { normalize } from '../src/vectors/math.js';
+import { closeDatabase, openDatabase, type Db } from '../../src/db/open.js';
+import { connectPg } from '../../src/db/pg/connect.js';
+import { migratePg } from '../../src/db/pg/migrate.js';
+import { PgDb } from '../../src/db/pg/pg-db.js';
+import { PgSync } from '../../src/db/pg/sync-client.js';
+import { PgVectorsRepo } from '../../src/repos/pg/vectors.pg.js';
+import { VectorsRepo, type VectorsApi } from '../../src/repos/vectors.repo.js';
+import { normalize } from '../../src/vectors/math.js';
 
 const admin = process.env.RHIZOME_TEST_DATABASE_URL;
 if (!admin) throw new Error('set RHIZOME_TEST_DATABASE_URL (scripts/pg-test-cluster.sh start)');

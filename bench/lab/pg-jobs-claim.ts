@@ -6,11 +6,11 @@
 // synchronous bridge (PgSync), as one Rhizome process claims, same jobs count.
 //   node build.mjs && nice -n 5 npx tsx lab/pg-jobs-claim.ts [jobs=20000] [workers=4] [batch=16]
 import { performance } from 'node:perf_hooks';
-import { connectPg, type PgClient } from '../src/db/pg/connect.js';
-import { migratePg } from '../src/db/pg/migrate.js';
-import { PgDb } from '../src/db/pg/pg-db.js';
-import { PgSync } from '../src/db/pg/sync-client.js';
-import { PG_CLAIM_SQL, PgJobsRepo } from '../src/repos/pg/jobs.pg.js';
+import { connectPg, type PgClient } from '../../src/db/pg/connect.js';
+import { migratePg } from '../../src/db/pg/migrate.js';
+import { PgDb } from '../../src/db/pg/pg-db.js';
+import { PgSync } from '../../src/db/pg/sync-client.js';
+import { PG_CLAIM_SQL, PgJobsRepo } from '../../src/repos/pg/jobs.pg.js';
 
 const admin = process.env.RHIZOME_TEST_DATABASE_URL;
 if (!admin) throw new Error('set RHIZOME_TEST_DATABASE_URL (scripts/pg-test-cluster.sh start)');

@@ -116,7 +116,7 @@ function write(dir: string, c: ReturnType<typeof buildCollection>, about: object
   console.log(JSON.stringify({ kind: 'collection', dir, docs: c.corpus.length, queries: c.queries.length }));
 }
 
-const root = process.argv[2] ?? 'lab/collections';
+const root = process.argv[2] ?? 'bench/lab/collections';
 const status = readFileSync('/var/lib/dpkg/status', 'utf8');
 write(join(root, 'debian'), buildCollection(debianSources(status)), {
   source: 'dpkg status file of a Debian 12 machine: package long descriptions, queried by their short descriptions',

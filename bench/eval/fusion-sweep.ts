@@ -2,12 +2,12 @@
 // RHIZOME_EVAL_SWEEP=1): how the served rule was chosen, re-checkable in one run. Every
 // variant is printed with its nDCG@10 on all the collection's queries and on the odd and
 // even query positions, next to the previous method (per-query min-max) on the same traces.
-import { ABSTAIN_RISK, abstentionFloor, clearsFloor, semanticEvidence, semanticScore, type Scale } from '../search/calibration.js';
-import { fuseCalibrated, hybridKeywordWeight, type SideHit } from '../search/calibrated-fusion.js';
-import { contentTerms } from '../search/fts-query.js';
-import { fuseConvex, keywordWeight } from '../search/fusion.js';
-import { KEYWORD_TAU } from '../search/keyword-score.js';
-import { rankSides } from '../services/nodes/search.service.js';
+import { ABSTAIN_RISK, abstentionFloor, clearsFloor, semanticEvidence, semanticScore, type Scale } from '../../src/search/calibration.js';
+import { fuseCalibrated, hybridKeywordWeight, type SideHit } from '../../src/search/calibrated-fusion.js';
+import { contentTerms } from '../../src/search/fts-query.js';
+import { fuseConvex, keywordWeight } from '../../src/search/fusion.js';
+import { KEYWORD_TAU } from '../../src/search/keyword-score.js';
+import { rankSides } from '../../src/services/nodes/search.service.js';
 import { mean, ndcgAt } from './metrics.js';
 import type { QueryTrace } from './search-eval.js';
 

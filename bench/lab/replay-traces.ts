@@ -4,9 +4,9 @@
 // Prints one line per variant and collection: nDCG@10 on all queries and on the odd / even
 // halves, each against the previous method (min-max) on the same traces.
 import { readFileSync } from 'node:fs';
-import { sweep } from '../src/eval/fusion-sweep.js';
-import { contentTerms } from '../src/search/fts-query.js';
-import type { QueryTrace } from '../src/eval/search-eval.js';
+import { sweep } from '../eval/fusion-sweep.js';
+import { contentTerms } from '../../src/search/fts-query.js';
+import type { QueryTrace } from '../eval/search-eval.js';
 
 const byCollection = new Map<string, QueryTrace[]>();
 for (const line of readFileSync(process.argv[2], 'utf8').split('\n')) {

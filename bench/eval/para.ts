@@ -8,16 +8,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config.js';
-import { buildContainer } from '../container.js';
-import { wire } from '../wiring.js';
-import { openDatabase } from '../db/open.js';
-import type { Embedder } from '../embed/embedder.js';
-import { WorkerEmbedder } from '../embed/worker-embedder.js';
-import { memoryLogger } from '../logger.js';
-import { packageRoot } from '../paths.js';
-import type { ParaCategory } from '../schemas/para.js';
-import type { ClassifierSettings } from '../services/para/para-scoring.js';
+import { loadConfig } from '../../src/config.js';
+import { buildContainer } from '../../src/container.js';
+import { wire } from '../../src/wiring.js';
+import { openDatabase } from '../../src/db/open.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { memoryLogger } from '../../src/logger.js';
+import { packageRoot } from '../../src/paths.js';
+import type { ParaCategory } from '../../src/schemas/para.js';
+import type { ClassifierSettings } from '../../src/services/para/para-scoring.js';
 import { evaluateParaScenarios, type ScenarioResult } from './para-scenarios.js';
 
 export interface ParaCorpus {

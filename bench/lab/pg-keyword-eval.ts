@@ -9,16 +9,16 @@
 // RHIZOME_TEST_DATABASE_URL's; each collection gets a database of its own, dropped after.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { openDatabase } from '../src/db/open.js';
-import { connectPg, type PgClient } from '../src/db/pg/connect.js';
-import { migratePg } from '../src/db/pg/migrate.js';
-import { PgSync } from '../src/db/pg/sync-client.js';
-import { loadCollection, type Collection } from '../src/eval/collection.js';
-import { mean, ndcgAt } from '../src/eval/metrics.js';
-import { PgKeywordIndex } from '../src/repos/pg/keyword-index.pg.js';
-import { NodesRepo } from '../src/repos/nodes.repo.js';
-import { SearchRepo } from '../src/repos/search.repo.js';
-import { buildFtsQuery } from '../src/search/fts-query.js';
+import { openDatabase } from '../../src/db/open.js';
+import { connectPg, type PgClient } from '../../src/db/pg/connect.js';
+import { migratePg } from '../../src/db/pg/migrate.js';
+import { PgSync } from '../../src/db/pg/sync-client.js';
+import { loadCollection, type Collection } from '../eval/collection.js';
+import { mean, ndcgAt } from '../eval/metrics.js';
+import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
+import { NodesRepo } from '../../src/repos/nodes.repo.js';
+import { SearchRepo } from '../../src/repos/search.repo.js';
+import { buildFtsQuery } from '../../src/search/fts-query.js';
 
 const admin = process.env.RHIZOME_TEST_DATABASE_URL;
 if (!admin) throw new Error('set RHIZOME_TEST_DATABASE_URL (scripts/pg-test-cluster.sh start)');
@@ -27,7 +27,7 @@ const dirs = process.argv.slice(2);
 if (!dirs.length) {
   const cisi = ['../shared/eval/cisi', '../../shared/eval/cisi'].find((d) => existsSync(d));
   if (cisi) dirs.push(cisi);
-  dirs.push('lab/collections/debian', 'lab/collections/pydoc');
+  dirs.push('bench/lab/collections/debian', 'bench/lab/collections/pydoc');
 }
 
 const TENANT = 'ten_eval';

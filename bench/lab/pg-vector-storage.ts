@@ -3,7 +3,7 @@
 // does at start-up). Prints one JSON line per representation.
 //   nice -n 5 npx tsx lab/pg-vector-storage.ts [count=10000] [dimension=512]
 import { performance } from 'node:perf_hooks';
-import { connectPg } from '../src/db/pg/connect.js';
+import { connectPg } from '../../src/db/pg/connect.js';
 
 const admin = process.env.RHIZOME_TEST_DATABASE_URL;
 if (!admin) throw new Error('set RHIZOME_TEST_DATABASE_URL (scripts/pg-test-cluster.sh start)');

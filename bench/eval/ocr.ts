@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { distance } from 'fastest-levenshtein';
 import { imageSize } from 'image-size';
 import { chromium, type Page } from 'playwright-core';
-import { recognizeImage } from '../ingest/ocr/index.js';
+import { recognizeImage } from '../../src/ingest/ocr/index.js';
 
 export interface OcrSample {
   name: string;

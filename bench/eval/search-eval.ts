@@ -10,15 +10,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config.js';
-import { buildContainer } from '../container.js';
-import { wire } from '../wiring.js';
-import { openDatabase } from '../db/open.js';
-import type { Embedder } from '../embed/embedder.js';
-import { memoryLogger } from '../logger.js';
-import { contentTerms, buildPlainFtsQuery } from '../search/fts-query.js';
-import { fuseConvex, fuseReciprocalRank, keywordWeight } from '../search/fusion.js';
-import { HYBRID_POOL, rankSides, type SearchSides } from '../services/nodes/search.service.js';
+import { loadConfig } from '../../src/config.js';
+import { buildContainer } from '../../src/container.js';
+import { wire } from '../../src/wiring.js';
+import { openDatabase } from '../../src/db/open.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { memoryLogger } from '../../src/logger.js';
+import { contentTerms, buildPlainFtsQuery } from '../../src/search/fts-query.js';
+import { fuseConvex, fuseReciprocalRank, keywordWeight } from '../../src/search/fusion.js';
+import { HYBRID_POOL, rankSides, type SearchSides } from '../../src/services/nodes/search.service.js';
 import type { Collection } from './collection.js';
 import { mean, ndcgAt, recallAt } from './metrics.js';
 
