@@ -18,7 +18,7 @@ import { buildFtsQuery, contentTerms } from '../src/search/fts-query.js';
 import { quoteTerm } from '../src/search/text.js';
 import { wire } from '../src/wiring.js';
 
-/** lab/collections/* and the folders in RHIZOME_BENCH_EVAL_DIRS (colon-separated), those with a corpus. */
+/** bench/lab/collections/* and the folders in RHIZOME_BENCH_EVAL_DIRS (colon-separated), those with a corpus. */
 function collectionDirs(): string[] {
   const lab = join(packageRoot(), 'bench', 'lab', 'collections');
   const dirs = [...(existsSync(lab) ? readdirSync(lab).map((d) => join(lab, d)) : []), ...(process.env.RHIZOME_BENCH_EVAL_DIRS ?? '').split(':').filter(Boolean)];

@@ -1,5 +1,5 @@
 // Three PARA situations where a classifier that only compares items with each other files
-// wrongly (issue: trustworthy PARA filing), each scored like src/eval/para.ts:
+// wrongly (issue: trustworthy PARA filing), each scored like bench/eval/para.ts:
 //   single_item  — only one item exists (run once per item, summed): nothing to beat but the threshold;
 //   one_at_a_time — items are created one by one with notes arriving between them, so early
 //                   notes meet too few items (the classifier must reconsider as items arrive);
@@ -13,7 +13,7 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { memoryLogger } from '../../src/logger.js';
 import { wire } from '../../src/wiring.js';
 import type { ClassifierSettings } from '../../src/services/para/para-scoring.js';
-import { score, type ParaCorpus, type ParaScore } from './para.js';
+import { score, type ParaCorpus, type ParaScore } from './para-score.js';
 
 type Step = { kind: 'item'; key: string } | { kind: 'note'; index: number };
 

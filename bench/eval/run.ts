@@ -1,7 +1,7 @@
 // `npm run eval`: search quality on ../shared/eval/cisi (when present) and the held-out
-// collections in lab/collections/ (or the collection folders given as arguments), each
+// collections in bench/lab/collections/ (or the collection folders given as arguments), each
 // with the other collections' queries asked against it for abstention; then PARA
-// classification, then OCR accuracy when src/eval/ocr.ts is present. Prints a readable
+// classification, then OCR accuracy when bench/eval/ocr.ts is present. Prints a readable
 // table and one JSON line per result.
 import { appendFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

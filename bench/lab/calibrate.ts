@@ -1,5 +1,5 @@
 // Prints the calibration of each model given (use-lite, hash, local:<dir>) as JSON lines.
-//   npx tsx lab/calibrate.ts use-lite hash local:test/fixtures/models/tiny-random-bert
+//   npx tsx bench/lab/calibrate.ts use-lite hash local:test/fixtures/models/tiny-random-bert
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Builds the held-out retrieval collections in lab/collections/ from files on the machine
+// Builds the held-out retrieval collections in bench/lab/collections/ from files on the machine
 // (no download), in the BEIR shape `npm run eval` reads: corpus.jsonl {_id,title,text},
 // queries.jsonl {_id,text}, qrels.tsv (query-id, corpus-id, score).
 //
@@ -14,7 +14,7 @@
 // source files give the same collections. The committed copies are what `npm run eval`
 // uses; rerun this only to rebuild them (the output names the source's version).
 //
-//   node build.mjs && npx esbuild lab/make-collections.ts --bundle --platform=node \
+//   node build.mjs && npx esbuild bench/lab/make-collections.ts --bundle --platform=node \
 //     --format=esm --packages=external --outfile=dist/lab-make.mjs && node dist/lab-make.mjs
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

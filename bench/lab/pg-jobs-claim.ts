@@ -4,7 +4,7 @@
 // empty, each claim committing 'running' and each completion deleting the row. Checks
 // every job ran exactly once; prints throughput. A second line: one PgJobsRepo over the
 // synchronous bridge (PgSync), as one Rhizome process claims, same jobs count.
-//   node build.mjs && nice -n 5 npx tsx lab/pg-jobs-claim.ts [jobs=20000] [workers=4] [batch=16]
+//   node build.mjs && nice -n 5 npx tsx bench/lab/pg-jobs-claim.ts [jobs=20000] [workers=4] [batch=16]
 import { performance } from 'node:perf_hooks';
 import { connectPg, type PgClient } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';

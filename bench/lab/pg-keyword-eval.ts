@@ -3,9 +3,9 @@
 // documents loaded into both in the same run. Prints one JSON line per collection (nDCG@10
 // of each backend, the difference, top-10 overlap) and one for query latency at 10k nodes.
 //   eval "$(bash scripts/pg-test-cluster.sh start)"
-//   npx esbuild lab/pg-keyword-eval.ts --bundle --platform=node --format=esm --packages=external \
+//   npx esbuild bench/lab/pg-keyword-eval.ts --bundle --platform=node --format=esm --packages=external \
 //     --outfile=dist/lab/pg-keyword-eval.mjs && nice -n 5 node dist/lab/pg-keyword-eval.mjs [collection dirs...]
-// Defaults: the shared CISI collection and lab/collections/*. The PostgreSQL server is
+// Defaults: the shared CISI collection and bench/lab/collections/*. The PostgreSQL server is
 // RHIZOME_TEST_DATABASE_URL's; each collection gets a database of its own, dropped after.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';

@@ -8,7 +8,7 @@
 //   - node-postgres awaited directly (the asynchronous driver),
 //   - node-postgres behind the blocking bridge.
 //   eval "$(bash scripts/pg-test-cluster.sh start)"
-//   npx esbuild lab/pg-sync-bridge.ts --bundle --platform=node --format=esm --packages=external \
+//   npx esbuild bench/lab/pg-sync-bridge.ts --bundle --platform=node --format=esm --packages=external \
 //     --outfile=dist/lab/pg-sync-bridge.mjs && node dist/lab/pg-sync-bridge.mjs [rounds=2000]
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // bytea or real[] for node vectors on PostgreSQL: size on disk, write time, and the time
 // to read one tenant's vectors back into Float32Arrays (what building the in-memory index
 // does at start-up). Prints one JSON line per representation.
-//   nice -n 5 npx tsx lab/pg-vector-storage.ts [count=10000] [dimension=512]
+//   nice -n 5 npx tsx bench/lab/pg-vector-storage.ts [count=10000] [dimension=512]
 import { performance } from 'node:perf_hooks';
 import { connectPg } from '../../src/db/pg/connect.js';
 

@@ -2,7 +2,7 @@
 // VectorStore answers from while a tenant's in-memory index loads) and a full index load
 // in pages, at `count` vectors of `dimension`. PostgreSQL scores in JavaScript over pages
 // read from node_vectors (PgVectorsRepo); SQLite scores in vec0. One JSON line per engine.
-//   node build.mjs && nice -n 5 npx tsx lab/pg-vectors-knn.ts [count=10000] [dimension=512]
+//   node build.mjs && nice -n 5 npx tsx bench/lab/pg-vectors-knn.ts [count=10000] [dimension=512]
 import { performance } from 'node:perf_hooks';
 import { closeDatabase, openDatabase, type Db } from '../../src/db/open.js';
 import { connectPg } from '../../src/db/pg/connect.js';

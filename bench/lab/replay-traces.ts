@@ -1,6 +1,6 @@
 // Re-scores fusion variants on query traces recorded by `npm run eval` (no model, no
 // database): RHIZOME_EVAL_TRACES=traces.jsonl npm run eval, then
-//   npx esbuild lab/replay-traces.ts --bundle --platform=node --format=esm --packages=external --outfile=/tmp/replay.mjs && node /tmp/replay.mjs traces.jsonl
+//   npx esbuild bench/lab/replay-traces.ts --bundle --platform=node --format=esm --packages=external --outfile=/tmp/replay.mjs && node /tmp/replay.mjs traces.jsonl
 // Prints one line per variant and collection: nDCG@10 on all queries and on the odd / even
 // halves, each against the previous method (min-max) on the same traces.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Real text for the load bench: the held-out collections committed in lab/collections
+// Real text for the load bench: the held-out collections committed in bench/lab/collections
 // (Debian package descriptions, Python docstrings) as notes, and their queries as search
 // text. Notes are cycled (with a suffix) up to the size asked; queries are made distinct
 // by pairing, so the query-vector cache only helps where a real client would repeat itself.
