@@ -5,7 +5,8 @@
 import { ABSTAIN_RISK, abstentionFloor, clearsFloor, semanticEvidence, semanticScore, type Scale } from '../../src/search/calibration.js';
 import { fuseCalibrated, hybridKeywordWeight, type SideHit } from '../../src/search/calibrated-fusion.js';
 import { contentTerms } from '../../src/search/fts-query.js';
-import { fuseConvex, keywordWeight } from '../../src/search/fusion.js';
+import { keywordWeight } from '../../src/search/fusion.js';
+import { fuseConvex } from './reference-fusion.js';
 import { KEYWORD_TAU } from '../../src/search/keyword-score.js';
 import { rankSides } from '../../src/services/nodes/search.service.js';
 import { mean, ndcgAt } from './metrics.js';
