@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { oidcEnv, readOidcConfig, type OidcConfig } from './services/auth/oidc.config.js';
+import { oidcEnv, readOidcConfig, type OidcConfig } from './config-oidc.js';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])

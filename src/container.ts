@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/open.js';
 import { PgDb } from './db/pg/pg-db.js';
 import { backupStore } from './db/store.js';
-import { memoryLimiters, postgresLimiters } from './http/limiters.js';
+import { memoryLimiters, postgresLimiters } from './repos/limiters.js';
 import { sqliteUnitOfWork } from './db/unit-of-work.js';
 import type { Embedder, ModelState } from './embed/embedder.js';
 import { JobQueue } from './jobs/queue.js';

@@ -9,7 +9,7 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Limiters } from './limiters.js';
+import type { Limiters } from '../repos/limiters.js';
 import type { RateLimits } from '../config.js';
 import { AppError, RateLimitedError } from '../errors.js';
 import type { Logger } from '../logger.js';

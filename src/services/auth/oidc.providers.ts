@@ -3,7 +3,7 @@
 import type * as oidc from 'openid-client';
 import { AppError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { OidcProviderConfig } from './oidc.config.js';
+import type { OidcProviderConfig } from '../../config-oidc.js';
 
 export type FetchImpl = oidc.CustomFetch;
 
