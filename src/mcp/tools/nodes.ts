@@ -1,13 +1,12 @@
-// MCP tools that read one node by id or title, edit part of it, delete it, or unlink it.
+// MCP tools over one node: fetch it by id, read it by id or title, create, change, edit part of, delete.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { RhizomeClient } from '../client/client.js';
-import type { Node } from '../client/types.js';
-import { applyEdit, type EditOp } from './edit-ops.js';
-import { nodeMarkdown } from './markdown.js';
-import { guard, ok } from './result.js';
-
-const id = z.string().min(1).max(100);
+import type { RhizomeClient } from '../../client/client.js';
+import { NODE_STATUSES, type Node } from '../../client/types.js';
+import { applyEdit, type EditOp } from '../edit-ops.js';
+import { nodeMarkdown } from '../markdown.js';
+import { guard, nodeText, ok } from '../result.js';
+import { id, ids, tags } from './args.js';
 
 /** A node by exact title (case-insensitive) or, failing that, the closest match. */
 export async function findByTitle(client: RhizomeClient, title: string, fuzzy: boolean): Promise<{ node: Node; exact: boolean } | null> {
@@ -20,7 +19,21 @@ export async function findByTitle(client: RhizomeClient, title: string, fuzzy: b
   return best ? { node: best, exact: false } : null;
 }
 
-export function registerEditTools(server: McpServer, client: RhizomeClient): void {
+export function registerNodeTools(server: McpServer, client: RhizomeClient): void {
+  server.registerTool(
+    'get_node',
+    {
+      title: 'Get a node',
+      description: 'Fetch one knowledge node by id: title, summary, full markdown body, tags, PARA items, status.',
+      inputSchema: { id },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ id }) => guard(async () => {
+      const n = await client.getNode(id);
+      return ok(nodeText(n), { ...n });
+    }),
+  );
+
   server.registerTool(
     'read_node',
     {
@@ -47,6 +60,49 @@ export function registerEditTools(server: McpServer, client: RhizomeClient): voi
         if (!found.exact) note = `(no node is titled exactly "${a.title}"; this is the closest match)\n\n`;
       }
       return ok(note + nodeMarkdown(node), { ...node, exact_match: note === '' });
+    }),
+  );
+
+  server.registerTool(
+    'create_node',
+    {
+      title: 'Create a node',
+      description: 'Create a knowledge node. content is markdown. para_item_ids must be ids of existing PARA items (see para_tree).',
+      inputSchema: {
+        title: z.string().trim().min(1).max(500),
+        content: z.string().max(500_000).optional().describe('markdown body'),
+        summary: z.string().max(5000).optional(),
+        tags: tags.optional(),
+        status: z.enum(NODE_STATUSES).optional().describe('default raw'),
+        para_item_ids: ids.optional(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) => guard(async () => {
+      const n = await client.createNode(args);
+      return ok(`Created node "${n.title}" [${n.id}].`, { ...n });
+    }),
+  );
+
+  server.registerTool(
+    'update_node',
+    {
+      title: 'Update a node',
+      description: 'Change a node: only the fields given are changed; content replaces the whole markdown body; tags and para_item_ids replace the whole list.',
+      inputSchema: {
+        id,
+        title: z.string().trim().min(1).max(500).optional(),
+        content: z.string().max(500_000).optional(),
+        summary: z.string().max(5000).optional(),
+        tags: tags.optional(),
+        status: z.enum(NODE_STATUSES).optional(),
+        para_item_ids: ids.optional(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ id, ...patch }) => guard(async () => {
+      const n = await client.updateNode(id, patch);
+      return ok(`Updated node "${n.title}" [${n.id}] (${Object.keys(patch).join(', ') || 'nothing changed'}).`, { ...n });
     }),
   );
 
@@ -89,22 +145,6 @@ export function registerEditTools(server: McpServer, client: RhizomeClient): voi
     ({ id }) => guard(async () => {
       await client.deleteNode(id);
       return ok(`Deleted node ${id}.`, { deleted: id });
-    }),
-  );
-
-  server.registerTool(
-    'unlink_nodes',
-    {
-      title: 'Remove a link',
-      description: 'Remove the link between two nodes (both directions), keeping their other links.',
-      inputSchema: { source_id: id, target_id: id },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    ({ source_id, target_id }) => guard(async () => {
-      const before = await client.links(source_id);
-      const links = await client.removeLinks(source_id, [target_id]);
-      const removed = before.length !== links.length;
-      return ok(removed ? `Unlinked ${source_id} and ${target_id}; ${links.length} link(s) left.` : `${source_id} was not linked to ${target_id}; nothing changed.`, { node_id: source_id, removed, links });
     }),
   );
 }

@@ -1,14 +1,16 @@
-// MCP tools over captures, PARA and graph statistics.
+// MCP tools over captures: queue a URL or a note, follow its processing, read what was fetched.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guessUrlContentType, NOTE_TEXT_FIELD, noteTitle } from '../client/capture-kind.js';
-import type { RhizomeClient } from '../client/client.js';
-import { CONTENT_TYPES, PARA_CATEGORIES, type CaptureInput } from '../client/types.js';
-import { guard, ok } from './result.js';
+import { guessUrlContentType, NOTE_TEXT_FIELD, noteTitle } from '../../client/capture-kind.js';
+import type { RhizomeClient } from '../../client/client.js';
+import { CONTENT_TYPES, type CaptureInput } from '../../client/types.js';
+import { guard, ok } from '../result.js';
+import { id } from './args.js';
 
-const id = z.string().min(1).max(100);
+const MAX_TEXT = 200_000;
+const TEXTUAL = /^(text\/|application\/(json|xml|xhtml\+xml|javascript|x-ndjson)|.*\+json|.*\+xml)/;
 
-export function registerWorkTools(server: McpServer, client: RhizomeClient): void {
+export function registerCaptureTools(server: McpServer, client: RhizomeClient): void {
   server.registerTool(
     'capture',
     {
@@ -60,62 +62,24 @@ export function registerWorkTools(server: McpServer, client: RhizomeClient): voi
   );
 
   server.registerTool(
-    'para_tree',
+    'read_capture_content',
     {
-      title: 'PARA tree',
-      description: 'All PARA items (projects, areas, resources) with their ids, status and node counts. Use the ids with assign_para or search_nodes.',
-      inputSchema: {},
+      title: "Read a capture's content",
+      description:
+        'The content of a capture: format markdown (default) is the processed text the node was made from; raw is what was ' +
+        'captured (text types only: binary files such as PDFs or images are described, not returned).',
+      inputSchema: { id, format: z.enum(['markdown', 'raw']).optional() },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    () => guard(async () => {
-      const tree = await client.paraTree();
-      const text = PARA_CATEGORIES.map((cat) => {
-        const items = tree[cat] ?? [];
-        return `${cat}:${items.length ? '' : ' (none)'}\n${items.map((i) => `  - ${i.label} [${i.id}] ${i.status}${i.node_count !== undefined ? `, ${i.node_count} node(s)` : ''}`).join('\n')}`;
-      }).join('\n');
-      return ok(text, { ...tree });
-    }),
-  );
-
-  server.registerTool(
-    'assign_para',
-    {
-      title: 'Assign a node to PARA items',
-      description: "Change which PARA items a node belongs to: add and/or remove item ids, or set the whole list (set: [] makes it an orphan).",
-      inputSchema: {
-        node_id: id,
-        add: z.array(id).max(50).optional(),
-        remove: z.array(id).max(50).optional(),
-        set: z.array(id).max(50).optional().describe('replaces the whole list; not combined with add/remove'),
-      },
-      // set and remove drop associations: destructive.
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    ({ node_id, add, remove, set }) => guard(async () => {
-      if (set && (add || remove)) throw new Error('give either set, or add/remove, not both');
-      if (!set && !add && !remove) throw new Error('give set, add or remove');
-      let ids = set;
-      if (!ids) {
-        const node = await client.getNode(node_id);
-        const drop = new Set(remove ?? []);
-        ids = [...new Set([...node.para_item_ids, ...(add ?? [])])].filter((x) => !drop.has(x));
+    ({ id, format }) => guard(async () => {
+      const fmt = format ?? 'markdown';
+      const r = await client.captureContent(id, fmt === 'markdown' ? 'markdown' : undefined);
+      if (!TEXTUAL.test(r.contentType)) {
+        return ok(`Capture ${id} holds ${r.body.length} bytes of ${r.contentType}; ask for format markdown to read its text.`, { id, content_type: r.contentType, bytes: r.body.length });
       }
-      const n = await client.updateNode(node_id, { para_item_ids: ids });
-      return ok(`Node "${n.title}" [${n.id}] is now in: ${n.para_item_ids.join(', ') || '(no PARA item: orphan)'}.`, { ...n });
-    }),
-  );
-
-  server.registerTool(
-    'graph_health',
-    {
-      title: 'Graph health',
-      description: 'Counts of nodes, validated nodes, captures, pending captures, links and stale nodes (not validated, untouched for 90 days).',
-      inputSchema: {},
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    () => guard(async () => {
-      const h = await client.graphHealth();
-      return ok(Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n'), { ...h });
+      const text = new TextDecoder().decode(r.body);
+      const cut = text.length > MAX_TEXT;
+      return ok(cut ? `${text.slice(0, MAX_TEXT)}\n\n[…cut at ${MAX_TEXT} of ${text.length} characters]` : text, { id, content_type: r.contentType, characters: text.length, truncated: cut });
     }),
   );
 }
