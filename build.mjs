@@ -14,6 +14,7 @@ const entryPoints = {
 };
 if (existsSync('bench/run.ts')) entryPoints.bench = 'bench/run.ts';
 if (existsSync('bench/load/run.ts')) entryPoints['bench-load'] = 'bench/load/run.ts';
+if (existsSync('bench/serve-tuned.ts')) entryPoints['serve-tuned'] = 'bench/serve-tuned.ts';
 if (existsSync('bench/eval/run.ts')) entryPoints.eval = 'bench/eval/run.ts';
 
 await build({

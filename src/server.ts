@@ -14,7 +14,7 @@ import { startServerEmbedder } from './embed/server-embedder.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { webMount } from './http/web.js';
-import { createTurnGate, waitsOnModel } from './http/turn-gate.js';
+import { createTurnGate, REQUESTS_PER_TURN, waitsOnModel } from './http/turn-gate.js';
 
 /** Room for a 10,000-character query parameter of 3-byte characters, percent-encoded. */
 export const MAX_HEADER_BYTES = 128 * 1024;
@@ -42,7 +42,8 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
   // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
   // 16 KB header limit once percent-encoded (up to 9 bytes a character). The adapter's own
   // 400s (request target `*`, malformed Host) and Node's parser errors leave as problem+json.
-  const gate = config.requestsPerTurn > 0 ? createTurnGate(config.requestsPerTurn) : null;
+  const perTurn = config.tuning?.requestsPerTurn ?? REQUESTS_PER_TURN;
+  const gate = perTurn > 0 ? createTurnGate(perTurn) : null;
   const listener = getRequestListener(async (req, env) => {
     const turn = gate?.enter(waitsOnModel(env.incoming.method, env.incoming.url));
     if (turn) await turn;
@@ -76,7 +77,7 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
   app = createApp(services, [webMount]);
   appReady();
   log.info(`Rhizome listening on ${url} (data: ${config.dataDir}${config.databaseUrl ? `, database: ${describeStore(config)}` : ''})`);
-  if (gate) log.info(`at most ${config.requestsPerTurn} new requests start per event-loop turn (RHIZOME_REQUESTS_PER_TURN)`);
+  if (gate) log.info(`at most ${perTurn} new requests start per event-loop turn`);
 
   let closing: Promise<void> | undefined;
   const close = () =>
