@@ -13,6 +13,7 @@ import type { Limiters } from '../repos/limiters.js';
 import type { RateLimits } from '../config.js';
 import { AppError, RateLimitedError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { isJsonMediaType } from './media-type.js';
 
 
 /** The client's address: the socket's peer, or the last X-Forwarded-For hop when configured. */
@@ -122,7 +123,8 @@ export async function throttled<T>(c: Context, s: Parameters<typeof throttleFor>
 /** POST /auth/magic-link past its limits: still 202, nothing sent. */
 export function magicLinkLimit(s: Parameters<typeof throttleFor>[0]) {
   return async (c: Context, next: () => Promise<void>) => {
-    if (c.req.method !== 'POST') return next();
+    // Another body type is the route's 415 to answer, and must not spend the address's quota.
+    if (c.req.method !== 'POST' || !isJsonMediaType(c.req.header('Content-Type'))) return next();
     let email: unknown;
     try {
       email = ((await c.req.json()) as { email?: unknown })?.email;
