@@ -173,6 +173,17 @@ describe('identity-provider sign-in', () => {
     expect(unknown).not.toMatch(/stranger/);
   });
 
+  it('logs each refusal at info (the default level) with its reason, and no token', async () => {
+    const from = rz.log.lines.length;
+    await refusedWithoutSession('unverified', UNVERIFIED);
+    await refusedWithoutSession('stranger', NOT_ALLOWED);
+    const lines = rz.log.lines.slice(from).filter((l) => / INFO  sign-in through test-op refused/.test(l));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/email not verified.*unverified@example\.org/);
+    expect(lines[1]).toMatch(/no such user.*stranger@example\.org/);
+    for (const l of lines) expect(l).not.toMatch(/eyJ|code=|token/i);
+  });
+
   it('binds a CLI hand-off code to the CLI\'s PKCE verifier', async () => {
     const { createHash } = await import('node:crypto');
     const verifier = 'v'.repeat(50);
