@@ -1,5 +1,6 @@
 // Identity-provider configuration, read by src/config.ts (the only reader of the environment).
-// One provider: RHIZOME_OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET, _NAME, _ALLOWED_DOMAINS.
+// One provider: RHIZOME_OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET, _NAME, _ALLOWED_DOMAINS,
+// _SCOPES, _TOKEN_AUTH_METHOD.
 // Several: RHIZOME_OIDC_PROVIDERS=authentik,google and RHIZOME_OIDC_<NAME>_ISSUER and so on
 // for each name (the single-provider variables stay valid and add one more provider).
 import { z } from 'zod';
@@ -16,7 +17,15 @@ export interface OidcProviderConfig {
   /** Lower-case email domains whose verified users are signed up automatically. */
   readonly allowedDomains: readonly string[];
   readonly scopes: string;
+  /**
+   * How Rhizome authenticates at the token endpoint with its secret; absent: the first of
+   * these two the provider's discovery document lists (client_secret_basic when it lists none).
+   */
+  readonly tokenAuthMethod: TokenAuthMethod | undefined;
 }
+
+export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
 
 export interface OidcConfig {
   readonly providers: readonly OidcProviderConfig[];
@@ -34,6 +43,7 @@ export const oidcEnv = {
   RHIZOME_OIDC_NAME: opt,
   RHIZOME_OIDC_ALLOWED_DOMAINS: opt,
   RHIZOME_OIDC_SCOPES: opt,
+  RHIZOME_OIDC_TOKEN_AUTH_METHOD: z.enum(TOKEN_AUTH_METHODS).optional(),
   RHIZOME_OIDC_PROVIDERS: opt,
   RHIZOME_OIDC_SIGNUP_TENANT: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/i, 'a tenant name: letters, digits, "-" or "_"').optional(),
 };
@@ -47,6 +57,7 @@ const providerSchema = z.object({
   label: opt,
   allowedDomains: opt,
   scopes: opt,
+  tokenAuthMethod: z.enum(TOKEN_AUTH_METHODS).optional(),
 });
 
 const domainList = (raw: string | undefined) =>
@@ -70,6 +81,7 @@ function build(name: string, raw: unknown, where: string, globalDomains: string[
     clientSecret: d.clientSecret,
     allowedDomains: own.length ? own : globalDomains,
     scopes: d.scopes ?? 'openid email profile',
+    tokenAuthMethod: d.tokenAuthMethod,
   };
 }
 
@@ -81,7 +93,7 @@ export function readOidcConfig(env: NodeJS.ProcessEnv, e: FixedOidcEnv): OidcCon
     providers.push(
       build(
         slug(label ?? 'oidc'),
-        { issuer: e.RHIZOME_OIDC_ISSUER, clientId: e.RHIZOME_OIDC_CLIENT_ID, clientSecret: e.RHIZOME_OIDC_CLIENT_SECRET, label, scopes: e.RHIZOME_OIDC_SCOPES },
+        { issuer: e.RHIZOME_OIDC_ISSUER, clientId: e.RHIZOME_OIDC_CLIENT_ID, clientSecret: e.RHIZOME_OIDC_CLIENT_SECRET, label, scopes: e.RHIZOME_OIDC_SCOPES, tokenAuthMethod: e.RHIZOME_OIDC_TOKEN_AUTH_METHOD },
         'RHIZOME_OIDC_',
         globalDomains,
       ),
@@ -94,7 +106,7 @@ export function readOidcConfig(env: NodeJS.ProcessEnv, e: FixedOidcEnv): OidcCon
     providers.push(
       build(
         slug(name),
-        { issuer: v('ISSUER'), clientId: v('CLIENT_ID'), clientSecret: v('CLIENT_SECRET'), label: v('NAME') ?? name, allowedDomains: v('ALLOWED_DOMAINS'), scopes: v('SCOPES') },
+        { issuer: v('ISSUER'), clientId: v('CLIENT_ID'), clientSecret: v('CLIENT_SECRET'), label: v('NAME') ?? name, allowedDomains: v('ALLOWED_DOMAINS'), scopes: v('SCOPES'), tokenAuthMethod: v('TOKEN_AUTH_METHOD') },
         pre,
         globalDomains,
       ),
