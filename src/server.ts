@@ -84,11 +84,20 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
     (closing ??= (async () => {
       log.info('shutting down: draining jobs, checkpointing the database');
       await new Promise<void>((r) => server.close(() => r()));
-      services.keywordWarmer?.stop();
-      await vectorFollower?.stop();
-      await services.limiters.close();
-      await services.queue.stop();
-      await embedder.close();
+      // Each step runs even if one before it failed: the job queue above all, so that no
+      // job is left `running` in the table.
+      const step = async (what: string, run: () => unknown) => {
+        try {
+          await run();
+        } catch (e) {
+          log.error(`shutting down: ${what} failed`, e);
+        }
+      };
+      await step('stopping the keyword warmer', () => services.keywordWarmer?.stop());
+      await step('stopping the vector listener', () => vectorFollower?.stop());
+      await step('closing the rate limiters', () => services.limiters.close());
+      await step('draining the job queue', () => services.queue.stop());
+      await step('stopping the model worker', () => embedder.close());
       closeStore(db);
     })());
   return { url, services, close };
