@@ -31,9 +31,15 @@ describe('graph explorer', () => {
     await link(4, [1]);
 
     const page = await s.signedInPage({ width: 1280, height: 800 });
+    // The layout runs in a worker loaded from the dashboard's own files (a blob: worker is
+    // refused by the page's CSP, which the harness turns into a failure), and it answers.
+    const workers: string[] = [];
+    const layoutMessages = page.waitForEvent('worker').then((w) => (workers.push(w.url()), w));
     await page.goto('/');
     await page.getByRole('link', { name: 'Graph', exact: true }).click();
     await ready(page);
+    await layoutMessages;
+    expect(workers[0]).toMatch(/\/assets\/fa2-worker-[A-Z0-9]{8}\.js$/);
     // Loaded as its own chunk: sigma is not in the main bundle (see bundle.test.ts too).
     expect(await page.locator('.explorer-canvas canvas').count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.explorer-foot .hint').textContent()).toContain('10 nodes · 8 links');
