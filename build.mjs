@@ -16,7 +16,8 @@ const entryPoints = {
 const forPackage = process.env.RHIZOME_PACK === '1';
 if (!forPackage && existsSync('bench/run.ts')) entryPoints.bench = 'bench/run.ts';
 if (!forPackage && existsSync('bench/load/run.ts')) entryPoints['bench-load'] = 'bench/load/run.ts';
-if (!forPackage && existsSync('src/eval/run.ts')) entryPoints.eval = 'src/eval/run.ts';
+if (!forPackage && existsSync('bench/serve-tuned.ts')) entryPoints['serve-tuned'] = 'bench/serve-tuned.ts';
+if (!forPackage && existsSync('bench/eval/run.ts')) entryPoints.eval = 'bench/eval/run.ts';
 
 await build({
   entryPoints,
@@ -38,6 +39,21 @@ await build({
 // index.html that names them (served no-cache), so a rebuild is picked up at once.
 if (existsSync('src/web/main.tsx')) {
   const out = 'dist/web';
+  // The graph layout's worker: its own file (a blob: worker would break the page's CSP),
+  // content-hashed like the rest; the app learns its name through a define.
+  const worker = await build({
+    entryPoints: { 'fa2-worker': 'src/web/graph/fa2-worker.ts' },
+    outdir: out,
+    entryNames: '[name]-[hash]',
+    bundle: true,
+    metafile: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+  });
+  const workerFile = basename(Object.keys(worker.metafile.outputs)[0]);
   const result = await build({
     entryPoints: { app: 'src/web/main.tsx' },
     outdir: out,
@@ -54,10 +70,11 @@ if (existsSync('src/web/main.tsx')) {
     sourcemap: true,
     jsx: 'automatic',
     jsxImportSource: 'preact',
+    define: { __FA2_WORKER_URL__: JSON.stringify(`/assets/${workerFile}`) },
     loader: { '.css': 'css' },
     logLevel: 'warning',
   });
-  const outputs = Object.keys(result.metafile.outputs).map((f) => basename(f));
+  const outputs = [...Object.keys(result.metafile.outputs).map((f) => basename(f)), workerFile];
   const js = outputs.find((f) => /^app-.*\.js$/.test(f));
   const css = outputs.find((f) => /^app-.*\.css$/.test(f));
   const html = readFileSync('src/web/index.html', 'utf8')

@@ -10,17 +10,17 @@ import { loadConfig } from '../src/config.js';
 import { buildContainer } from '../src/container.js';
 import { closeDatabase, openDatabase } from '../src/db/open.js';
 import type { Embedder } from '../src/embed/embedder.js';
-import { loadCollection } from '../src/eval/collection.js';
-import { mean, ndcgAt } from '../src/eval/metrics.js';
+import { loadCollection } from './eval/collection.js';
+import { mean, ndcgAt } from './eval/metrics.js';
 import { memoryLogger } from '../src/logger.js';
 import { packageRoot } from '../src/paths.js';
 import { buildFtsQuery, contentTerms } from '../src/search/fts-query.js';
 import { quoteTerm } from '../src/search/text.js';
 import { wire } from '../src/wiring.js';
 
-/** lab/collections/* and the folders in RHIZOME_BENCH_EVAL_DIRS (colon-separated), those with a corpus. */
+/** bench/lab/collections/* and the folders in RHIZOME_BENCH_EVAL_DIRS (colon-separated), those with a corpus. */
 function collectionDirs(): string[] {
-  const lab = join(packageRoot(), 'lab', 'collections');
+  const lab = join(packageRoot(), 'bench', 'lab', 'collections');
   const dirs = [...(existsSync(lab) ? readdirSync(lab).map((d) => join(lab, d)) : []), ...(process.env.RHIZOME_BENCH_EVAL_DIRS ?? '').split(':').filter(Boolean)];
   return dirs.filter((d) => existsSync(join(d, 'corpus.jsonl')));
 }

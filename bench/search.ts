@@ -17,7 +17,7 @@ import { createApp } from '../src/http/app.js';
 import { newId } from '../src/ids.js';
 import { memoryLogger } from '../src/logger.js';
 import { buildPlainFtsQuery } from '../src/search/fts-query.js';
-import { fuseReciprocalRank } from '../src/search/fusion.js';
+import { fuseReciprocalRank } from './eval/reference-fusion.js';
 import { REFRESH_QUIET_MS } from '../src/services/nodes/keyword-warmer.js';
 import { SyntheticCorpus } from './synthetic.js';
 import { keywordQuality } from './keyword-quality.js';

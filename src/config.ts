@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { oidcEnv, readOidcConfig, type OidcConfig } from './services/auth/oidc.config.js';
+import { oidcEnv, readOidcConfig, type OidcConfig } from './config-oidc.js';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -34,34 +34,27 @@ const envSchema = z.object({
   XDG_CONFIG_HOME: z.string().min(1).optional(),
   RHIZOME_OPEN_URL_COMMAND: z.string().min(1).optional(),
   ...oidcEnv,
-  // Throttles (0 turns one off); see docs/reliability.md.
-  RHIZOME_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(30),
-  RHIZOME_AUTH_FAILURES_PER_KEY: z.coerce.number().int().min(0).default(10),
-  RHIZOME_AUTH_WINDOW_S: z.coerce.number().int().min(1).default(60),
-  RHIZOME_MAGIC_LINKS_PER_EMAIL: z.coerce.number().int().min(0).default(3),
-  RHIZOME_MAGIC_LINKS_PER_ADDRESS: z.coerce.number().int().min(0).default(10),
-  RHIZOME_MAGIC_LINK_WINDOW_S: z.coerce.number().int().min(1).default(900),
+  // Expensive requests per tenant per minute (0: no budget); see docs/reliability.md.
   RHIZOME_TENANT_BUDGET: z.coerce.number().int().min(0).default(600),
-  RHIZOME_EMBED_WORKERS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(1).max(2).optional()),
-  RHIZOME_EMBED_SCHEDULING: z.enum(['priority', 'fifo']).default('priority'),
-  RHIZOME_USE_LITE_RUNTIME: z.enum(['onnx', 'tfjs']).default('onnx'),
-  RHIZOME_QUERY_CACHE: z.coerce.number().int().min(0).max(100_000).default(1000),
   RHIZOME_TRUST_PROXY: flag,
-  RHIZOME_REQUESTS_PER_TURN: z.coerce.number().int().min(0).max(10_000).default(24),
-  RHIZOME_KEYWORD_MEMORY: z.enum(['on', 'off']).default('on'),
   RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
 });
 
+/**
+ * The sign-in throttles are constants in http/rate-limit.ts; these optional fields exist so
+ * a test or a benchmark can inject other values through loadConfig's overrides (0 turns one
+ * off). No environment variable sets them.
+ */
 export interface RateLimits {
   /** Failed authentications per client address per window before 429. */
-  readonly authFailuresPerAddress: number;
+  readonly authFailuresPerAddress?: number;
   /** Failed authentications per API key id per window before 429. */
-  readonly authFailuresPerKey: number;
-  readonly authWindowS: number;
+  readonly authFailuresPerKey?: number;
+  readonly authWindowS?: number;
   /** Sign-in links actually sent per email address per window (the request still answers 202). */
-  readonly magicLinksPerEmail: number;
-  readonly magicLinksPerAddress: number;
-  readonly magicLinkWindowS: number;
+  readonly magicLinksPerEmail?: number;
+  readonly magicLinksPerAddress?: number;
+  readonly magicLinkWindowS?: number;
   /** Expensive requests (search, suggestions, context, captures, uploads, imports) per tenant per minute; 0 = no budget. */
   readonly tenantBudgetPerMinute: number;
   /** Take the client address from the last X-Forwarded-For entry (behind a reverse proxy). */
@@ -101,12 +94,27 @@ export interface Config {
   /** CLI: the command that opens a URL for `rhizome login --provider` (else the platform's opener). */
   readonly openUrlCommand: string | undefined;
   readonly limits: RateLimits;
-  /** Embedding workers (2: a background one on demand), their scheduling, the query-vector cache size. */
-  readonly embedding: { workers: number | undefined; scheduling: 'priority' | 'fifo'; queryCache: number; useLiteRuntime: 'onnx' | 'tfjs' };
-  /** New requests the event loop starts per turn (0: no gate); see http/turn-gate.ts. */
-  readonly requestsPerTurn: number;
-  /** Whether the keyword side keeps its terms' postings in memory (repos/kept-postings.repo.ts). */
-  readonly keywordMemory: boolean;
+  readonly tuning?: Tuning;
+}
+
+/**
+ * Tuning a test or a benchmark injects through loadConfig's overrides to compare routes
+ * (bench/load/run.ts, bench/serve-tuned.ts); no environment variable sets it. Each default
+ * is a constant in the code that uses it, beside the measurement that chose it.
+ */
+export interface Tuning {
+  /** Embedding workers (2: a background one on demand); default embed/worker-embedder.ts defaultWorkers(). */
+  readonly embedWorkers?: number;
+  /** Queries first and batched ('priority', the default) or first come first served. */
+  readonly embedScheduling?: 'priority' | 'fifo';
+  /** USE-lite on onnxruntime ('onnx', the default) or TF.js's WebAssembly backend. */
+  readonly useLiteRuntime?: 'onnx' | 'tfjs';
+  /** Query vectors kept (0: none); default QUERY_CACHE_SIZE in services/nodes/embedding.service.ts. */
+  readonly queryCache?: number;
+  /** New requests the event loop starts per turn (0: no gate); default REQUESTS_PER_TURN in http/turn-gate.ts. */
+  readonly requestsPerTurn?: number;
+  /** Whether the keyword side keeps its terms' postings in memory (default yes; services/nodes/keyword-warmer.ts). */
+  readonly keywordMemory?: boolean;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -157,18 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     oidc,
     openUrlCommand: e.RHIZOME_OPEN_URL_COMMAND,
     limits: {
-      authFailuresPerAddress: e.RHIZOME_AUTH_FAILURES_PER_ADDRESS,
-      authFailuresPerKey: e.RHIZOME_AUTH_FAILURES_PER_KEY,
-      authWindowS: e.RHIZOME_AUTH_WINDOW_S,
-      magicLinksPerEmail: e.RHIZOME_MAGIC_LINKS_PER_EMAIL,
-      magicLinksPerAddress: e.RHIZOME_MAGIC_LINKS_PER_ADDRESS,
-      magicLinkWindowS: e.RHIZOME_MAGIC_LINK_WINDOW_S,
       tenantBudgetPerMinute: e.RHIZOME_TENANT_BUDGET,
       trustProxy: e.RHIZOME_TRUST_PROXY,
     },
-    embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryCache: e.RHIZOME_QUERY_CACHE, useLiteRuntime: e.RHIZOME_USE_LITE_RUNTIME },
-    requestsPerTurn: e.RHIZOME_REQUESTS_PER_TURN,
-    keywordMemory: e.RHIZOME_KEYWORD_MEMORY === 'on',
     ...overrides,
   };
   return Object.freeze(config);

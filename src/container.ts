@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/open.js';
 import { PgDb } from './db/pg/pg-db.js';
 import { backupStore } from './db/store.js';
-import { memoryLimiters, postgresLimiters } from './http/limiters.js';
+import { memoryLimiters, postgresLimiters } from './repos/limiters.js';
 import { sqliteUnitOfWork } from './db/unit-of-work.js';
 import type { Embedder, ModelState } from './embed/embedder.js';
 import { JobQueue } from './jobs/queue.js';
@@ -81,7 +81,7 @@ export function buildContainer(o: ServiceOptions) {
   const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
   const oauth = buildOAuthServer({ repo: repos.oauth, auth, oidc, tokenHmac: keys.tokenHmac, clock, log, publicUrl: config.publicUrl });
 
-  const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.embedding.queryCache });
+  const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.tuning?.queryCache });
   const calibration = () => embedding.ready();
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);
@@ -89,7 +89,7 @@ export function buildContainer(o: ServiceOptions) {
   const semanticGates = new SemanticGates({ embedder, vectors, textLengths: (t, n) => repos.nodes.textLengths(t, n) });
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding, semanticGates);
   // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
-  const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log, { keepInMemory: config.keywordMemory }) : null;
+  const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
   const links = new LinksService(tx, repos.links, clock);

@@ -14,7 +14,7 @@ import { startServerEmbedder } from './embed/server-embedder.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { webMount } from './http/web.js';
-import { createTurnGate, waitsOnModel } from './http/turn-gate.js';
+import { createTurnGate, REQUESTS_PER_TURN, waitsOnModel } from './http/turn-gate.js';
 import { removeServerRecord, writeServerRecord } from './client/server-records.js';
 import { packageVersion } from './paths.js';
 
@@ -44,7 +44,8 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
   // 10,000-character query strings (GET /links/suggestions?text=) exceed Node's default
   // 16 KB header limit once percent-encoded (up to 9 bytes a character). The adapter's own
   // 400s (request target `*`, malformed Host) and Node's parser errors leave as problem+json.
-  const gate = config.requestsPerTurn > 0 ? createTurnGate(config.requestsPerTurn) : null;
+  const perTurn = config.tuning?.requestsPerTurn ?? REQUESTS_PER_TURN;
+  const gate = perTurn > 0 ? createTurnGate(perTurn) : null;
   const listener = getRequestListener(async (req, env) => {
     const turn = gate?.enter(waitsOnModel(env.incoming.method, env.incoming.url));
     if (turn) await turn;
@@ -81,18 +82,27 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
   app = createApp(services, [webMount]);
   appReady();
   log.info(`Rhizome listening on ${url} (data: ${config.dataDir}${config.databaseUrl ? `, database: ${describeStore(config)}` : ''})`);
-  if (gate) log.info(`at most ${config.requestsPerTurn} new requests start per event-loop turn (RHIZOME_REQUESTS_PER_TURN)`);
+  if (gate) log.info(`at most ${perTurn} new requests start per event-loop turn`);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       log.info('shutting down: draining jobs, checkpointing the database');
       await new Promise<void>((r) => server.close(() => r()));
-      services.keywordWarmer?.stop();
-      await vectorFollower?.stop();
-      await services.limiters.close();
-      await services.queue.stop();
-      await embedder.close();
+      // Each step runs even if one before it failed: the job queue above all, so that no
+      // job is left `running` in the table.
+      const step = async (what: string, run: () => unknown) => {
+        try {
+          await run();
+        } catch (e) {
+          log.error(`shutting down: ${what} failed`, e);
+        }
+      };
+      await step('stopping the keyword warmer', () => services.keywordWarmer?.stop());
+      await step('stopping the vector listener', () => vectorFollower?.stop());
+      await step('closing the rate limiters', () => services.limiters.close());
+      await step('draining the job queue', () => services.queue.stop());
+      await step('stopping the model worker', () => embedder.close());
       closeStore(db);
       removeServerRecord(config.clientConfigDir, recordUrl);
     })());

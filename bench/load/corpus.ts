@@ -1,4 +1,4 @@
-// Real text for the load bench: the held-out collections committed in lab/collections
+// Real text for the load bench: the held-out collections committed in bench/lab/collections
 // (Debian package descriptions, Python docstrings) as notes, and their queries as search
 // text. Notes are cycled (with a suffix) up to the size asked; queries are made distinct
 // by pairing, so the query-vector cache only helps where a real client would repeat itself.
@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../synthetic.js';
 
-const COLLECTIONS = ['lab/collections/debian', 'lab/collections/pydoc'];
+const COLLECTIONS = ['bench/lab/collections/debian', 'bench/lab/collections/pydoc'];
 
 function jsonl<T>(file: string): T[] {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);

@@ -6,6 +6,7 @@
 import { loadavg, availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Tuning } from '../../src/config.js';
 import { loadNotes, loadQueries } from './corpus.js';
 import { cloneDataDir, drained, seed, startServer } from './server.js';
 import { mixFrom, runTraffic, type Kind, type KindResult } from './traffic.js';
@@ -25,21 +26,20 @@ for (const m of mixes) mixFrom(m); // fail fast on a bad one
  * the query-vector cache; on 4 cores or more a second, lower-priority worker for background
  * work); `two-workers`: that second worker forced; `gate-8`, `gate-16`: the defaults plus
  * the turn gate at 8 or 16 new requests a turn instead of the default 24
- * (RHIZOME_REQUESTS_PER_TURN); `no-gate`: the defaults without the gate (0);
+ * (requestsPerTurn); `no-gate`: the defaults without the gate (0);
  * `tfjs`: the defaults with USE-lite on TF.js's WebAssembly backend, the runtime before
- * onnxruntime (RHIZOME_USE_LITE_RUNTIME=tfjs); `keyword-fts5`: the defaults with FTS5
- * scoring every keyword query, no postings kept in memory (RHIZOME_KEYWORD_MEMORY=off).
- * The knobs are server variables.
+ * onnxruntime; `keyword-fts5`: the defaults with FTS5 scoring every keyword query, no
+ * postings kept in memory. The knobs are Config.tuning, injected by dist/serve-tuned.js.
  */
-const CONFIGS: Record<string, Record<string, string>> = {
-  before: { RHIZOME_EMBED_WORKERS: '1', RHIZOME_EMBED_SCHEDULING: 'fifo', RHIZOME_QUERY_CACHE: '0' },
+const CONFIGS: Record<string, Tuning> = {
+  before: { embedWorkers: 1, embedScheduling: 'fifo', queryCache: 0 },
   after: {},
-  'two-workers': { RHIZOME_EMBED_WORKERS: '2' },
-  'gate-8': { RHIZOME_REQUESTS_PER_TURN: '8' },
-  'gate-16': { RHIZOME_REQUESTS_PER_TURN: '16' },
-  'no-gate': { RHIZOME_REQUESTS_PER_TURN: '0' },
-  tfjs: { RHIZOME_USE_LITE_RUNTIME: 'tfjs' },
-  'keyword-fts5': { RHIZOME_KEYWORD_MEMORY: 'off' },
+  'two-workers': { embedWorkers: 2 },
+  'gate-8': { requestsPerTurn: 8 },
+  'gate-16': { requestsPerTurn: 16 },
+  'no-gate': { requestsPerTurn: 0 },
+  tfjs: { useLiteRuntime: 'tfjs' },
+  'keyword-fts5': { keywordMemory: false },
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);
@@ -85,7 +85,7 @@ for (const mixName of mixes) {
     const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
     const key = `${mixName} · ${name}`;
     results[key] = { total_rps: Math.round(total / seconds), errors, kinds };
-    console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, env: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, per_kind: kinds }));
+    console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, tuning: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, per_kind: kinds }));
   }
 }
 

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Tuning } from '../../src/config.js';
 import type { LoadNote } from './corpus.js';
 
 export interface BenchServer {
@@ -18,10 +19,11 @@ export interface BenchServer {
 /** RHIZOME_LOAD_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
 const nodeArgs = () => (process.env.RHIZOME_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-export async function startServer(root: string, env: Record<string, string>, dataDir = mkdtempSync(join(tmpdir(), 'rhizome-load-'))): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs(), join(root, 'bin/rhizome.js'), 'serve'], {
+/** `tuning`: what the configuration under test changes (dist/serve-tuned.js injects it). */
+export async function startServer(root: string, tuning: Tuning, dataDir = mkdtempSync(join(tmpdir(), 'rhizome-load-'))): Promise<BenchServer> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs(), join(root, 'dist/serve-tuned.js'), JSON.stringify({ tuning })], {
     cwd: dataDir,
-    env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: '0', RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', ...env },
+    env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: '0', RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

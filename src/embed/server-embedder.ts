@@ -7,8 +7,8 @@ import { defaultWorkers, WorkerEmbedder } from './worker-embedder.js';
 
 export function startServerEmbedder(config: Config, log: Logger): WorkerEmbedder {
   const embedder = new WorkerEmbedder(
-    { model: config.embedModel, cacheDir: config.dataDir, runtime: config.embedding.useLiteRuntime },
-    { workers: config.embedding.workers ?? defaultWorkers(config.embedModel), scheduling: config.embedding.scheduling, onProgress: (line) => log.info(line) },
+    { model: config.embedModel, cacheDir: config.dataDir, runtime: config.tuning?.useLiteRuntime },
+    { workers: config.tuning?.embedWorkers ?? defaultWorkers(config.embedModel), scheduling: config.tuning?.embedScheduling, onProgress: (line) => log.info(line) },
   );
   embedder.ready.then(
     () => log.info(`embedding model ready: ${embedder.modelId} (${embedder.dimension}-d, ${embedder.runtime})`),

@@ -9,10 +9,11 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Limiters } from './limiters.js';
+import type { Limiters } from '../repos/limiters.js';
 import type { RateLimits } from '../config.js';
 import { AppError, RateLimitedError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { isJsonMediaType } from './media-type.js';
 
 
 /** The client's address: the socket's peer, or the last X-Forwarded-For hop when configured. */
@@ -28,6 +29,18 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
   }
 }
 
+/**
+ * Sign-in throttles (0 turns one off; a test injects others through Config.limits): failed
+ * authentications per client address and per API key id a minute, sign-in links sent per
+ * email address and per client address in 15 minutes. Valid credentials are never counted.
+ * See docs/reliability.md.
+ */
+export const AUTH_FAILURES_PER_ADDRESS = 30;
+export const AUTH_FAILURES_PER_KEY = 10;
+export const AUTH_WINDOW_S = 60;
+export const MAGIC_LINKS_PER_EMAIL = 3;
+export const MAGIC_LINKS_PER_ADDRESS = 10;
+export const MAGIC_LINK_WINDOW_S = 900;
 
 export class Throttle {
   private readonly failIp;
@@ -41,10 +54,12 @@ export class Throttle {
     limiters: Limiters,
   ) {
     const limiter = (name: string, points: number, durationS: number) => (points > 0 ? limiters.create(name, points, durationS) : null);
-    this.failIp = limiter('auth-ip', limits.authFailuresPerAddress, limits.authWindowS);
-    this.failKey = limiter('auth-key', limits.authFailuresPerKey, limits.authWindowS);
-    this.linkEmail = limiter('link-email', limits.magicLinksPerEmail, limits.magicLinkWindowS);
-    this.linkIp = limiter('link-ip', limits.magicLinksPerAddress, limits.magicLinkWindowS);
+    const authWindow = limits.authWindowS ?? AUTH_WINDOW_S;
+    const linkWindow = limits.magicLinkWindowS ?? MAGIC_LINK_WINDOW_S;
+    this.failIp = limiter('auth-ip', limits.authFailuresPerAddress ?? AUTH_FAILURES_PER_ADDRESS, authWindow);
+    this.failKey = limiter('auth-key', limits.authFailuresPerKey ?? AUTH_FAILURES_PER_KEY, authWindow);
+    this.linkEmail = limiter('link-email', limits.magicLinksPerEmail ?? MAGIC_LINKS_PER_EMAIL, linkWindow);
+    this.linkIp = limiter('link-ip', limits.magicLinksPerAddress ?? MAGIC_LINKS_PER_ADDRESS, linkWindow);
   }
 
   /** Counts one failed authentication; returns the wait in seconds when over a limit, else 0. */
@@ -108,7 +123,8 @@ export async function throttled<T>(c: Context, s: Parameters<typeof throttleFor>
 /** POST /auth/magic-link past its limits: still 202, nothing sent. */
 export function magicLinkLimit(s: Parameters<typeof throttleFor>[0]) {
   return async (c: Context, next: () => Promise<void>) => {
-    if (c.req.method !== 'POST') return next();
+    // Another body type is the route's 415 to answer, and must not spend the address's quota.
+    if (c.req.method !== 'POST' || !isJsonMediaType(c.req.header('Content-Type'))) return next();
     let email: unknown;
     try {
       email = ((await c.req.json()) as { email?: unknown })?.email;

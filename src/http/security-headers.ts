@@ -31,6 +31,8 @@ const page = secureHeaders({
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:'],
     connectSrc: ["'self'"],
+    // The graph's layout worker is a file of the dashboard's own (no blob: workers).
+    workerSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'none'"],
     formAction: ["'self'"],

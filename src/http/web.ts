@@ -84,8 +84,8 @@ export const webMount: ExtraMount = (app) => {
   const page = (c: Context) => {
     if (!index) return c.html(NOT_BUILT, 503, { 'Cache-Control': NO_CACHE });
     const res = send(c, index, NO_CACHE);
-    // The page only talks to its own origin; nothing may frame it.
-    res.headers.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data: https: http:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    // Its Content-Security-Policy (own origin only; nothing may frame it) is the pages' one in
+    // security-headers.ts, which replaces any set here.
     res.headers.set('Referrer-Policy', 'no-referrer');
     return res;
   };

@@ -7,7 +7,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
 import { isPrivateAddress } from './net-guard.js';
-import { parseHttpUrl } from './url.js';
+import { parseHttpUrl } from '../schemas/url.js';
 
 export interface FetchOptions {
   timeoutMs?: number;

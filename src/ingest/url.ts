@@ -1,20 +1,9 @@
 // One normal form per web page, so the same page is recognised however it was shared:
 // scheme and host lower-cased, default port dropped, tracking parameters and the
 // fragment removed, remaining parameters sorted, trailing slash trimmed.
-const TRACKING = /^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|yclid|_hsenc|_hsmi|ref_src)$/i;
+import { parseHttpUrl } from '../schemas/url.js';
 
-/** Parses an absolute http(s) URL or returns null. */
-export function parseHttpUrl(input: string): URL | null {
-  let u: URL;
-  try {
-    u = new URL(input.trim());
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  if (!u.hostname) return null;
-  return u;
-}
+const TRACKING = /^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|yclid|_hsenc|_hsmi|ref_src)$/i;
 
 export function normalizeUrl(input: string): string | null {
   const u = parseHttpUrl(input);

@@ -14,6 +14,12 @@ import { isDeadHere } from '../process-owner.js';
 
 /** How long the queue waits after a full disk or I/O error before claiming again. */
 export const STORAGE_RETRY_MS = 2000;
+/**
+ * How long stop() waits for the jobs in flight before handing them back to the queue. A
+ * batch of embeddings behind a busy model can take longer than a supervisor waits after
+ * SIGTERM; handed back, they stay `queued` for the next start instead of `running`.
+ */
+export const STOP_DRAIN_MS = 5000;
 /** Identical errors are logged once per interval, with a count. */
 export const REPEAT_LOG_INTERVAL_MS = 60_000;
 
@@ -70,6 +76,8 @@ export class JobQueue {
   /** Ids of the jobs this process runs now: their leases are renewed. */
   private readonly inFlight = new Set<number>();
   private pumping = false;
+  /** Set when stop() handed the unfinished jobs back: their late outcomes are not written. */
+  private released = false;
   /** Storage trouble seen: wait before claiming again (no busy loop against a full disk). */
   private pauseUntil = 0;
   /** Jobs whose outcome could not be written (full disk): written as soon as the disk allows. */
@@ -110,6 +118,7 @@ export class JobQueue {
 
   start(): void {
     if (this.running) return;
+    this.released = false;
     const now = this.clock.now();
     // A predecessor that died on this machine (a crash, kill -9) is known gone: its jobs
     // resume now. Any other process keeps its jobs until its lease expires.
@@ -121,13 +130,33 @@ export class JobQueue {
     this.pump();
   }
 
-  /** Stops claiming new work and waits for the jobs in flight (their leases renewed meanwhile). */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming new work and waits up to `drainMs` for the jobs in flight (their leases
+   * renewed meanwhile); those still running then go back to the queue, so a clean stop
+   * leaves no job `running`. Their work is redone at the next start (every job is safe to
+   * run again: an interrupted one already is, after a crash).
+   */
+  async stop(drainMs = STOP_DRAIN_MS): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
-    await this.pq.onIdle();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      this.pq.onIdle().then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), drainMs))),
+    ]);
+    clearTimeout(timer);
     clearInterval(this.leaseTimer);
     this.leaseTimer = undefined;
+    if (drained) return;
+    this.released = true;
+    const handedBack = [...this.inFlight];
+    try {
+      const n = this.repo.requeueRunning(this.clock.now());
+      this.log.info(`job queue: ${n} job(s) still running after ${drainMs} ms went back to the queue for the next start`);
+    } catch (err) {
+      this.log.error(`job queue: handing back ${handedBack.length} running job(s) failed; their leases requeue them at the next start`, err);
+    }
+    this.inFlight.clear();
   }
 
   /** Renews the leases of the jobs running here; requeues those whose process stopped renewing. */
@@ -218,10 +247,12 @@ export class JobQueue {
     let ran = false;
     try {
       await handler.run(jobs);
+      if (this.released) return; // handed back by stop(): queued again, its outcome unwritten
       ran = true;
       for (const j of jobs) this.unsettled.set(j.id, { done: true });
       this.settleUnsettled();
     } catch (e) {
+      if (this.released) return;
       const err = e instanceof Error ? e : new Error(String(e));
       if (ran) this.storageTrouble(err); // the work is done; only its deletion waits for space
       else if (isStorageError(err)) for (const j of jobs) this.settleStorageFailure(j, err);

@@ -5,10 +5,15 @@ import type { RhizomeClient } from '../client/client.js';
 import { packageVersion } from '../paths.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { registerBrowseTools } from './tools-browse.js';
-import { registerEditTools } from './tools-edit.js';
-import { registerNodeTools } from './tools-nodes.js';
-import { registerWorkTools } from './tools-work.js';
+import { registerActivityTools } from './tools/activity.js';
+import { registerCaptureTools } from './tools/captures.js';
+import { registerContextTools } from './tools/context.js';
+import { registerGraphTools } from './tools/graph.js';
+import { registerLinkTools } from './tools/links.js';
+import { registerNodeTools } from './tools/nodes.js';
+import { registerParaTools } from './tools/para.js';
+import { registerSearchTools } from './tools/search.js';
+import { registerTagTools } from './tools/tags.js';
 import { registerMemoryTools } from './tools/memory.js';
 
 export const MCP_INSTRUCTIONS =
@@ -19,10 +24,16 @@ export const MCP_INSTRUCTIONS =
 
 export function createMcpServer(client: RhizomeClient): McpServer {
   const server = new McpServer({ name: 'rhizome', version: packageVersion() }, { instructions: MCP_INSTRUCTIONS });
+  // One file per resource under ./tools/, each exporting register<Resource>Tools.
   registerNodeTools(server, client);
-  registerEditTools(server, client);
-  registerWorkTools(server, client);
-  registerBrowseTools(server, client);
+  registerSearchTools(server, client);
+  registerContextTools(server, client);
+  registerLinkTools(server, client);
+  registerCaptureTools(server, client);
+  registerParaTools(server, client);
+  registerTagTools(server, client);
+  registerGraphTools(server, client);
+  registerActivityTools(server, client);
   registerMemoryTools(server, client);
   registerResources(server, client);
   registerPrompts(server, client);

@@ -6,10 +6,10 @@
 // last` for new nodes, a rowid list for the few old ones), so a query's ranking stays
 // FTS5's. Too many old nodes written since, and the kept lists step aside (the caller
 // scores in FTS5) until the warmer reads them again.
-import { FIELD_WEIGHTS, type KeywordIndexRepo } from './keyword-index.repo.js';
+import type { KeywordIndexRepo } from './keyword-index.repo.js';
 import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
 import type { PackedPostings, ScoreAccumulator } from '../search/kept-postings.js';
-import { fts5Idf } from '../search/keyword-score.js';
+import { FIELD_WEIGHTS, fts5Idf } from '../search/keyword-score.js';
 import { readKept, varint, type ReadOutcome } from './kept-postings-read.js';
 import { KeptPostingsReader } from './kept-postings-reader.js';
 import { statementCache, type Prepare } from './statement-cache.js';

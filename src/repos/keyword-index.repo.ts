@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { createFtsTable, ftsTable } from '../db/fts-tables.js';
 import type { Db } from '../db/open.js';
+import { FIELD_WEIGHTS } from '../search/keyword-score.js';
 import { recordChange } from './keyword-changes.js';
 
 export { ftsTable };
@@ -25,8 +26,6 @@ const writeCounts = new WeakMap<object, Map<string, number>>();
 /** When each tenant last wrote (ms), per database: background refreshes wait for a quiet index. */
 const lastWrites = new WeakMap<object, Map<string, number>>();
 const DF_CACHE_MAX = 20_000;
-/** bm25() column weights: title, summary, body, tags. */
-export const FIELD_WEIGHTS = [4.0, 2.0, 1.0, 3.0] as const;
 
 export class KeywordIndexRepo {
   private readonly known = new Set<string>();

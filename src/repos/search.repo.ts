@@ -6,12 +6,11 @@ import { ftsAnyOfQuoted } from '../search/text.js';
 import { topKOfCandidates, topKWithImpacts, unionSize } from '../search/term-impacts.js';
 import { ScoreAccumulator } from '../search/kept-postings.js';
 import { KeptPostingsRepo } from './kept-postings.repo.js';
-import { FIELD_WEIGHTS, KeywordIndexRepo } from './keyword-index.repo.js';
+import { FIELD_WEIGHTS } from '../search/keyword-score.js';
+import { KeywordIndexRepo } from './keyword-index.repo.js';
 import { TermImpactsRepo } from './term-impacts.repo.js';
 import { statementCache, type Prepare } from './statement-cache.js';
 import { filterSql, isFiltered, type NodeFilter, type NodeRow } from './nodes.repo.js';
-
-export { FIELD_WEIGHTS };
 
 /**
  * A term is common, and its BM25 contributions worth keeping (term-impacts.ts), from this

@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { CAPTURE_CONTENT_TYPES, CAPTURE_SOURCES, CAPTURE_STATUSES, UPLOAD_MAX_BYTES } from './enums.js';
 export { CAPTURE_CONTENT_TYPES, CAPTURE_SOURCES, CAPTURE_STATUSES, UPLOAD_MAX_BYTES };
-import { parseHttpUrl } from '../ingest/url.js';
+import { parseHttpUrl } from './url.js';
 import { pageQuery } from './common.js';
 
 export const CAPTURE_EVENT_KINDS = [

@@ -11,6 +11,9 @@
 //   every term in the title (weight 4)               ratio ≈ 0.77 → ≈ 0.94
 // Pure functions.
 
+/** bm25() column weights: title, summary, body, tags (the SQLite and PostgreSQL keyword indexes both use them). */
+export const FIELD_WEIGHTS = [4.0, 2.0, 1.0, 3.0] as const;
+
 export const BM25_K1 = 1.2; // FTS5's constants
 export const BM25_B = 0.75;
 /** Saturation: a node holding each query term once in an average-length body scores ≈ 0.8. */

@@ -6,8 +6,8 @@
 // semantics, so both backends see the same terms. Stopwords are indexed (FTS5 indexes
 // every token, and lengths count them); the query side drops them (fts-query.ts). Pure.
 import { stemmer } from 'stemmer';
-import { FIELD_WEIGHTS } from '../repos/search.repo.js';
 import { contentTerms } from './fts-query.js';
+import { FIELD_WEIGHTS } from './keyword-score.js';
 import { words } from './text.js';
 
 /** Longest lexeme indexed (a GIN entry must stay well under its ~2.7 kB limit). */

@@ -14,7 +14,14 @@ let rz: TestRhizome;
 /** Rewrites the ID token in the provider's token response (a forging provider or a MITM). */
 let tamper: ((idToken: string) => Promise<string>) | undefined;
 
+/** How each request to a token endpoint authenticated the client, in order. */
+const tokenAuth: ('basic' | 'post' | 'none')[] = [];
 const oidcFetch: CustomFetch = async (url, options) => {
+  if (url.endsWith('/token')) {
+    const headers = new Headers(options.headers as HeadersInit);
+    const body = new URLSearchParams(String(options.body ?? ''));
+    tokenAuth.push(headers.get('authorization')?.startsWith('Basic ') ? 'basic' : body.has('client_secret') ? 'post' : 'none');
+  }
   const res = await fetch(url, options as RequestInit);
   if (!tamper || !url.endsWith('/token') || !res.ok) return res;
   const body = (await res.json()) as { id_token: string };
@@ -24,13 +31,15 @@ const oidcFetch: CustomFetch = async (url, options) => {
 
 beforeAll(async () => {
   const port = await freePort();
-  const callbacks = ['test-op', 'public'].map((n) => `http://127.0.0.1:${port}/api/v1/auth/oidc/${n}/callback`);
+  const callbacks = ['test-op', 'public', 'by-post'].map((n) => `http://127.0.0.1:${port}/api/v1/auth/oidc/${n}/callback`);
   op = await startOp({ redirectUris: callbacks, postLogoutRedirectUris: [`http://127.0.0.1:${port}/`] });
   rz = await startRhizome({
     port,
     env: {
       RHIZOME_OIDC_ISSUER: op.issuer, RHIZOME_OIDC_CLIENT_ID: op.clientId, RHIZOME_OIDC_CLIENT_SECRET: op.clientSecret, RHIZOME_OIDC_NAME: 'Test OP',
-      RHIZOME_OIDC_PROVIDERS: 'public', RHIZOME_OIDC_PUBLIC_ISSUER: op.issuer, RHIZOME_OIDC_PUBLIC_CLIENT_ID: 'rhizome-public', RHIZOME_OIDC_PUBLIC_NAME: 'Public client',
+      RHIZOME_OIDC_PROVIDERS: 'public,by_post', RHIZOME_OIDC_PUBLIC_ISSUER: op.issuer, RHIZOME_OIDC_PUBLIC_CLIENT_ID: 'rhizome-public', RHIZOME_OIDC_PUBLIC_NAME: 'Public client',
+      // The same client, configured to send its secret in the body.
+      RHIZOME_OIDC_BY_POST_ISSUER: op.issuer, RHIZOME_OIDC_BY_POST_CLIENT_ID: op.clientId, RHIZOME_OIDC_BY_POST_CLIENT_SECRET: op.clientSecret, RHIZOME_OIDC_BY_POST_TOKEN_AUTH_METHOD: 'client_secret_post',
     },
     oidcFetch,
   });
@@ -82,6 +91,7 @@ describe('identity-provider sign-in', () => {
       data: [
         { name: 'test-op', label: 'Test OP', start_url: '/api/v1/auth/oidc/test-op/start', device: true, logout: true, available: true },
         { name: 'public', label: 'Public client', start_url: '/api/v1/auth/oidc/public/start', device: true, logout: true, available: true },
+        { name: 'by-post', label: 'by_post', start_url: '/api/v1/auth/oidc/by-post/start', device: true, logout: true, available: true },
       ],
     });
   });
@@ -104,6 +114,17 @@ describe('identity-provider sign-in', () => {
     const rotated = (await (await post('/auth/refresh', { refresh_token: pair.refresh_token })).json()) as { refresh_token: string };
     expect((await post('/auth/logout', { refresh_token: rotated.refresh_token })).status).toBe(204);
     expect((await post('/auth/refresh', { refresh_token: rotated.refresh_token })).status).toBe(401);
+  });
+
+  it('authenticates at the token endpoint as discovery lists first (client_secret_basic here), or as configured', async () => {
+    const signIn = async (provider: string) => {
+      tokenAuth.length = 0;
+      const back = await land(await throughProvider('alice', '', provider));
+      expect(back.get('oidc_code')).toBeTruthy();
+      return [...tokenAuth];
+    };
+    expect(await signIn('test-op')).toEqual(['basic']);
+    expect(await signIn('by-post')).toEqual(['post']);
   });
 
   it('signs in through a public client (PKCE, no secret)', async () => {
@@ -171,6 +192,17 @@ describe('identity-provider sign-in', () => {
     await refusedWithoutSession('unverified', UNVERIFIED);
     const unknown = await refusedWithoutSession('stranger', NOT_ALLOWED);
     expect(unknown).not.toMatch(/stranger/);
+  });
+
+  it('logs each refusal at info (the default level) with its reason, and no token', async () => {
+    const from = rz.log.lines.length;
+    await refusedWithoutSession('unverified', UNVERIFIED);
+    await refusedWithoutSession('stranger', NOT_ALLOWED);
+    const lines = rz.log.lines.slice(from).filter((l) => / INFO  sign-in through test-op refused/.test(l));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/email not verified.*unverified@example\.org/);
+    expect(lines[1]).toMatch(/no such user.*stranger@example\.org/);
+    for (const l of lines) expect(l).not.toMatch(/eyJ|code=|token/i);
   });
 
   it('binds a CLI hand-off code to the CLI\'s PKCE verifier', async () => {

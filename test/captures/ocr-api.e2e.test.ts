@@ -2,7 +2,7 @@
 // node whose body is the text in the image, found by keyword search; a huge image still
 // completes, with its placeholder and the reason in provenance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderOcrSamples } from '../../src/eval/ocr.js';
+import { renderOcrSamples } from '../../bench/eval/ocr.js';
 import { closeOcr } from '../../src/ingest/ocr/index.js';
 import type { TestApp } from '../helpers/app.js';
 import { capturesApp, fixtureSite, postCapture, serve, settled, upload, type Site } from './helpers.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { imageSize } from 'image-size';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderOcrSamples } from '../../src/eval/ocr.js';
+import { renderOcrSamples } from '../../bench/eval/ocr.js';
 import { extractSource } from '../../src/ingest/extract/index.js';
 import { closeOcr, configureOcr, recognizeImage } from '../../src/ingest/ocr/index.js';
 import { DEFAULT_OCR_LIMITS } from '../../src/ingest/ocr/limits.js';

@@ -1,6 +1,6 @@
 // Query vectors through the HTTP API: a repeated query costs no model call, identical
 // queries in flight share one, queries are sent with `query` priority, and
-// RHIZOME_QUERY_CACHE=0 turns the cache off.
+// A cache size of 0 (tuning a test injects) turns the cache off.
 import { afterEach, describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -22,7 +22,7 @@ afterEach(async () => t?.close());
 
 async function app(queryCache?: number) {
   const embedder = new CountingEmbedder();
-  t = await makeTestApp({ embedder, config: queryCache === undefined ? {} : { embedding: { workers: 1, scheduling: 'priority', queryCache, useLiteRuntime: 'onnx' } } });
+  t = await makeTestApp({ embedder, config: queryCache === undefined ? {} : { tuning: { queryCache } } });
   await t.req('POST', '/api/v1/nodes', { title: 'Sourdough starter', content: 'Feed the starter with flour and water every day.' });
   t.s.queue.start();
   await t.s.queue.idle();
@@ -48,7 +48,7 @@ describe('query vectors', () => {
     expect(e.queryCalls('flour and water')).toBe(1);
   });
 
-  it('RHIZOME_QUERY_CACHE=0 embeds every query', async () => {
+  it('a cache of size 0 embeds every query', async () => {
     const e = await app(0);
     await search('daily feeding');
     await search('daily feeding');

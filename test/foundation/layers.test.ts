@@ -1,53 +1,46 @@
-// Imports point downward only: http/cli/mcp → services → repos → db. The faces (HTTP, MCP,
-// CLI, dashboard) are thin; services know nothing of Hono routes; repositories nothing of
-// rules; the client and the dashboard nothing of the server's insides.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, dirname } from 'node:path';
-import { describe, expect, it } from 'vitest';
+// Imports point downward only: cli → server → http → mcp → client; container → services →
+// repos → db, with pure search code below the repositories. The faces (HTTP, MCP, CLI,
+// dashboard) are thin; services know nothing of Hono routes; repositories nothing of rules;
+// the client and the dashboard nothing of the server's insides. The tiers: ./layers.ts.
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALSO, checkLayers, importsOf, layerViolations, sourceFiles } from './layers.js';
 
 const SRC = resolve('src');
+const temp: string[] = [];
+afterAll(() => temp.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : /\.tsx?$/.test(f) ? [p] : [];
-  });
+/** A copy of src/ to plant violations in. */
+function copyOfSrc(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rhizome-layers-'));
+  temp.push(dir);
+  cpSync(SRC, join(dir, 'src'), { recursive: true });
+  return join(dir, 'src');
 }
-
-function imports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
-  return specs.map((s) => (s.startsWith('.') ? relative(SRC, resolve(dirname(file), s)).split('/')[0] : `pkg:${s}`));
-}
-
-const RULES: Record<string, { never: string[]; packages?: RegExp }> = {
-  repos: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web', 'jobs'] },
-  db: { never: ['repos', 'services', 'http', 'cli', 'mcp', 'client', 'web'] },
-  services: { never: ['http', 'cli', 'mcp', 'client', 'web'], packages: /^pkg:(hono$|hono\/(?!jwt)|@hono\/node-server|@modelcontextprotocol)/ },
-  search: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web'] },
-  ingest: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web'] },
-  // Import and export formats are pure: bytes in, plain data out, no database.
-  interop: { never: ['db', 'repos', 'services', 'jobs', 'http', 'cli', 'mcp', 'client', 'web', 'container.js', 'server.js'] },
-  embed: { never: ['repos', 'services', 'http', 'cli', 'mcp', 'client', 'web'] },
-  vectors: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web', 'jobs'] },
-  mail: { never: ['repos', 'services', 'http', 'cli', 'mcp', 'client', 'web', 'db'] },
-  jobs: { never: ['services', 'http', 'cli', 'mcp', 'client', 'web'] },
-  client: { never: ['repos', 'services', 'http', 'db', 'jobs', 'embed', 'search', 'ingest', 'container.js', 'server.js'] },
-  web: { never: ['repos', 'services', 'http', 'db', 'jobs', 'embed', 'search', 'ingest', 'cli', 'mcp', 'container.js', 'server.js'] },
-};
 
 describe('layering', () => {
-  it('every import points downward', () => {
-    const violations: string[] = [];
-    for (const file of files(SRC)) {
-      const layer = relative(SRC, file).split('/')[0];
-      const rule = RULES[layer];
-      if (!rule) continue;
-      for (const target of imports(file)) {
-        if (rule.never.includes(target) || (rule.packages && rule.packages.test(target))) violations.push(`${relative(SRC, file)} → ${target}`);
-      }
-    }
-    expect(violations).toEqual([]);
+  it('every import points downward, root files of src/ included', () => {
+    expect(checkLayers(SRC)).toEqual([]);
+  });
+
+  it('catches violations planted in a copy of src/: a root file importing up, search importing a repository, a folder in no tier', () => {
+    const root = copyOfSrc();
+    appendFileSync(join(root, 'clock.ts'), "\nexport { AuthService } from './services/auth/auth.service.js';\n");
+    writeFileSync(join(root, 'search', 'planted.ts'), "import type { SearchRepo } from '../repos/search.repo.js';\nexport type Planted = SearchRepo;\n");
+    mkdirSync(join(root, 'planted'));
+    writeFileSync(join(root, 'planted', 'x.ts'), 'export const x = 1;\n');
+    expect(checkLayers(root).sort()).toEqual(['clock.ts → services', 'planted is in no tier', 'search/planted.ts → repos'].sort());
+  });
+
+  it('refuses an import between two units of the same tier and a dynamic import upward', () => {
+    const edges = [
+      { file: 'db/a.ts', from: 'db', to: 'search' },
+      { file: 'repos/b.ts', from: 'repos', to: 'http' },
+      { file: 'repos/c.ts', from: 'repos', to: 'db' },
+    ];
+    expect(layerViolations(edges, ['db', 'search', 'repos', 'http'])).toEqual(['db/a.ts → search', 'repos/b.ts → http']);
   });
 
   it('a feature folder uses another feature only through its services', () => {
@@ -55,7 +48,7 @@ describe('layering', () => {
     // its other files (scoring, views, DTOs, job payloads) are its own business.
     const violations: string[] = [];
     const services = join(SRC, 'services');
-    for (const file of files(services)) {
+    for (const file of sourceFiles(services)) {
       const feature = relative(services, file).split('/')[0];
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/from\s+['"](\.[^'"]+)['"]/g)) {
@@ -69,10 +62,10 @@ describe('layering', () => {
   });
 
   it('sees the imports it checks (relative, dynamic and packages)', () => {
-    expect(imports(join(SRC, 'container.ts'))).toEqual(expect.arrayContaining(['services', 'repos']));
-    expect(imports(join(SRC, 'cli/commands/server.ts'))).toContain('server.js'); // dynamic import()
-    expect(imports(join(SRC, 'services/auth/auth.service.ts'))).toContain('pkg:hono/jwt');
-    expect(RULES.services.packages!.test('pkg:hono/jwt')).toBe(false);
-    expect(RULES.services.packages!.test('pkg:hono')).toBe(true);
+    expect(importsOf(SRC, join(SRC, 'container.ts'))).toEqual(expect.arrayContaining(['services', 'repos']));
+    expect(importsOf(SRC, join(SRC, 'cli/commands/server.ts'))).toContain('server'); // dynamic import()
+    expect(importsOf(SRC, join(SRC, 'services/auth/auth.service.ts'))).toContain('pkg:hono/jwt');
+    expect(ALSO.services.packages!.test('pkg:hono/jwt')).toBe(false);
+    expect(ALSO.services.packages!.test('pkg:hono')).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { RateLimits, Tuning } from '../../src/config.js';
 
 export const BIN = resolve('bin/rhizome.js');
 const execFileP = promisify(execFile);
@@ -23,9 +24,16 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'rhizome-proc-'));
 }
 
+/** Tuning no variable sets, injected by dist/serve-tuned.js (bench/serve-tuned.ts) instead of `rhizome serve`. */
+export interface Tuned {
+  tuning?: Tuning;
+  limits?: Partial<RateLimits>;
+}
+
 /** port 0 (the default) lets the system pick a free port; the child's "listening" line names it. */
-export async function startServer(dataDir: string, port = 0, env: Record<string, string> = {}): Promise<ChildServer> {
-  const proc = spawn(process.execPath, [BIN, 'serve'], {
+export async function startServer(dataDir: string, port = 0, env: Record<string, string> = {}, tuned?: Tuned): Promise<ChildServer> {
+  const args = tuned ? [resolve('dist/serve-tuned.js'), JSON.stringify(tuned)] : [BIN, 'serve'];
+  const proc = spawn(process.execPath, args, {
     env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: String(port), RHIZOME_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

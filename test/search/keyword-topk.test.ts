@@ -82,7 +82,7 @@ describe('keyword warmer', () => {
   it('pre-scores the common terms, and re-scores the stale ones once writes are quiet', async () => {
     seed();
     const { KeywordWarmer } = await import('../../src/services/nodes/keyword-warmer.js');
-    // The route for tenants without kept postings (RHIZOME_KEYWORD_MEMORY=off, or too small).
+    // The route for tenants without kept postings (keyword memory off, or too small).
     const warmer = new KeywordWarmer(t.s.repos.fts!, () => [t.tenantId], t.log, { keepInMemory: false });
     const impacts = t.s.repos.fts!.impacts;
     expect(await warmer.prewarm(t.tenantId)).toBeGreaterThanOrEqual(2); // "common" and "shared"

@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { e2eSuite } from './harness.js';
+import { e2eSuite, screenshot } from './harness.js';
 import { axeSerious, docShots } from './kit.js';
 
 const s = e2eSuite();
@@ -31,9 +31,15 @@ describe('graph explorer', () => {
     await link(4, [1]);
 
     const page = await s.signedInPage({ width: 1280, height: 800 });
+    // The layout runs in a worker loaded from the dashboard's own files (a blob: worker is
+    // refused by the page's CSP, which the harness turns into a failure), and it answers.
+    const workers: string[] = [];
+    const layoutMessages = page.waitForEvent('worker').then((w) => (workers.push(w.url()), w));
     await page.goto('/');
     await page.getByRole('link', { name: 'Graph', exact: true }).click();
     await ready(page);
+    await layoutMessages;
+    expect(workers[0]).toMatch(/\/assets\/fa2-worker-[A-Z0-9]{8}\.js$/);
     // Loaded as its own chunk: sigma is not in the main bundle (see bundle.test.ts too).
     expect(await page.locator('.explorer-canvas canvas').count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.explorer-foot .hint').textContent()).toContain('10 nodes · 8 links');
@@ -123,6 +129,15 @@ describe('graph explorer', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.waitForTimeout(400);
     expect((await overlapping()).out).toEqual([]);
+    // Every label drawn lies wholly inside the panel: none is cut at its edge ("Com…").
+    const clipped = await page.evaluate(() => {
+      const { width, height } = document.querySelector('.graph')!.getBoundingClientRect();
+      const boxes = (window as unknown as { __rhizomeHood: { labelBoxes(): Array<{ id: string; x: number; y: number; w: number; h: number }> } }).__rhizomeHood.labelBoxes();
+      return { shown: boxes.length, out: boxes.filter((b) => b.x < 0 || b.y < 0 || b.x + b.w > width + 0.5 || b.y + b.h > height + 0.5).map((b) => `${b.id} at ${Math.round(b.x)}+${Math.round(b.w)} of ${Math.round(width)}`) };
+    });
+    expect(clipped.shown).toBeGreaterThan(2);
+    expect(clipped.out).toEqual([]);
+    await screenshot(page, 'node-neighbourhood-phone');
     // Clicking the centre of the panel hits the node itself (nothing happens); a neighbour opens.
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForTimeout(500);

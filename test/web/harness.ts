@@ -83,6 +83,24 @@ export interface Browsing {
   close: () => Promise<void>;
 }
 
+/**
+ * Fails the test run on any Content Security Policy violation in a page: the browser's
+ * `securitypolicyviolation` events (recorded by an init script in every frame) and its
+ * console reports, which also cover workers the policy refused to create.
+ */
+export function failOnCspViolations(ctx: BrowserContext): void {
+  void ctx.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} (${e.sourceFile}:${e.lineNumber})`));
+  });
+  const watch = (page: Page) =>
+    page.on('console', (m) => {
+      const text = m.text();
+      if (m.type() === 'error' && /Content Security Policy|CSP violation/i.test(text)) throw new Error(`Content Security Policy violation on ${page.url()}: ${text}`);
+    });
+  ctx.pages().forEach(watch);
+  ctx.on('page', watch);
+}
+
 export async function startBrowser(): Promise<Browsing> {
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
@@ -93,6 +111,7 @@ export async function startBrowser(): Promise<Browsing> {
     // Each context is a fresh profile: its own localStorage, cookies and cache.
     newContext: async ({ width = 1280, height = 860, apiKey, baseUrl, dark = false } = {}) => {
       const ctx = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: dark ? 'dark' : 'light', baseURL: baseUrl });
+      failOnCspViolations(ctx);
       if (apiKey) await ctx.addInitScript((k) => localStorage.getItem('rhizome.session') ?? localStorage.setItem('rhizome.session', JSON.stringify({ kind: 'apikey', key: k })), apiKey);
       return ctx;
     },

@@ -235,7 +235,7 @@ BEGIN
 END $$;
 CREATE TRIGGER node_vectors_notify AFTER INSERT OR UPDATE OR DELETE ON node_vectors
   FOR EACH ROW EXECUTE FUNCTION rhizome_vector_notify();
--- Rate limits every process shares (rate-limiter-flexible's RateLimiterPostgres layout; http/limiters.ts).
+-- Rate limits every process shares (rate-limiter-flexible's RateLimiterPostgres layout; repos/limiters.ts).
 CREATE TABLE rate_limiter (
   key    varchar(255) PRIMARY KEY,
   points integer NOT NULL DEFAULT 0,

@@ -1,7 +1,7 @@
 // A synchronous PostgreSQL connection for Rhizome's synchronous repositories: each call
 // blocks the calling thread until the pg worker (sync-worker.ts, one per process, through
 // synckit) has the answer. Why synchronous and what it costs: docs/scale-out.md, Stage 1
-// (15–35 µs a statement over awaited node-postgres, lab/pg-sync-bridge.ts).
+// (15–35 µs a statement over awaited node-postgres, bench/lab/pg-sync-bridge.ts).
 //
 // Errors: a statement PostgreSQL rejects throws PgQueryError with its SQLSTATE `code`; a
 // database that cannot be reached, or a link lost mid-call, throws PgUnavailableError

@@ -10,6 +10,7 @@ import { AS_METADATA_PATH, OAUTH_PATHS } from '../../services/auth/oauth/metadat
 import { OAuthError } from '../../services/auth/oauth/oauth-error.js';
 import { clientAddress } from '../rate-limit.js';
 import type { AppEnv } from '../router.js';
+import { isJsonMediaType } from '../media-type.js';
 
 export const REGISTRATIONS_PER_HOUR = 20;
 export const TOKEN_FAILURES_PER_MINUTE = 30;
@@ -57,6 +58,7 @@ export function endpointsMount(app: Hono<AppEnv>, s: Services): void {
   for (const path of [AS_METADATA_PATH, `${AS_METADATA_PATH}/mcp`]) app.get(path, (c) => c.json(s.oauth.metadata(), 200, { 'Cache-Control': 'max-age=300' }));
 
   app.post(OAUTH_PATHS.register, guard(async (c) => {
+    if (!isJsonMediaType(c.req.header('Content-Type'))) throw new OAuthError('invalid_client_metadata', 'The body must be application/json', 415);
     let body: unknown;
     try {
       body = await c.req.json();

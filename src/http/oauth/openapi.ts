@@ -49,7 +49,7 @@ export function documentOAuthRoutes(registry: Registry): void {
   registry.registerPath({
     ...base, method: 'post', path: '/oauth/register', operationId: 'postOAuthRegister', summary: 'Dynamic client registration (RFC 7591), public clients only; rate-limited per address',
     request: { body: { content: { 'application/json': { schema: ClientMetadata } }, required: true } },
-    responses: { 201: ok(Registered, 'Registered'), 400: oauthError('invalid_redirect_uri or invalid_client_metadata'), 429: oauthError('slow_down (Retry-After)') },
+    responses: { 201: ok(Registered, 'Registered'), 400: oauthError('invalid_redirect_uri or invalid_client_metadata'), 415: oauthError('invalid_client_metadata: the body is not application/json'), 429: oauthError('slow_down (Retry-After)') },
   });
   registry.registerPath({
     ...base, method: 'post', path: '/oauth/token', operationId: 'postOAuthToken', summary: 'Token endpoint: authorization_code (with the PKCE verifier) or refresh_token (rotated; reuse ends the session)',

@@ -15,9 +15,19 @@ import type { AppEnv } from '../router.js';
 
 export const MCP_PATH = '/mcp';
 const IN_PROCESS_ORIGIN = 'http://rhizome.internal';
+const MCP_BODY_MAX = 4 * 1024 * 1024;
 
 export function mcpMount(app: Hono<AppEnv>, s: Services): void {
   const allowed = allowedHostnames(s.config);
+  // The whole body is read before anything answers: a refusal sent while the client is
+  // still sending (bad credentials, a wrong Accept or body type) left the rest unread, and
+  // the adapter then closed the kept-alive connection when it did not arrive within 500 ms,
+  // which a busy client saw as a reset.
+  app.use(MCP_PATH, bodyLimit({ maxSize: MCP_BODY_MAX, onError: () => { throw new PayloadTooLargeError('MCP request body exceeds 4 MB'); } }));
+  app.use(MCP_PATH, async (c, next) => {
+    if (c.req.method === 'POST') await c.req.arrayBuffer();
+    await next();
+  });
   app.use(MCP_PATH, async (c, next) => {
     const refusal = rebindingRefusal(allowed, c.req.header('Host') ?? new URL(c.req.url).host, c.req.header('Origin'));
     if (refusal) return problem(c, new AppError(403, 'forbidden', 'Forbidden', refusal));
@@ -28,7 +38,6 @@ export function mcpMount(app: Hono<AppEnv>, s: Services): void {
   // The well-known path as such, and with the resource's path appended (RFC 9728 §3.1).
   for (const path of [PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${MCP_PATH}`]) app.get(path, (c) => c.json(protectedResourceMetadata(s.config.publicUrl)));
   app.use(MCP_PATH, requireAuth(s));
-  app.use(MCP_PATH, bodyLimit({ maxSize: 4 * 1024 * 1024, onError: () => { throw new PayloadTooLargeError('MCP request body exceeds 4 MB'); } }));
 
   app.post(MCP_PATH, async (c) => {
     const client = new RhizomeClient({
@@ -45,7 +54,9 @@ export function mcpMount(app: Hono<AppEnv>, s: Services): void {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      // The body was read above (and kept by Hono); the transport gets a request that carries it.
+      const raw = c.req.raw;
+      return await transport.handleRequest(new Request(raw.url, { method: raw.method, headers: raw.headers, body: await c.req.arrayBuffer(), signal: raw.signal }));
     } finally {
       await server.close();
     }

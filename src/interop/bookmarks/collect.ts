@@ -1,7 +1,8 @@
 // Shared finishing for every format: keep http(s) URLs only, clean titles and tags,
 // turn dates into ISO strings, and merge repeats of the same URL (tags united, the
 // earliest date and the first title kept, notes joined).
-import { normalizeUrl, parseHttpUrl } from '../../ingest/url.js';
+import { normalizeUrl } from '../../ingest/url.js';
+import { parseHttpUrl } from '../../schemas/url.js';
 import type { Problem } from '../types.js';
 import type { ImportedBookmark } from './types.js';
 

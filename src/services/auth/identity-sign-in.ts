@@ -49,14 +49,24 @@ export class IdentitySignIn {
   /** The Rhizome user this identity is; throws 401 (and changes nothing) when refused. */
   resolve(id: VerifiedIdentity): SignedInUser {
     const email = id.email?.trim();
-    if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new UnauthorizedError(UNVERIFIED);
+    if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw this.refuse(id, 'the provider gave no email address', UNVERIFIED);
     // Only a literal `true` counts: providers send "true" strings or omit the claim.
-    if (!id.emailVerified) throw new UnauthorizedError(UNVERIFIED);
+    if (!id.emailVerified) throw this.refuse(id, 'email not verified by the provider', UNVERIFIED);
     const user = this.d.users.findByEmail(email);
     if (user) return { tenantId: user.tenant_id, userId: user.id, email: user.email, signedUp: false };
     const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-    if (!id.allowedDomains.includes(domain)) throw new UnauthorizedError(NOT_ALLOWED);
+    if (!id.allowedDomains.includes(domain)) throw this.refuse(id, `no such user, and ${domain} is not a domain allowed to sign up`, NOT_ALLOWED);
     return this.signUp(email, id.source);
+  }
+
+  /**
+   * One info line per refusal, so an operator can see why someone cannot sign in: who (the
+   * provider, its subject, the email it gave) and why. Never a token or a code.
+   */
+  private refuse(id: VerifiedIdentity, reason: string, message: string): UnauthorizedError {
+    const email = id.email?.trim() ? JSON.stringify(id.email.trim().slice(0, 320)) : '(none)';
+    this.d.log.info(`sign-in through ${id.source} refused: ${reason} (email ${email}, subject ${JSON.stringify(id.subject.slice(0, 200))})`);
+    return new UnauthorizedError(message);
   }
 
   /** resolve(), then a fresh 15-minute access / 30-day refresh session. */

@@ -3,7 +3,7 @@
 import type * as oidc from 'openid-client';
 import { AppError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { OidcProviderConfig } from './oidc.config.js';
+import type { OidcProviderConfig, TokenAuthMethod } from '../../config-oidc.js';
 
 export type FetchImpl = oidc.CustomFetch;
 
@@ -17,6 +17,15 @@ export class ProviderUnavailableError extends AppError {
 export function isLoopbackUrl(u: URL): boolean {
   const h = u.hostname.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * The first of client_secret_basic and client_secret_post in the provider's list; basic when
+ * it lists neither or nothing (the default OpenID Connect Discovery names for an absent list).
+ */
+export function defaultTokenAuthMethod(supported: readonly string[] | undefined): TokenAuthMethod {
+  const found = (supported ?? []).find((m): m is TokenAuthMethod => m === 'client_secret_basic' || m === 'client_secret_post');
+  return found ?? 'client_secret_basic';
 }
 
 export class OidcProviders {
@@ -53,7 +62,16 @@ export class OidcProviders {
     const lib = await import('openid-client'); // loaded on first sign-in, not at start
     const issuer = new URL(p.issuer);
     const execute = issuer.protocol === 'http:' && isLoopbackUrl(issuer) ? [lib.allowInsecureRequests] : [];
-    const cfg = await lib.discovery(issuer, p.clientId, p.clientSecret, p.clientSecret ? undefined : lib.None(), {
+    const secret = p.clientSecret;
+    // With a secret, the method is chosen when a request is made, from the discovery document
+    // then at hand: the configured one, else the first of basic and post the provider lists.
+    const auth: oidc.ClientAuth = secret
+      ? (as, client, body, headers) => {
+          const method = p.tokenAuthMethod ?? defaultTokenAuthMethod(as.token_endpoint_auth_methods_supported);
+          (method === 'client_secret_post' ? lib.ClientSecretPost(secret) : lib.ClientSecretBasic(secret))(as, client, body, headers);
+        }
+      : lib.None();
+    const cfg = await lib.discovery(issuer, p.clientId, secret, auth, {
       execute,
       timeout: 10,
       ...(this.fetchImpl ? { [lib.customFetch]: this.fetchImpl } : {}),

@@ -149,6 +149,7 @@ export class OidcService {
     };
     try {
       if (query.get('error')) {
+        this.d.log.info(`sign-in through ${name} refused by the provider: ${JSON.stringify((query.get('error_description') || query.get('error') || '').slice(0, 300))}`);
         throw new UnauthorizedError(`The identity provider refused the sign-in (${query.get('error_description') || query.get('error')})`);
       }
       const identity = await this.verifyCodeResponse(name, query, state, flow.nonce ?? '', flow.code_verifier ?? '');

@@ -16,6 +16,9 @@ import { embeddingText, textHash } from '../../search/embedding-text.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
 import { EMBED_JOB, embedDedupeKey, type EmbedJobPayload } from './embed-job.js';
 
+/** Query vectors kept (LRU): a repeated search skips the model; 0 would embed every query (docs/reliability.md, load bench). */
+export const QUERY_CACHE_SIZE = 1000;
+
 export const EMBED_BATCH = 32;
 
 export interface EmbeddingDeps {
@@ -41,7 +44,7 @@ export class EmbeddingService {
   private readonly inFlight = new Map<string, Promise<Float32Array | null>>();
 
   constructor(private readonly d: EmbeddingDeps) {
-    const size = d.queryCacheSize ?? 1000;
+    const size = d.queryCacheSize ?? QUERY_CACHE_SIZE;
     if (size > 0) this.queryCache = new LRUCache({ max: size });
   }
 

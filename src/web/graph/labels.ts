@@ -1,6 +1,8 @@
 // Labels that never overlap: sigma's label grid proposes candidates (one per cell, larger
 // nodes first); a candidate is drawn only where it overlaps no label already drawn in the
-// frame, with a halo in the background colour so it reads over edges.
+// frame, with a halo in the background colour so it reads over edges. Given the panel's
+// size, a label that would run past its right edge goes to the left of its node, and one
+// that fits neither side is shortened with an ellipsis: none is cut at the edge.
 import type { Settings } from 'sigma/settings';
 import type { NodeDisplayData, PartialButFor } from 'sigma/types';
 
@@ -16,7 +18,10 @@ export class LabelPlacer {
   private drawn: LabelBox[] = [];
   private last: LabelBox[] = [];
 
-  constructor(private readonly colours: () => { text: string; surface: string }) {}
+  constructor(
+    private readonly colours: () => { text: string; surface: string },
+    private readonly bounds?: () => { width: number; height: number },
+  ) {}
 
   /** Call on sigma's beforeRender / afterRender. */
   begin(): void {
@@ -36,15 +41,53 @@ export class LabelPlacer {
     if (!data.label) return;
     const size = settings.labelSize;
     ctx.font = `${settings.labelWeight} ${size}px ${settings.labelFont}`;
-    const w = ctx.measureText(data.label).width;
-    const box = { id: (data as { key?: string }).key ?? data.label, x: data.x + data.size + 3, y: data.y - size / 2 - 1, w: w + 2, h: size + 2 };
+    const gap = data.size + 3;
+    let label = data.label;
+    let w = ctx.measureText(label).width + 2;
+    let x = data.x + gap;
+    let y = data.y - size / 2 - 1;
+    const area = this.bounds?.();
+    if (area) {
+      const right = area.width - x;
+      const left = data.x - gap;
+      if (w > right) {
+        if (w <= left) x = left - w;
+        else {
+          const room = Math.max(right, left);
+          if (room < MIN_LABEL_PX) return;
+          label = shorten(ctx, label, room - 2);
+          w = ctx.measureText(label).width + 2;
+          x = room === right ? x : left - w;
+        }
+      }
+      y = Math.min(Math.max(0, y), area.height - (size + 2));
+    }
+    const box = { id: (data as { key?: string }).key ?? data.label, x, y, w, h: size + 2 };
     if (this.drawn.some((b) => box.x < b.x + b.w && b.x < box.x + box.w && box.y < b.y + b.h && b.y < box.y + box.h)) return;
     this.drawn.push(box);
     const { text, surface } = this.colours();
+    const baseline = y + 1 + size / 2 + size / 3;
     ctx.lineWidth = 3;
     ctx.strokeStyle = surface;
-    ctx.strokeText(data.label, box.x, data.y + size / 3);
+    ctx.strokeText(label, x, baseline);
     ctx.fillStyle = text;
-    ctx.fillText(data.label, box.x, data.y + size / 3);
+    ctx.fillText(label, x, baseline);
   };
+}
+
+/** Below this many pixels of room a label says too little to be worth drawing. */
+const MIN_LABEL_PX = 36;
+
+/** The longest start of `label` that fits `px` with an ellipsis, cut at a word when one is near. */
+function shorten(ctx: CanvasRenderingContext2D, label: string, px: number): string {
+  let lo = 0;
+  let hi = label.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.measureText(`${label.slice(0, mid).trimEnd()}…`).width <= px) lo = mid;
+    else hi = mid - 1;
+  }
+  const cut = label.slice(0, lo);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > lo * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

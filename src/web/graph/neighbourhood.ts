@@ -44,7 +44,7 @@ export function drawNeighbourhood(container: HTMLElement, hood: Hood, onOpen: (i
     }
     g.mergeEdge(s.from, s.id, { size: 0.8, color: v('--border', '#e2e5e1') });
   }
-  const labels = new LabelPlacer(theme);
+  const labels = new LabelPlacer(theme, () => ({ width: container.clientWidth, height: container.clientHeight }));
   const sigma = new Sigma(g, container, {
     allowInvalidContainer: true,
     renderLabels: true,

@@ -5,8 +5,8 @@
 // `window.__rhizomeGraph` so the browser test (and anyone curious) can read them.
 import type Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
-import FA2Layout from 'graphology-layout-forceatlas2/worker';
 import Sigma from 'sigma';
+import { FileWorkerFA2Layout } from './fa2-layout.js';
 import { LabelPlacer } from './labels.js';
 import type { GNode } from './model.js';
 
@@ -160,7 +160,7 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
   sigma.on('clickNode', ({ node }) => opts.onOpen(node));
 
   // ForceAtlas2 off the main thread, for a bounded time.
-  const layout = new FA2Layout(graph, { settings: { ...forceAtlas2.inferSettings(graph), adjustSizes: false } });
+  const layout = new FileWorkerFA2Layout(graph, { settings: { ...forceAtlas2.inferSettings(graph), adjustSizes: false } });
   let stopTimer: ReturnType<typeof setTimeout> | undefined;
   const setRunning = (on: boolean) => {
     clearTimeout(stopTimer);

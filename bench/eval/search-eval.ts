@@ -1,0 +1,220 @@
+// Search quality through the service layer: a collection is loaded with s.nodes.create
+// (embedded by the real job queue) and every judged query is ranked, in the same run, by
+//   bm25    plain FTS5 BM25 (every term OR-ed, equal column weights): the baseline
+//   keyword / semantic / hybrid   the served method (s.search.search: absolute scores,
+//           calibrated semantic side with abstention)
+//   before  the previous hybrid: per-query min-max convex fusion of the same two lists
+//   rrf60   plain RRF(60) of BM25 and the semantic list
+// Then abstention: other collections' queries are asked against this one (they are about
+// something else), counting how many get no hit drawn in by meaning alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { buildContainer } from '../../src/container.js';
+import { wire } from '../../src/wiring.js';
+import { openDatabase } from '../../src/db/open.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { memoryLogger } from '../../src/logger.js';
+import { contentTerms, buildPlainFtsQuery } from '../../src/search/fts-query.js';
+import { keywordWeight } from '../../src/search/fusion.js';
+import { fuseConvex, fuseReciprocalRank } from './reference-fusion.js';
+import { HYBRID_POOL, rankSides, type SearchSides } from '../../src/services/nodes/search.service.js';
+import type { Collection } from './collection.js';
+import { mean, ndcgAt, recallAt } from './metrics.js';
+
+export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60'] as const;
+export type EvalMode = (typeof EVAL_MODES)[number];
+
+export interface ModeScore {
+  ndcg10: number;
+  recall100: number;
+  /** nDCG@10 relative to plain BM25, in percent. */
+  vs_bm25_pct: number;
+}
+
+export interface Abstention {
+  /** Whose queries were asked. */
+  queries_from: string;
+  queries: number;
+  /** Share of these out-of-domain queries with no semantic-only hit in hybrid mode. */
+  hybrid_no_semantic_only: number;
+  /** Share answered with data: [] in semantic mode. */
+  semantic_empty: number;
+  /** The same share under the previous method (every k-NN neighbour was served). */
+  before_hybrid_no_semantic_only: number;
+}
+
+export interface CollectionResult {
+  collection: string;
+  docs: number;
+  queries: number;
+  ingest_seconds: number;
+  modes: Record<EvalMode, ModeScore>;
+  /** The same numbers on odd and even query positions: a split-half check of stability. */
+  halves: Record<'odd' | 'even', Record<EvalMode, number>>;
+  /** In-domain queries (this collection's own) with no semantic-only hit: the cost of abstaining. */
+  in_domain_no_semantic_only: number;
+  abstention: Abstention[];
+}
+
+/** Per query: the raw sides and the judged documents (kept for fusion experiments). */
+export interface QueryTrace {
+  /** true: another collection's query (nothing here is relevant to it). */
+  foreign: boolean;
+  text: string;
+  relevant: Set<string>;
+  sides: SearchSides;
+  idOf: Map<number, string>;
+  /** Mean and standard deviation of the query's cosine over all the tenant's notes (fusion experiments). */
+  background?: { mean: number; std: number };
+}
+
+export const FOREIGN_QUERIES = 100;
+
+export async function evaluateSearch(
+  c: Collection,
+  embedder: Embedder & { ready?: Promise<void> },
+  foreign: Collection[] = [],
+  onTrace?: (t: QueryTrace) => void,
+): Promise<CollectionResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-search-eval-'));
+  const db = openDatabase(join(dataDir, 'rhizome.db'));
+  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+  await s.embedding.init();
+  s.queue.start();
+  try {
+    const { tenant_id: tenantId } = s.tenants.create('eval');
+    const t0 = Date.now();
+    const docOf = new Map<string, string>();
+    for (const d of c.docs) docOf.set(s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text }).id, d.id);
+    await s.queue.idle(60 * 60_000);
+    const ingestSeconds = (Date.now() - t0) / 1000;
+    const allVectors = (db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ?').raw().all(tenantId) as [number, string][])
+      .map(([seq, id]) => ({ seq, v: s.vectors.get(tenantId, id) }))
+      .filter((x): x is { seq: number; v: Float32Array } => x.v !== null);
+    const exact = onTrace ? async (text: string) => background(await s.embedding.embedQuery(text), allVectors) : async () => ({});
+    const idOfSeq = new Map((db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ?').raw().all(tenantId) as [number, string][]).map(([seq, id]) => [seq, id]));
+
+    const perQuery = Object.fromEntries(EVAL_MODES.map((m) => [m, [] as { ndcg: number; recall: number }[]])) as Record<EvalMode, { ndcg: number; recall: number }[]>;
+    const docs = (ids: string[]) => ids.map((id) => docOf.get(id) ?? id);
+    let inDomainAbstained = 0;
+    for (const q of c.queries) {
+      const rel = c.relevant.get(q.id)!;
+      const run = async (mode: 'keyword' | 'semantic') => (await s.search.search(tenantId, { query: q.text, mode, page: 1, per_page: 100 })).data.map((n) => n.id);
+      const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
+      onTrace?.({ foreign: false, text: q.text, relevant: new Set([...rel]), sides, idOf: new Map([...idOfSeq].map(([seq, id]) => [seq, docOf.get(id)!])), ...(await exact(q.text)) });
+      const ids = (hits: { seq: number }[]) => hits.slice(0, 100).map((h) => idOfSeq.get(h.seq)!);
+      const hybridHits = rankSides(sides, 'hybrid');
+      if (!hybridHits.some((h) => h.semantic && !h.keyword)) inDomainAbstained++;
+      const plain = buildPlainFtsQuery(q.text);
+      const bm25 = plain ? s.repos.fts!.plainBm25(tenantId, plain, 100) : [];
+      const semantic = await run('semantic');
+      const seqOf = new Map([...bm25, ...semantic].map((id, i) => [id, i]));
+      const idOf = new Map([...seqOf].map(([id, i]) => [i, id]));
+      const asHits = (list: string[]) => list.map((id, r) => ({ seq: seqOf.get(id)!, score: -r }));
+      const rankings: Record<EvalMode, string[]> = {
+        bm25,
+        keyword: await run('keyword'),
+        semantic,
+        before: ids(fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length))),
+        hybrid: ids(hybridHits),
+        rrf60: fuseReciprocalRank(asHits(bm25), asHits(semantic)).map((h) => idOf.get(h.seq)!),
+      };
+      for (const m of EVAL_MODES) {
+        const ranked = docs(rankings[m]);
+        perQuery[m].push({ ndcg: ndcgAt(ranked, rel, 10), recall: recallAt(ranked, rel, 100) });
+      }
+    }
+
+    const abstention: Abstention[] = [];
+    for (const f of foreign) {
+      const qs = f.queries.slice(0, FOREIGN_QUERIES);
+      let hybridNone = 0;
+      let semanticEmpty = 0;
+      let beforeNone = 0;
+      for (const q of qs) {
+        // The whole ranked set, not a first page: a semantic-only hit on page 9 still counts.
+        const sides = await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL);
+        if (!rankSides(sides, 'hybrid').some((x) => x.semantic && !x.keyword)) hybridNone++;
+        const sem = await s.search.search(tenantId, { query: q.text, mode: 'semantic', page: 1, per_page: 20 });
+        if (sem.total === 0) semanticEmpty++;
+        onTrace?.({ foreign: true, text: q.text, relevant: new Set(), sides, idOf: new Map(), ...(await exact(q.text)) });
+        const before = fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length));
+        if (!before.some((x) => x.semantic && !x.keyword)) beforeNone++;
+      }
+      abstention.push({
+        queries_from: f.name,
+        queries: qs.length,
+        hybrid_no_semantic_only: r4(hybridNone / Math.max(1, qs.length)),
+        semantic_empty: r4(semanticEmpty / Math.max(1, qs.length)),
+        before_hybrid_no_semantic_only: r4(beforeNone / Math.max(1, qs.length)),
+      });
+    }
+
+    const base = mean(perQuery.bm25.map((x) => x.ndcg));
+    const modes = Object.fromEntries(
+      EVAL_MODES.map((m) => {
+        const ndcg10 = mean(perQuery[m].map((x) => x.ndcg));
+        return [m, { ndcg10: r4(ndcg10), recall100: r4(mean(perQuery[m].map((x) => x.recall))), vs_bm25_pct: r1((ndcg10 / base - 1) * 100) }];
+      }),
+    ) as Record<EvalMode, ModeScore>;
+    const half = (odd: boolean) =>
+      Object.fromEntries(EVAL_MODES.map((m) => [m, r4(mean(perQuery[m].filter((_, i) => i % 2 === (odd ? 1 : 0)).map((x) => x.ndcg)))])) as Record<EvalMode, number>;
+    return {
+      collection: c.name,
+      docs: c.docs.length,
+      queries: c.queries.length,
+      ingest_seconds: r1(ingestSeconds),
+      modes,
+      halves: { odd: half(true), even: half(false) },
+      in_domain_no_semantic_only: r4(inDomainAbstained / Math.max(1, c.queries.length)),
+      abstention,
+    };
+  } finally {
+    await s.queue.stop();
+    db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The query's cosine over all the tenant's notes: its mean and spread. */
+function background(q: Float32Array | null, all: { seq: number; v: Float32Array }[]): Pick<QueryTrace, 'background'> {
+  if (!q || all.length === 0) return {};
+  let sum = 0;
+  let sq = 0;
+  for (const { v } of all) {
+    let c = 0;
+    for (let i = 0; i < v.length; i++) c += v[i] * q[i];
+    sum += c;
+    sq += c * c;
+  }
+  const mean = sum / all.length;
+  return { background: { mean, std: Math.sqrt(Math.max(0, sq / all.length - mean * mean)) } };
+}
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+export function formatTable(r: CollectionResult): string {
+  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60' };
+  const rows = EVAL_MODES.map(
+    (m) =>
+      `| ${label[m].padEnd(26)} | ${r.modes[m].ndcg10.toFixed(4)} | ${(r.modes[m].vs_bm25_pct >= 0 ? '+' : '') + r.modes[m].vs_bm25_pct.toFixed(1)}% | ${r.modes[m].recall100.toFixed(4)} | ${r.halves.odd[m].toFixed(4)} / ${r.halves.even[m].toFixed(4)} |`,
+  );
+  const abst = r.abstention.map(
+    (a) =>
+      `  ${a.queries} ${a.queries_from} queries against ${r.collection}: no semantic-only hit ${pct(a.hybrid_no_semantic_only)} (previous method ${pct(a.before_hybrid_no_semantic_only)}), semantic mode empty ${pct(a.semantic_empty)}`,
+  );
+  return [
+    `${r.collection}: ${r.docs} docs, ${r.queries} judged queries, ingested through the job queue in ${r.ingest_seconds}s`,
+    `| mode                       | nDCG@10 | vs BM25 | recall@100 | nDCG@10 odd / even queries |`,
+    `|----------------------------|---------|---------|------------|----------------------------|`,
+    ...rows,
+    `abstention (out-of-domain queries):`,
+    ...abst,
+    `  own queries with no semantic-only hit: ${pct(r.in_domain_no_semantic_only)}`,
+  ].join('\n');
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
