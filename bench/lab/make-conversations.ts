@@ -13,23 +13,12 @@
 //     --outfile=dist/lab-conversations.mjs && node dist/lab-conversations.mjs
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from '../synthetic.js';
 
 export interface Turn { id: string; speaker: string; text: string }
 export interface Session { date: string; turns: Turn[] }
 export interface Conversation { id: string; speakers: [string, string]; sessions: Session[] }
 export interface Question { id: string; conversation: string; text: string; evidence: string[]; category: 'fact' | 'temporal' | 'month' | 'update' }
-
-/** mulberry32: a small seeded generator, so the collection is reproducible. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Pick = <T>(xs: readonly T[]) => T;
 
@@ -150,7 +139,7 @@ function fill(template: string, slots: Record<string, string>, speaker: string):
 }
 
 export function makeConversations(seed = 20231): { conversations: Conversation[]; questions: Question[] } {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick: Pick = (xs) => xs[Math.floor(r() * xs.length)];
   const conversations: Conversation[] = [];
   const questions: Question[] = [];
