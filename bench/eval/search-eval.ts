@@ -5,6 +5,7 @@
 //           calibrated semantic side with abstention)
 //   before  the previous hybrid: per-query min-max convex fusion of the same two lists
 //   rrf60   plain RRF(60) of BM25 and the semantic list
+//   context POST /context with the query (its first 100): it must rank at least as well as hybrid
 // Then abstention: other collections' queries are asked against this one (they are about
 // something else), counting how many get no hit drawn in by meaning alone.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,7 +24,7 @@ import { HYBRID_POOL, rankSides, type SearchSides } from '../../src/services/nod
 import type { Collection } from './collection.js';
 import { mean, ndcgAt, recallAt } from './metrics.js';
 
-export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60'] as const;
+export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60', 'context'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
 
 export interface ModeScore {
@@ -120,6 +121,7 @@ export async function evaluateSearch(
         before: ids(fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length))),
         hybrid: ids(hybridHits),
         rrf60: fuseReciprocalRank(asHits(bm25), asHits(semantic)).map((h) => idOf.get(h.seq)!),
+        context: (await s.context.context(tenantId, { query: q.text, mode: 'hybrid', limit: 100 })).nodes.map((n) => n.id),
       };
       for (const m of EVAL_MODES) {
         const ranked = docs(rankings[m]);
@@ -197,7 +199,7 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 export function formatTable(r: CollectionResult): string {
-  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60' };
+  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60', context: 'context (POST /context)' };
   const rows = EVAL_MODES.map(
     (m) =>
       `| ${label[m].padEnd(26)} | ${r.modes[m].ndcg10.toFixed(4)} | ${(r.modes[m].vs_bm25_pct >= 0 ? '+' : '') + r.modes[m].vs_bm25_pct.toFixed(1)}% | ${r.modes[m].recall100.toFixed(4)} | ${r.halves.odd[m].toFixed(4)} / ${r.halves.even[m].toFixed(4)} |`,
