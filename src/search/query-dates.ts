@@ -41,6 +41,10 @@ export function parseQueryDates(question: string, now: Date): QueryDates {
 
   for (const r of chrono.parse(question, { instant: now, timezone: 'UTC' }, { forwardDate: false })) {
     const s = r.start;
+    // A time of day ("at night", "now", "from 4") says no period to look in.
+    if (!s.isCertain('day') && !s.isCertain('month') && !s.isCertain('year') && !s.isCertain('weekday')) continue;
+    if (/^(right )?now$/i.test(r.text.trim())) continue;
+    if (/^today$/i.test(r.text.trim()) && /^['’]s\b/.test(question.slice(r.index + r.text.length))) continue; // "today's libraries": the present in general
     const year = s.get('year') ?? now.getUTCFullYear();
     const month = (s.get('month') ?? 1) - 1;
     let start: Date;
@@ -75,21 +79,26 @@ export function parseQueryDates(question: string, now: Date): QueryDates {
     const y = month >= now.getUTCMonth() ? now.getUTCFullYear() - 1 : now.getUTCFullYear();
     found.push({ index: m.index!, length: m[0].length, start: utc(y, month, 1), end: utc(y, month + 1, 1) });
   }
-  // Bare years and decades: "in 2022", "the 1990s".
-  for (const m of question.matchAll(/\b(1[89]\d\d|20\d\d)(s)?\b/g)) {
-    if (taken(m.index!, m[0].length)) continue;
+  // Bare years and decades after a word that makes them a time: "in 2022", "the 1990s",
+  // "before 2020" (not "JPEG 2000", "ISO 23008-12:2017").
+  for (const m of question.matchAll(/\b(?:in|during|since|from|before|after|until|till|by|around|of|the|early|late|mid)[\s-]+(1[89]\d\d|20\d\d)(s)?\b/gi)) {
+    const at = m.index! + m[0].length - m[1].length - (m[2]?.length ?? 0);
+    if (taken(at, m[0].length)) continue;
     const y = Number(m[1]);
     if (y > now.getUTCFullYear() + 1) continue; // a version number, a count: not a date to look in
     const span = m[2] ? 10 : 1;
-    found.push({ index: m.index!, length: m[0].length, start: utc(y, 0, 1), end: utc(y + span, 0, 1) });
+    found.push({ index: at, length: m[1].length + (m[2]?.length ?? 0), start: utc(y, 0, 1), end: utc(y + span, 0, 1) });
   }
   if (found.length === 0) return { text: question, range: null };
 
   found.sort((a, b) => a.index - b.index);
   const first = found[0];
-  const last = found[found.length - 1];
+  // Two dates make one period only when joined as one ("January and March 2024", "2019 to
+  // 2021"); otherwise the first date said is the period.
+  const joined = found.length > 1 && /^\s*(and|to|-|–|through|until|till)\s*$/i.test(question.slice(first.index + first.length, found[1].index));
+  const last = joined ? found[1] : first;
   // "between January and March 2024": a start said without its year takes the end's.
-  while (found.length > 1 && first.start >= last.end) {
+  while (joined && first.start >= last.end) {
     first.start = new Date(Date.UTC(first.start.getUTCFullYear() - 1, first.start.getUTCMonth(), first.start.getUTCDate()));
   }
   const before = question.slice(0, first.index);
