@@ -39,6 +39,8 @@ import { GraphViewRepo } from './repos/graph-view.repo.js';
 import { HealthHistoryRepo } from './repos/health-history.repo.js';
 import { GraphViewService } from './services/graph-view/graph-view.service.js';
 import { HealthHistoryService } from './services/graph-view/health-history.service.js';
+import { WebhookOutbox } from './services/webhooks/outbox.js';
+import { WebhooksService } from './services/webhooks/webhooks.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -73,6 +75,9 @@ export function buildContainer(o: ServiceOptions) {
   const storage = new StorageState(clock);
   const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
   const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx });
+  // Webhooks hear of changes through this outbox, written in each change's transaction.
+  const events = new WebhookOutbox(tx, repos.webhooks, queue, clock);
+  const webhooks = new WebhooksService(tx, repos.webhooks, events, clock, config.allowPrivateFetch);
 
   const keys = loadKeys(repos.tenants);
   const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
@@ -83,13 +88,13 @@ export function buildContainer(o: ServiceOptions) {
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.embedding.queryCache });
   const calibration = () => embedding.ready();
   const embedQuery = (text: string) => embedding.embedQuery(text);
-  const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);
+  const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding);
   // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
   const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log, { keepInMemory: config.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
-  const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
+  const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration, events });
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration });
   const context = new ContextService({ links: repos.links, repo: repos.context, vectors, clock, embedQuery, calibration });
@@ -106,7 +111,7 @@ export function buildContainer(o: ServiceOptions) {
     },
     para: paraClassifier,
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
-    links,
+    links, events,
   });
 
   const imports = new ImportsService({
@@ -137,10 +142,10 @@ export function buildContainer(o: ServiceOptions) {
     para,
     links, suggestions, context, graphHealth, graphView, healthHistory,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
-    imports, exports,
+    imports, exports, webhooks,
     backup: (file: string) => backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
-    db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline,
+    db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline, events,
   };
 }
 
@@ -149,5 +154,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup' | 'webhooks'
 >;

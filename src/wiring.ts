@@ -3,12 +3,14 @@
 // the ones they need.
 import type { Container } from './container.js';
 import { PgVectorListener } from './repos/pg/vector-listener.pg.js';
+import { deliveryJobHandler } from './services/webhooks/delivery.js';
 
 /** Every durable job kind and the service that runs it. */
 export function registerJobHandlers(c: Container): void {
   c.queue.register(c.embedding.jobHandler());
   c.queue.register(c.paraClassifier.jobHandler());
   c.queue.register(c.pipeline.jobHandler());
+  c.queue.register(deliveryJobHandler({ repo: c.repos.webhooks, clock: c.clock, log: c.log, allowPrivate: c.config.allowPrivateFetch }));
 }
 
 /** Who hears what: stored vectors give orphan nodes a chance to be filed into PARA. */
