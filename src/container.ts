@@ -40,6 +40,9 @@ import { HealthHistoryRepo } from './repos/health-history.repo.js';
 import { GraphViewService } from './services/graph-view/graph-view.service.js';
 import { HealthHistoryService } from './services/graph-view/health-history.service.js';
 import { WebhookOutbox } from './services/webhooks/outbox.js';
+import { EventBus } from './services/webhooks/event-bus.js';
+import { FeedsService } from './services/feeds/feeds.service.js';
+import { feedFetcher } from './services/feeds/feed-fetch.js';
 import { WebhooksService } from './services/webhooks/webhooks.service.js';
 
 export interface EmbedderStatus {
@@ -76,8 +79,9 @@ export function buildContainer(o: ServiceOptions) {
   const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
   const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx });
   // Webhooks hear of changes through this outbox, written in each change's transaction.
-  const events = new WebhookOutbox(tx, repos.webhooks, queue, clock);
-  const webhooks = new WebhooksService(tx, repos.webhooks, events, clock, config.allowPrivateFetch);
+  const outbox = new WebhookOutbox(tx, repos.webhooks, queue, clock);
+  const events = new EventBus(outbox);
+  const webhooks = new WebhooksService(tx, repos.webhooks, outbox, clock, config.allowPrivateFetch);
 
   const keys = loadKeys(repos.tenants);
   const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
@@ -118,6 +122,15 @@ export function buildContainer(o: ServiceOptions) {
     tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake,
     upload: (t, input, origin) => captures.intake.upload(t, input, origin),
   });
+  const feedPolls = feedFetcher(config.allowPrivateFetch);
+  const feeds = new FeedsService({
+    tx, repo: repos.feeds, queue, clock, fetcher: feedPolls,
+    paraItemActive: (t, id) => repos.para.get(t, id)?.status === 'active',
+    fileNode: (t, nodeId, itemId) => {
+      const n = nodes.get(t, nodeId);
+      if (!n.para_item_ids.includes(itemId)) nodes.update(t, nodeId, { para_item_ids: [...n.para_item_ids, itemId] });
+    },
+  });
   const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle });
 
   const status = {
@@ -142,10 +155,10 @@ export function buildContainer(o: ServiceOptions) {
     para,
     links, suggestions, context, graphHealth, graphView, healthHistory,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
-    imports, exports, webhooks,
+    imports, exports, webhooks, feeds,
     backup: (file: string) => backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
-    db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline, events,
+    db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline, events, feedPolls,
   };
 }
 
@@ -154,5 +167,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup' | 'webhooks'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds'
 >;

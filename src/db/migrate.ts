@@ -11,6 +11,7 @@ import { healthHistorySchema } from './migrations/007-health-history.js';
 import { captureImagesSchema } from './migrations/008-capture-images.js';
 import { jobLeasesSchema } from './migrations/009-job-leases.js';
 import { webhooksSchema } from './migrations/webhooks-schema.js';
+import { feedsSchema } from './migrations/feeds-schema.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -34,6 +35,8 @@ const MIGRATIONS: Step[] = [
   () => {},
   // Webhook subscriptions and the delivery outbox.
   webhooksSchema,
+  // Feed subscriptions and the items seen.
+  feedsSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

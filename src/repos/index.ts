@@ -29,6 +29,7 @@ import { TokensRepo } from './tokens.repo.js';
 import { UsersRepo } from './users.repo.js';
 import { VectorsRepo, type VectorsApi } from './vectors.repo.js';
 import { WebhooksRepo } from './webhooks.repo.js';
+import { FeedsRepo } from './feeds.repo.js';
 
 export function createRepos(db: Db | PgDb) {
   if (db instanceof PgDb) return createPgRepos(db);
@@ -77,6 +78,7 @@ function portableRepos(db: Db) {
     oauth: new OAuthRepo(db),
     imports: new ImportsRepo(db),
     webhooks: new WebhooksRepo(db),
+    feeds: new FeedsRepo(db),
   };
 }
 
