@@ -14,6 +14,7 @@ import { registerMigrateCommand } from './commands/migrate.js';
 import { registerNodeCommands } from './commands/nodes.js';
 import { registerParaCommands } from './commands/para.js';
 import { registerTagCommands } from './commands/tags.js';
+import { registerFeedCommands } from './commands/feeds.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { addExamples } from './examples.js';
 
@@ -40,6 +41,7 @@ registerCaptureCommand(program);
 registerCapturesCommands(program);
 registerParaCommands(program);
 registerTagCommands(program);
+registerFeedCommands(program);
 registerGraphCommands(program);
 registerInteropCommands(program);
 registerMcpCommand(program);
