@@ -43,6 +43,7 @@ import { WebhookOutbox } from './services/webhooks/outbox.js';
 import { EventBus } from './services/webhooks/event-bus.js';
 import { FeedsService } from './services/feeds/feeds.service.js';
 import { feedFetcher } from './services/feeds/feed-fetch.js';
+import { RulesService } from './services/rules/rules.service.js';
 import { WebhooksService } from './services/webhooks/webhooks.service.js';
 
 export interface EmbedderStatus {
@@ -118,14 +119,25 @@ export function buildContainer(o: ServiceOptions) {
     links, events,
   });
 
+  const paraItemActive = (t: string, id: string) => repos.para.get(t, id)?.status === 'active';
+  const rules = new RulesService({
+    tx, repo: repos.rules, clock, nodes, paraItemActive,
+    captureFacts: (t, captureId) => {
+      const c = repos.captures.get(t, captureId);
+      return c && { url: c.url, content_type: c.content_type, feed_id: repos.feeds.feedOfCapture(t, captureId)?.id ?? null };
+    },
+    createCapture: (t, input) => captures.intake.create(t, input),
+  });
+
   const imports = new ImportsService({
+    onNodeImported: (t, nodeId) => rules.onImportedNode(t, nodeId),
     tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake,
     upload: (t, input, origin) => captures.intake.upload(t, input, origin),
   });
   const feedPolls = feedFetcher(config.allowPrivateFetch);
   const feeds = new FeedsService({
     tx, repo: repos.feeds, queue, clock, fetcher: feedPolls,
-    paraItemActive: (t, id) => repos.para.get(t, id)?.status === 'active',
+    paraItemActive,
     fileNode: (t, nodeId, itemId) => {
       const n = nodes.get(t, nodeId);
       if (!n.para_item_ids.includes(itemId)) nodes.update(t, nodeId, { para_item_ids: [...n.para_item_ids, itemId] });
@@ -155,7 +167,7 @@ export function buildContainer(o: ServiceOptions) {
     para,
     links, suggestions, context, graphHealth, graphView, healthHistory,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
-    imports, exports, webhooks, feeds,
+    imports, exports, webhooks, feeds, rules,
     backup: (file: string) => backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
     db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline, events, feedPolls,
@@ -167,5 +179,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
 >;

@@ -12,6 +12,7 @@ import { captureImagesSchema } from './migrations/008-capture-images.js';
 import { jobLeasesSchema } from './migrations/009-job-leases.js';
 import { webhooksSchema } from './migrations/webhooks-schema.js';
 import { feedsSchema } from './migrations/feeds-schema.js';
+import { rulesSchema } from './migrations/rules-schema.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -37,6 +38,8 @@ const MIGRATIONS: Step[] = [
   webhooksSchema,
   // Feed subscriptions and the items seen.
   feedsSchema,
+  // Rules and the log of what they did.
+  rulesSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -30,6 +30,7 @@ import { UsersRepo } from './users.repo.js';
 import { VectorsRepo, type VectorsApi } from './vectors.repo.js';
 import { WebhooksRepo } from './webhooks.repo.js';
 import { FeedsRepo } from './feeds.repo.js';
+import { RulesRepo } from './rules.repo.js';
 
 export function createRepos(db: Db | PgDb) {
   if (db instanceof PgDb) return createPgRepos(db);
@@ -79,6 +80,7 @@ function portableRepos(db: Db) {
     imports: new ImportsRepo(db),
     webhooks: new WebhooksRepo(db),
     feeds: new FeedsRepo(db),
+    rules: new RulesRepo(db),
   };
 }
 

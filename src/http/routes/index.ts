@@ -15,6 +15,7 @@ import { tagsRoutes } from './tags.js';
 import { graphViewRoutes } from './graph-view.js';
 import { webhooksRoutes } from './webhooks.js';
 import { feedsRoutes } from './feeds.js';
+import { rulesRoutes } from './rules.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -30,4 +31,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   graphViewRoutes,
   webhooksRoutes,
   feedsRoutes,
+  rulesRoutes,
 ];

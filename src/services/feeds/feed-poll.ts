@@ -12,6 +12,7 @@ import type { CaptureCreateInput } from '../../schemas/captures.js';
 import { etagOf, lastModifiedOf, PAGE_MAX_CHARS, type FeedFetcher } from './feed-fetch.js';
 import { parseFeedDocument, type FeedItem } from './feed-parse.js';
 import { isFailing, nextPollDelayMs } from './feed-schedule.js';
+import type { ItemFacts } from '../rules/rule-match.js';
 
 export const FEED_POLL_JOB = 'feed_poll';
 /** New items captured per poll; the rest of a long backlog is marked seen (a feed's first poll does not import years). */
@@ -29,6 +30,8 @@ export interface FeedPollDeps {
   log: Logger;
   fetcher: FeedFetcher;
   captures: { create(tenantId: string, input: CaptureCreateInput, origin?: { originalCreatedAt?: string }): { id: string } };
+  /** Rules that skip feed items before they are captured (services/rules). */
+  rules?: { feedItemSkipper(tenantId: string, facts: ItemFacts): string | null; logSkippedItem(tenantId: string, ruleId: string, capture: CaptureCreateInput): void };
 }
 
 export function schedulePoll(d: Pick<FeedPollDeps, 'queue'>, tenantId: string, feedId: string, delayMs: number, now = false): void {
@@ -49,7 +52,7 @@ export function feedPollHandler(d: FeedPollDeps): JobHandler<FeedPollPayload> {
 export async function pollFeed(d: FeedPollDeps, tenantId: string, feedId: string): Promise<void> {
   const feed = d.repo.get(tenantId, feedId);
   if (!feed || feed.status === 'paused') return; // deleted, or paused: resuming schedules the next poll
-  let prepared: Array<{ item: FeedItem; capture: CaptureCreateInput | null }> = [];
+  let prepared: Prepared[] = [];
   let res;
   try {
     res = await d.fetcher.fetchFeed(feed.url, { etag: feed.etag, lastModified: feed.last_modified });
@@ -67,7 +70,8 @@ export async function pollFeed(d: FeedPollDeps, tenantId: string, feedId: string
   d.tx.withTx(() => {
     const cur = d.repo.get(tenantId, feedId);
     if (!cur || cur.status === 'paused') return;
-    for (const { item, capture } of prepared) {
+    for (const { item, capture, skippedBy } of prepared) {
+      if (skippedBy) d.rules?.logSkippedItem(tenantId, skippedBy.rule_id, skippedBy.capture);
       const captureId = capture ? d.captures.create(tenantId, capture, item.published ? { originalCreatedAt: item.published } : undefined).id : null;
       d.repo.addItem({ tenant_id: tenantId, feed_id: feedId, item_key: item.key, url: item.url, capture_id: captureId, created_at: iso(now) });
     }
@@ -91,14 +95,32 @@ async function prepareNewItems(d: FeedPollDeps, feed: FeedRow, items: FeedItem[]
   const seenUrls = d.repo.seenUrls(t, feed.id, unique.flatMap((i) => (i.url ? [i.url] : [])));
   const fresh = unique.filter((i) => !seenKeys.has(i.key) && !(i.url && seenUrls.has(i.url)));
   // Feeds list newest first: the newest MAX_NEW_ITEMS_PER_POLL are captured, oldest of them first.
-  const out: Array<{ item: FeedItem; capture: CaptureCreateInput | null }> = [];
-  for (const [n, item] of fresh.entries()) out.push({ item, capture: n < MAX_NEW_ITEMS_PER_POLL ? await captureFor(d, feed, item) : null });
+  const out: Prepared[] = [];
+  for (const [n, item] of fresh.entries()) {
+    if (n >= MAX_NEW_ITEMS_PER_POLL) {
+      out.push({ item, capture: null });
+      continue;
+    }
+    const base = baseCapture(feed, item);
+    const rule = d.rules?.feedItemSkipper(t, { title: base.title, url: item.url, content_type: base.content_type, feed_id: feed.id, tags: base.tags ?? [] });
+    out.push(rule ? { item, capture: null, skippedBy: { rule_id: rule, capture: base } } : { item, capture: await captureFor(d, base, item) });
+  }
   return out.reverse();
 }
 
-async function captureFor(d: FeedPollDeps, feed: FeedRow, item: FeedItem): Promise<CaptureCreateInput> {
+interface Prepared {
+  item: FeedItem;
+  capture: CaptureCreateInput | null;
+  /** A rule skipped it: logged with the capture undoing the skip would make. */
+  skippedBy?: { rule_id: string; capture: CaptureCreateInput };
+}
+
+function baseCapture(feed: FeedRow, item: FeedItem): CaptureCreateInput {
   const tags = [...new Set([...(JSON.parse(feed.tags) as string[]), feed.feed_tag])];
-  const base = { title: item.title.slice(0, 500), content_type: 'article' as const, source: 'api' as const, tags, ...(item.url ? { url: item.url } : {}) };
+  return { title: item.title.slice(0, 500), content_type: 'article', source: 'api', tags, ...(item.url ? { url: item.url } : {}) };
+}
+
+async function captureFor(d: FeedPollDeps, base: CaptureCreateInput, item: FeedItem): Promise<CaptureCreateInput> {
   const page = item.url ? await d.fetcher.fetchPage(item.url) : null;
   if (page) return { ...base, raw_content: page };
   const content = item.content.slice(0, PAGE_MAX_CHARS);
