@@ -7,7 +7,7 @@
 // A skip stops the rules after it. Every action is logged with what it changed, and undoable.
 import { iso, type Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { RuleActionRow, RuleRow, RulesRepo } from '../../repos/rules.repo.js';
 import type { CaptureCreateInput } from '../../schemas/captures.js';
@@ -177,7 +177,14 @@ export class RulesService {
       const node = this.d.nodes.get(tenantId, nodeId);
       if (!matches(rule.when, { ...origin, title: node.title, tags: node.tags })) continue;
       const actions = plan(rule.then, node, (p) => this.d.paraItemActive(tenantId, p));
-      if (actions.length) this.apply(tenantId, rule.id, nodeId, node, actions, source);
+      try {
+        if (actions.length) this.d.tx.withTx(() => this.apply(tenantId, rule.id, nodeId, node, actions, source));
+      } catch (e) {
+        // A rule the node cannot take (say, past the tag limit) is passed over: it never
+        // stops the capture or import it runs inside.
+        if (!(e instanceof AppError)) throw e;
+        continue;
+      }
       if (rule.then.skip) break;
     }
   }
