@@ -208,6 +208,9 @@ describe('OPML', () => {
     expect(opml).toContain(`xmlUrl="${fs.url('/rss.xml')}"`);
 
     const other = t.tenant('beta');
+    const empty = await t.app.request('/api/v1/feeds/opml', { headers: { Authorization: other.auth } });
+    expect(empty.status).toBe(200);
+    expect(await empty.text()).toContain('<body/>');
     const imp = await t.app.request('/api/v1/feeds/opml', { method: 'POST', headers: { Authorization: other.auth, 'content-type': 'text/x-opml' }, body: opml });
     expect(imp.status).toBe(200);
     const body = await imp.json();

@@ -15,7 +15,7 @@ export function feedsRoutes(s: Services) {
   r.openapi(
     createRoute({
       method: 'get', path: '/feeds/opml', tags: t, summary: 'The subscriptions as OPML 2.0',
-      responses: { 200: { description: 'OPML', content: { 'text/x-opml': { schema: { type: 'string' } } } } },
+      responses: { 200: { description: 'OPML', content: { 'text/x-opml': { schema: { type: 'string' } } } }, ...errors() },
     }),
     (c) => c.body(s.feeds.exportOpml(c.get('tenantId')), 200, { 'content-type': 'text/x-opml; charset=utf-8', 'content-disposition': 'attachment; filename="rhizome-feeds.opml"' }),
   );
@@ -43,7 +43,7 @@ export function feedsRoutes(s: Services) {
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/feeds', tags: t, summary: "The tenant's feeds", responses: { 200: json(FeedList) } }),
+    createRoute({ method: 'get', path: '/feeds', tags: t, summary: "The tenant's feeds", responses: { 200: json(FeedList), ...errors() } }),
     (c) => c.json({ data: s.feeds.list(c.get('tenantId')) }, 200),
   );
 

@@ -14,7 +14,7 @@ export function rulesRoutes(s: Services) {
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/rules', tags: t, summary: 'The rules, in the order they apply', responses: { 200: json(RuleList) } }),
+    createRoute({ method: 'get', path: '/rules', tags: t, summary: 'The rules, in the order they apply', responses: { 200: json(RuleList), ...errors() } }),
     (c) => c.json({ data: s.rules.list(c.get('tenantId')) }, 200),
   );
 

@@ -17,7 +17,7 @@ export function webhooksRoutes(s: Services) {
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/webhooks', tags: t, summary: "The tenant's webhooks", responses: { 200: json(WebhookList) } }),
+    createRoute({ method: 'get', path: '/webhooks', tags: t, summary: "The tenant's webhooks", responses: { 200: json(WebhookList), ...errors() } }),
     (c) => c.json({ data: s.webhooks.list(c.get('tenantId')) }, 200),
   );
 

@@ -101,7 +101,7 @@ export class FeedsService {
 
   exportOpml(tenantId: string): string {
     const feeds = this.d.repo.list(tenantId).map((f) => ({ url: f.url, title: f.title, siteUrl: f.site_url }));
-    return writeOpml('Rhizome feeds', feeds, new Date(this.d.clock.now()).toUTCString());
+    return writeOpml('Rhizome feeds', feeds, new Date(this.d.clock.now()));
   }
 
   /** Subscribes to every feed the OPML lists (without fetching: each is polled soon); known URLs are skipped. */

@@ -38,9 +38,11 @@ export function readOpml(xml: string): OpmlFeed[] {
   return out;
 }
 
-export function writeOpml(title: string, feeds: Array<{ url: string; title: string; siteUrl: string | null }>, nowIso: string): string {
+export function writeOpml(title: string, feeds: Array<{ url: string; title: string; siteUrl: string | null }>, now: Date): string {
+  // feedsmith refuses a body without outlines: an empty list is written as OPML's empty body.
+  if (feeds.length === 0) return `<?xml version="1.0" encoding="utf-8"?>\n<opml version="2.0">\n  <head>\n    <title>${title.replace(/[<&]/g, '')}</title>\n  </head>\n  <body/>\n</opml>\n`;
   return generateOpml({
-    head: { title, dateCreated: nowIso },
+    head: { title, dateCreated: now },
     body: { outlines: feeds.map((f) => ({ text: f.title, title: f.title, type: 'rss', xmlUrl: f.url, ...(f.siteUrl ? { htmlUrl: f.siteUrl } : {}) })) },
-  } as Parameters<typeof generateOpml>[0]);
+  });
 }
