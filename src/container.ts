@@ -40,6 +40,12 @@ import { GraphViewRepo } from './repos/graph-view.repo.js';
 import { HealthHistoryRepo } from './repos/health-history.repo.js';
 import { GraphViewService } from './services/graph-view/graph-view.service.js';
 import { HealthHistoryService } from './services/graph-view/health-history.service.js';
+import { WebhookOutbox } from './services/webhooks/outbox.js';
+import { EventBus } from './services/webhooks/event-bus.js';
+import { FeedsService } from './services/feeds/feeds.service.js';
+import { feedFetcher } from './services/feeds/feed-fetch.js';
+import { RulesService } from './services/rules/rules.service.js';
+import { WebhooksService } from './services/webhooks/webhooks.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -74,6 +80,10 @@ export function buildContainer(o: ServiceOptions) {
   const storage = new StorageState(clock);
   const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
   const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx });
+  // Webhooks hear of changes through this outbox, written in each change's transaction.
+  const outbox = new WebhookOutbox(tx, repos.webhooks, queue, clock);
+  const events = new EventBus(outbox);
+  const webhooks = new WebhooksService(tx, repos.webhooks, outbox, clock, config.allowPrivateFetch);
 
   const keys = loadKeys(repos.tenants);
   const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
@@ -84,14 +94,14 @@ export function buildContainer(o: ServiceOptions) {
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.tuning?.queryCache });
   const calibration = () => embedding.ready();
   const embedQuery = (text: string) => embedding.embedQuery(text);
-  const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto);
+  const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
   const semanticGates = new SemanticGates({ embedder, vectors, textLengths: (t, n) => repos.nodes.textLengths(t, n) });
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding, semanticGates);
   // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
   const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
-  const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration });
+  const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration, events });
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
   const context = new ContextService({ search, links: repos.links, repo: repos.context, vectors, clock, calibration });
@@ -108,12 +118,32 @@ export function buildContainer(o: ServiceOptions) {
     },
     para: paraClassifier,
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
-    links,
+    links, events,
+  });
+
+  const paraItemActive = (t: string, id: string) => repos.para.get(t, id)?.status === 'active';
+  const rules = new RulesService({
+    tx, repo: repos.rules, clock, nodes, paraItemActive,
+    captureFacts: (t, captureId) => {
+      const c = repos.captures.get(t, captureId);
+      return c && { url: c.url, content_type: c.content_type, feed_id: repos.feeds.feedOfCapture(t, captureId)?.id ?? null };
+    },
+    createCapture: (t, input) => captures.intake.create(t, input),
   });
 
   const imports = new ImportsService({
+    onNodeImported: (t, nodeId) => rules.onImportedNode(t, nodeId),
     tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake,
     upload: (t, input, origin) => captures.intake.upload(t, input, origin),
+  });
+  const feedPolls = feedFetcher(config.allowPrivateFetch);
+  const feeds = new FeedsService({
+    tx, repo: repos.feeds, queue, clock, fetcher: feedPolls,
+    paraItemActive,
+    fileNode: (t, nodeId, itemId) => {
+      const n = nodes.get(t, nodeId);
+      if (!n.para_item_ids.includes(itemId)) nodes.update(t, nodeId, { para_item_ids: [...n.para_item_ids, itemId] });
+    },
   });
   const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle });
 
@@ -139,10 +169,10 @@ export function buildContainer(o: ServiceOptions) {
     para,
     links, suggestions, context, graphHealth, graphView, healthHistory,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
-    imports, exports,
+    imports, exports, webhooks, feeds, rules,
     backup: (file: string) => backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
-    db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline,
+    db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline, events, feedPolls,
   };
 }
 
@@ -151,5 +181,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
 >;

@@ -3,17 +3,24 @@
 // the ones they need.
 import type { Container } from './container.js';
 import { PgVectorListener } from './repos/pg/vector-listener.pg.js';
+import { deliveryJobHandler } from './services/webhooks/delivery.js';
+import { feedPollHandler } from './services/feeds/feed-poll.js';
 
 /** Every durable job kind and the service that runs it. */
 export function registerJobHandlers(c: Container): void {
   c.queue.register(c.embedding.jobHandler());
   c.queue.register(c.paraClassifier.jobHandler());
   c.queue.register(c.pipeline.jobHandler());
+  c.queue.register(feedPollHandler({ tx: c.tx, repo: c.repos.feeds, queue: c.queue, clock: c.clock, log: c.log, fetcher: c.feedPolls, captures: c.captures.intake, rules: c.rules }));
+  c.queue.register(deliveryJobHandler({ repo: c.repos.webhooks, clock: c.clock, log: c.log, allowPrivate: c.config.allowPrivateFetch }));
 }
 
 /** Who hears what: stored vectors give orphan nodes a chance to be filed into PARA. */
 export function wireEvents(c: Container): void {
   c.vectors.onEmbedded(({ tenantId, nodeIds }) => c.paraClassifier.enqueueForNodes(tenantId, nodeIds));
+  // The feed's own PARA item first, then the rules in their order.
+  c.events.on('capture.completed', (t, e) => c.feeds.onCaptureCompleted(t, e.capture_id, e.node_id));
+  c.events.on('capture.completed', (t, e) => c.rules.onCaptureCompleted(t, e.capture_id, e.node_id));
 }
 
 /** Handlers and events: a container ready to take requests and run jobs (tests, admin commands). */

@@ -10,6 +10,7 @@ import type { Tuning } from '../../src/config.js';
 import { loadNotes, loadQueries } from './corpus.js';
 import { cloneDataDir, drained, seed, startServer } from './server.js';
 import { mixFrom, runTraffic, type Kind, type KindResult } from './traffic.js';
+import { BENCH_FEEDS, prepareFeeds, type FeedLoad } from './feeds.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const env = process.env;
@@ -29,7 +30,8 @@ for (const m of mixes) mixFrom(m); // fail fast on a bad one
  * (requestsPerTurn); `no-gate`: the defaults without the gate (0);
  * `tfjs`: the defaults with USE-lite on TF.js's WebAssembly backend, the runtime before
  * onnxruntime; `keyword-fts5`: the defaults with FTS5 scoring every keyword query, no
- * postings kept in memory. The knobs are Config.tuning, injected by dist/serve-tuned.js.
+ * postings kept in memory; `feeds-200`: the defaults while 200 feeds are polled throughout
+ * the run (bench/load/feeds.ts). The knobs are Config.tuning, injected by dist/serve-tuned.js.
  */
 const CONFIGS: Record<string, Tuning> = {
   before: { embedWorkers: 1, embedScheduling: 'fifo', queryCache: 0 },
@@ -40,6 +42,7 @@ const CONFIGS: Record<string, Tuning> = {
   'no-gate': { requestsPerTurn: 0 },
   tfjs: { useLiteRuntime: 'tfjs' },
   'keyword-fts5': { keywordMemory: false },
+  'feeds-200': {},
 };
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);
@@ -74,18 +77,21 @@ for (const mixName of mixes) {
   const mix = mixFrom(mixName);
   for (const name of chosen) {
     const server = await startServer(ROOT, CONFIGS[name], cloneDataDir(seededDir));
+    const feeds = name === 'feeds-200' ? await prepareFeeds(server) : null;
     const load_before = loadavg()[0];
+    const polling: FeedLoad | null = feeds?.start(seconds) ?? null;
     const kinds = await runTraffic(server, { connections, mix, seconds, ids, queries });
+    await polling?.stop();
     const load_after = loadavg()[0];
     // RHIZOME_LOAD_DRAIN=0 skips waiting for the run's writes to be embedded (quicker sweeps).
-    const drain_ms = env.RHIZOME_LOAD_DRAIN === '0' ? null : await drained(server);
+    const drain_ms = env.RHIZOME_LOAD_DRAIN === '0' ? null : await drained(server, 600_000, feeds ? BENCH_FEEDS : 0);
     await server.stop();
     rmSync(server.dataDir, { recursive: true, force: true });
     const total = Object.values(kinds).reduce((s, k) => s + k.requests, 0);
     const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
     const key = `${mixName} · ${name}`;
     results[key] = { total_rps: Math.round(total / seconds), errors, kinds };
-    console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, tuning: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, per_kind: kinds }));
+    console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, tuning: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, ...(polling ? { feed_polls: polling.polls, feed_304s: polling.notModified, feed_new_items: polling.newItems } : {}), per_kind: kinds }));
   }
 }
 

@@ -233,6 +233,32 @@ export class RhizomeClient {
     return { contentType: res.headers.get('content-type') ?? 'application/octet-stream', body: new Uint8Array(await res.arrayBuffer()) };
   }
 
+  // ------------------------------------------------------------ feeds
+  async feeds(): Promise<T.Feed[]> {
+    return (await this.http.json<{ data: T.Feed[] }>('GET', '/api/v1/feeds')).data;
+  }
+  subscribeFeed(input: T.FeedInput): Promise<T.Feed> {
+    return this.http.json('POST', '/api/v1/feeds', { json: input });
+  }
+  getFeed(id: string): Promise<T.Feed> {
+    return this.http.json('GET', `/api/v1/feeds/${enc(id)}`);
+  }
+  updateFeed(id: string, patch: T.FeedPatch): Promise<T.Feed> {
+    return this.http.json('PATCH', `/api/v1/feeds/${enc(id)}`, { json: patch });
+  }
+  deleteFeed(id: string): Promise<void> {
+    return this.http.json('DELETE', `/api/v1/feeds/${enc(id)}`);
+  }
+  async pollFeed(id: string): Promise<void> {
+    await this.http.json('POST', `/api/v1/feeds/${enc(id)}/poll`);
+  }
+  async exportOpml(): Promise<string> {
+    return (await this.http.send('GET', '/api/v1/feeds/opml')).text();
+  }
+  importOpml(xml: string): Promise<T.OpmlImported> {
+    return this.http.json('POST', '/api/v1/feeds/opml', { text: { body: xml, contentType: 'text/x-opml' } });
+  }
+
   // ------------------------------------------------------------ context, statistics, keys
   async context(p: T.ContextParams = {}): Promise<T.ContextNode[]> {
     return (await this.http.json<{ nodes: T.ContextNode[] }>('POST', '/api/v1/context', { json: p })).nodes;

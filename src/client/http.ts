@@ -11,6 +11,8 @@ export interface RequestOptions {
   query?: Query;
   json?: unknown;
   form?: FormData;
+  /** A body that is neither JSON nor a form (an OPML document). */
+  text?: { body: string; contentType: string };
   /** Skip the Authorization header (the login routes). */
   anonymous?: boolean;
   /** Return the raw Response (non-JSON content, or a status the caller interprets). */
@@ -41,6 +43,10 @@ export class HttpCore {
       if (!o.anonymous) headers.Authorization = await this.auth.header();
       let body: BodyInit | undefined;
       if (o.form) body = o.form;
+      else if (o.text) {
+        headers['Content-Type'] = o.text.contentType;
+        body = o.text.body;
+      }
       else if (o.json !== undefined) {
         headers['Content-Type'] = 'application/json';
         body = JSON.stringify(o.json);

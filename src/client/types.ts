@@ -15,6 +15,7 @@ import type * as I from '../schemas/imports.js';
 import type * as N from '../schemas/nodes.js';
 import type * as P from '../schemas/para.js';
 import type * as TG from '../schemas/tags.js';
+import type * as F from '../schemas/feeds.js';
 
 export { LINK_TYPES, NODE_STATUSES, PARA_CATEGORIES, SEARCH_MODES };
 export const CONTENT_TYPES = CAPTURE_CONTENT_TYPES;
@@ -38,6 +39,11 @@ export type SearchParams = Partial<Out<typeof N.NodeSearchQuery>>;
 export type SearchResult = Out<typeof N.NodeSearchResult>;
 
 export type Tag = Out<typeof TG.Tag>;
+
+export type Feed = Out<typeof F.Feed>;
+export type FeedInput = In<typeof F.FeedCreate>;
+export type FeedPatch = In<typeof F.FeedPatch>;
+export type OpmlImported = Out<typeof F.OpmlImported>;
 
 export type Link = Out<typeof G.Link>;
 export type RelatedNode = Out<typeof G.RelatedNode>;

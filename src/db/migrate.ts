@@ -12,6 +12,9 @@ import { healthHistorySchema } from './migrations/007-health-history.js';
 import { captureImagesSchema } from './migrations/008-capture-images.js';
 import { jobLeasesSchema } from './migrations/009-job-leases.js';
 import { nodeDatesSchema } from './migrations/node-dates.js';
+import { webhooksSchema } from './migrations/webhooks-schema.js';
+import { feedsSchema } from './migrations/feeds-schema.js';
+import { rulesSchema } from './migrations/rules-schema.js';
 
 export type Step = (db: Database.Database) => void;
 
@@ -35,6 +38,12 @@ const MIGRATIONS: Step[] = [
   () => {},
   // When the thing a node describes happened (agent memory, imports of old notes).
   nodeDatesSchema,
+  // Webhook subscriptions and the delivery outbox.
+  webhooksSchema,
+  // Feed subscriptions and the items seen.
+  feedsSchema,
+  // Rules and the log of what they did.
+  rulesSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

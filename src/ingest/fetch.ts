@@ -16,6 +16,13 @@ export interface FetchOptions {
   allowPrivate?: boolean;
   /** Media types whose body is not worth downloading (audio/video): headers only. */
   headersOnly?: (contentType: string) => boolean;
+  /** POST and a body (webhook deliveries); default GET. */
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Extra request headers (conditional GET, signatures); they win over the defaults. */
+  headers?: Record<string, string>;
+  /** Answer 4xx/5xx as a result (with its status) instead of throwing (webhooks log the status). */
+  acceptErrorStatus?: boolean;
 }
 
 export interface Fetched {
@@ -28,6 +35,8 @@ export interface Fetched {
   bytes: Buffer;
   redirects: number;
   bodySkipped: boolean;
+  /** The final response's headers (ETag, Last-Modified for conditional GET). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** transient: worth retrying later (network trouble, 5xx, 429); otherwise permanent. */
@@ -101,12 +110,14 @@ function fetchOnce(target: string, o: typeof DEFAULTS & FetchOptions, deadline: 
     };
     const timer = setTimeout(() => fail(new FetchError(`timed out after ${o.timeoutMs} ms`, true)), remaining);
     const req = mod.request(u, {
-      method: 'GET',
+      method: o.method ?? 'GET',
       lookup: guardedLookup(o.allowPrivate ?? false),
       headers: {
         'user-agent': 'Rhizome/0.1 (+https://github.com/rhizome; personal knowledge capture)',
         accept: 'text/html,application/xhtml+xml,application/pdf,image/*,text/plain,*/*;q=0.5',
         'accept-encoding': 'gzip, deflate, br',
+        ...(o.body !== undefined ? { 'content-length': String(Buffer.byteLength(o.body)) } : {}),
+        ...o.headers,
       },
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
@@ -123,14 +134,14 @@ function fetchOnce(target: string, o: typeof DEFAULTS & FetchOptions, deadline: 
         clearTimeout(timer);
         return resolve({ redirect: res.headers.location });
       }
-      if (status >= 400) {
+      if (status >= 400 && !o.acceptErrorStatus) {
         res.resume();
         const transient = status >= 500 || status === 429 || status === 408;
         return fail(new FetchError(`the server answered HTTP ${status} for ${target}`, transient));
       }
       const contentType = String(res.headers['content-type'] ?? '').toLowerCase();
       const declared = res.headers['content-length'] ? Number(res.headers['content-length']) : null;
-      const base = { status, contentType, declaredBytes: declared, bodySkipped: false };
+      const base = { status, contentType, declaredBytes: declared, bodySkipped: false, headers: res.headers };
       if (o.headersOnly?.(contentType)) {
         res.destroy();
         settled = true;
@@ -158,6 +169,6 @@ function fetchOnce(target: string, o: typeof DEFAULTS & FetchOptions, deadline: 
         resolve({ fetched: { ...base, bytes: Buffer.concat(chunks) } });
       });
     });
-    req.end();
+    req.end(o.body);
   });
 }

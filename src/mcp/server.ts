@@ -15,6 +15,7 @@ import { registerParaTools } from './tools/para.js';
 import { registerSearchTools } from './tools/search.js';
 import { registerTagTools } from './tools/tags.js';
 import { registerMemoryTools } from './tools/memory.js';
+import { registerFeedsTools } from './tools/feeds.js';
 
 export const MCP_INSTRUCTIONS =
   'Rhizome is a personal knowledge graph. Find knowledge with search_nodes or get_context, read it with read_node ' +
@@ -35,6 +36,7 @@ export function createMcpServer(client: RhizomeClient): McpServer {
   registerGraphTools(server, client);
   registerActivityTools(server, client);
   registerMemoryTools(server, client);
+  registerFeedsTools(server, client);
   registerResources(server, client);
   registerPrompts(server, client);
   // The set of tools, resources and prompts never changes while connected: claim no

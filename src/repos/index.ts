@@ -28,6 +28,9 @@ import { TenantsRepo } from './tenants.repo.js';
 import { TokensRepo } from './tokens.repo.js';
 import { UsersRepo } from './users.repo.js';
 import { VectorsRepo, type VectorsApi } from './vectors.repo.js';
+import { WebhooksRepo } from './webhooks.repo.js';
+import { FeedsRepo } from './feeds.repo.js';
+import { RulesRepo } from './rules.repo.js';
 
 export function createRepos(db: Db | PgDb) {
   if (db instanceof PgDb) return createPgRepos(db);
@@ -75,6 +78,9 @@ function portableRepos(db: Db) {
     oidc: new OidcRepo(db),
     oauth: new OAuthRepo(db),
     imports: new ImportsRepo(db),
+    webhooks: new WebhooksRepo(db),
+    feeds: new FeedsRepo(db),
+    rules: new RulesRepo(db),
   };
 }
 

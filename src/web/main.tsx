@@ -19,6 +19,7 @@ import { ParaPage } from './pages/Para.js';
 import { SearchPage } from './pages/Search.js';
 import { SettingsPage } from './pages/Settings.js';
 import { TagsPage } from './pages/Tags.js';
+import { FeedsPage } from './pages/Feeds.js';
 import { Palette } from './palette/Palette.js';
 
 function useSession(): Session | null {
@@ -53,6 +54,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/captures') return <CapturesPage query={query} />;
   if ((m = match('/captures/:id', path))) return <CapturePage key={m.id} id={m.id} />;
   if (path === '/tags') return <TagsPage />;
+  if (path === '/feeds') return <FeedsPage />;
   if (path === '/import') return <ImportPage />;
   if (path === '/settings') return <SettingsPage />;
   return (

@@ -13,6 +13,9 @@ import { capturesRoutes } from './captures.js';
 import { interopRoutes } from './interop.js';
 import { tagsRoutes } from './tags.js';
 import { graphViewRoutes } from './graph-view.js';
+import { webhooksRoutes } from './webhooks.js';
+import { feedsRoutes } from './feeds.js';
+import { rulesRoutes } from './rules.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -26,4 +29,7 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   interopRoutes,
   tagsRoutes,
   graphViewRoutes,
+  webhooksRoutes,
+  feedsRoutes,
+  rulesRoutes,
 ];

@@ -20,6 +20,7 @@ import {
   type StageDeps, type StageResult,
 } from './captures-stages.js';
 import { CAPTURE_JOB, effectiveStatus, moveTo, type CaptureJobPayload } from './captures-view.js';
+import { noEvents, type EventSink } from '../webhooks/events.js';
 
 /** Claims beyond this mean the process keeps dying on this capture: give up on it. */
 const CRASH_LIMIT = CAPTURE_MAX_ATTEMPTS + 4;
@@ -40,6 +41,8 @@ export interface PipelineDeps extends StageDeps {
   clock: Clock;
   log: Logger;
   nodes: NodeWriter;
+  /** Webhooks: capture.completed / capture.failed, in the transaction that records them. */
+  events?: EventSink;
 }
 
 type StageName = (typeof CaptureStage)['_output']['stage'];
@@ -208,6 +211,7 @@ export class CapturePipeline {
       const at = iso(this.d.clock.now());
       repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
       repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
+      (this.d.events ?? noEvents).emit(t, 'capture.completed', { capture_id: id, node_id: nodeId, url: cur.url });
       jobs.complete(job.id);
       if (embedded) this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector }], this.d.embedder.modelId);
     });
@@ -217,6 +221,7 @@ export class CapturePipeline {
     const at = iso(this.d.clock.now());
     this.d.repo.setState(c.tenant_id, c.id, { ...moveTo(c, 'failed'), attempts: c.attempts, error: message, updated_at: at });
     this.d.repo.addEvent(c.tenant_id, c.id, 'failed', at, { error: message, ...(stage ? { stage } : {}), run: c.attempts });
+    (this.d.events ?? noEvents).emit(c.tenant_id, 'capture.failed', { capture_id: c.id, error: message, stage, url: c.url });
     this.d.jobs.complete(jobId);
   }
 

@@ -27,6 +27,7 @@ export interface CapturesDeps {
   para?: StageDeps['para'];
   suggest?: StageDeps['suggest'];
   links?: PipelineDeps['links'];
+  events?: PipelineDeps['events'];
 }
 
 export function createCaptures(d: CapturesDeps) {

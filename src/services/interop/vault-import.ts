@@ -24,6 +24,8 @@ export interface VaultImportDeps {
   links: Pick<LinksService, 'list' | 'replace'>;
   /** Captures an embedded file (the captures intake's upload). */
   upload?: CapturesIntake['upload'];
+  /** A note's node was made (rules apply to imports). */
+  onNodeImported?: (tenantId: string, nodeId: string) => void;
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -139,6 +141,7 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
     progress.counts.updated++;
   } else {
     nodeId = d.nodes.create(tenantId, fields, { created_at: note.created, updated_at: note.updated }).id;
+    d.onNodeImported?.(tenantId, nodeId);
     progress.counts.created++;
   }
   d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));

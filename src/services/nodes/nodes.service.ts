@@ -14,6 +14,7 @@ import { EMBED_JOB, embedDedupeKey } from './embed-job.js';
 import { toNodeDto } from './node-dto.js';
 import { NodeCreate, NodePatch, type NodeCreateInput, type NodeDto, type NodePatchInput } from '../../schemas/nodes.js';
 import { embeddingText } from '../../search/embedding-text.js';
+import { noEvents, type EventSink } from '../webhooks/events.js';
 
 export class NodesService {
   constructor(
@@ -23,6 +24,8 @@ export class NodesService {
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     private readonly paraAuto?: ParaAutoRepo,
+    /** Webhooks hear of every write, in its transaction. */
+    private readonly events: EventSink = noEvents,
   ) {}
 
   /** `dates` (imports only): the note's own creation and update times, kept instead of now. */
@@ -51,6 +54,8 @@ export class NodesService {
       const seq = this.repo.insert(row);
       if (v.para_item_ids.length) this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
       this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: embedDedupeKey(row.id) });
+      this.events.emit(tenantId, 'node.created', { id: row.id, title: row.title, tags: JSON.parse(row.tags), status: row.status });
+      for (const itemId of dedupe(v.para_item_ids)) this.events.emit(tenantId, 'para.filed', { node_id: row.id, para_item_id: itemId, source: 'user' });
       if (v.para_item_ids.length) return this.get(tenantId, row.id);
       // A node created a moment ago in this transaction has no PARA rows: its answer is the
       // row as written, without reading it back (three round trips on PostgreSQL).
@@ -122,6 +127,8 @@ export class NodesService {
       if (p.para_item_ids) {
         this.checkParaItems(tenantId, p.para_item_ids);
         const keep = dedupe(p.para_item_ids);
+        const before = new Set(this.repo.paraItemIds(tenantId, id));
+        for (const itemId of keep) if (!before.has(itemId)) this.events.emit(tenantId, 'para.filed', { node_id: id, para_item_id: itemId, source: 'user' });
         if (this.paraAuto) {
           // Removing an automatic filing is the user's decision: the classifier never makes it again.
           for (const itemId of this.paraAuto.autoItems(tenantId, id)) if (!keep.includes(itemId)) this.paraAuto.reject(tenantId, id, itemId, now);
@@ -130,6 +137,7 @@ export class NodesService {
         this.repo.setUserParaItems(tenantId, id, keep, now);
       }
       if (textChanged) this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: embedDedupeKey(id) });
+      this.events.emit(tenantId, 'node.updated', { id, title: next.title, tags: JSON.parse(next.tags), status: next.status });
       return this.get(tenantId, id);
     });
   }
@@ -140,6 +148,7 @@ export class NodesService {
       if (!row) throw new NotFoundError('Node');
       this.vectors.removeNode(tenantId, row.seq);
       this.repo.delete(tenantId, row); // links and PARA associations go with it (ON DELETE CASCADE)
+      this.events.emit(tenantId, 'node.deleted', { id });
     });
   }
 

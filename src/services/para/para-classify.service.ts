@@ -18,6 +18,7 @@ import type { AutoAssignment, ParaRepo } from '../../repos/para.repo.js';
 import type { Calibration } from '../../search/calibration.js';
 import { isNearEmpty } from '../../search/substance.js';
 import { buildProfile, decide, DEFAULT_CLASSIFIER, itemText, type ClassifierSettings, type ItemProfile } from './para-scoring.js';
+import type { EventSink } from '../webhooks/events.js';
 
 export const PARA_CLASSIFY_JOB = 'para_classify';
 
@@ -73,6 +74,8 @@ export class ParaClassifier {
       clock: Clock;
       log: Logger;
       settings?: ClassifierSettings;
+      /** Webhooks: para.filed for each automatic filing, in its transaction. */
+      events?: EventSink;
     },
   ) {
     this.settings = { ...(deps.settings ?? DEFAULT_CLASSIFIER) };
@@ -157,7 +160,10 @@ export class ParaClassifier {
         if (!reconsider && current.length) continue;
         if (filing && !active.has(filing.itemId)) continue;
         if (current.length) auto.clearAuto(tenantId, nodeId);
-        if (filing && repo.insertAuto(tenantId, filing, now)) written.push(filing);
+        if (filing && repo.insertAuto(tenantId, filing, now)) {
+          written.push(filing);
+          this.deps.events?.emit(tenantId, 'para.filed', { node_id: nodeId, para_item_id: filing.itemId, source: 'auto' });
+        }
       }
       return written;
     });

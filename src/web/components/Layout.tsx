@@ -12,6 +12,7 @@ const NAV = [
   { href: '#/captures', label: 'Captures', active: (p: string) => p.startsWith('/captures') },
   { href: '#/para', label: 'PARA', active: (p: string) => p === '/para' },
   { href: '#/tags', label: 'Tags', active: (p: string) => p === '/tags' },
+  { href: '#/feeds', label: 'Feeds', active: (p: string) => p === '/feeds' },
   { href: '#/import', label: 'Import', active: (p: string) => p === '/import' },
   { href: '#/settings', label: 'Settings', active: (p: string) => p === '/settings' },
 ];

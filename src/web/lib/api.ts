@@ -58,7 +58,7 @@ export async function request<T = unknown>(method: string, path: string, body?: 
   const send = async (s: Session | null) => {
     const headers: Record<string, string> = opts.anonymous ? {} : authHeader(s);
     let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
+    if (body instanceof FormData || body instanceof Blob) payload = body; // a Blob (an OPML file) sends its own type
     else if (body !== undefined) {
       payload = JSON.stringify(body);
       headers['Content-Type'] = 'application/json';

@@ -4,7 +4,7 @@
 import type * as T from '../../client/types.js';
 import { LINK_TYPES, PARA_CATEGORIES } from '../../schemas/enums.js';
 
-export type { ApiKey, Capture, HealthHistory, HealthSnapshot, Inbox, NodeStatus, ParaCategory, ParaItem, ParaTree, SearchMode, Tag } from '../../client/types.js';
+export type { ApiKey, Capture, Feed, HealthHistory, HealthSnapshot, Inbox, NodeStatus, ParaCategory, ParaItem, ParaTree, SearchMode, Tag } from '../../client/types.js';
 export type KNode = T.Node;
 export type SearchPage = T.SearchResult;
 export type Related = T.RelatedNode;

@@ -1,0 +1,48 @@
+// OPML 2.0 subscription lists, read and written by feedsmith. Folders (outlines without a
+// feed URL) become tags on the feeds inside them.
+import { generateOpml, parseOpml } from 'feedsmith';
+import { normalizeTag } from '../../ingest/tags.js';
+
+export interface OpmlFeed {
+  url: string;
+  title: string | null;
+  siteUrl: string | null;
+  tags: string[];
+}
+
+export class OpmlError extends Error {}
+
+interface Outline {
+  text?: string;
+  title?: string;
+  xmlUrl?: string;
+  htmlUrl?: string;
+  outlines?: Outline[];
+}
+
+export function readOpml(xml: string): OpmlFeed[] {
+  let doc: { body?: { outlines?: Outline[] } };
+  try {
+    doc = parseOpml(xml) as typeof doc;
+  } catch (e) {
+    throw new OpmlError(`not an OPML document (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const out: OpmlFeed[] = [];
+  const walk = (outlines: Outline[] | undefined, folders: string[]) => {
+    for (const o of outlines ?? []) {
+      if (o.xmlUrl) out.push({ url: o.xmlUrl.trim(), title: o.title ?? o.text ?? null, siteUrl: o.htmlUrl ?? null, tags: folders });
+      else walk(o.outlines, [...folders, normalizeTag(o.title ?? o.text ?? '')].filter(Boolean));
+    }
+  };
+  walk(doc.body?.outlines, []);
+  return out;
+}
+
+export function writeOpml(title: string, feeds: Array<{ url: string; title: string; siteUrl: string | null }>, now: Date): string {
+  // feedsmith refuses a body without outlines: an empty list is written as OPML's empty body.
+  if (feeds.length === 0) return `<?xml version="1.0" encoding="utf-8"?>\n<opml version="2.0">\n  <head>\n    <title>${title.replace(/[<&]/g, '')}</title>\n  </head>\n  <body/>\n</opml>\n`;
+  return generateOpml({
+    head: { title, dateCreated: now },
+    body: { outlines: feeds.map((f) => ({ text: f.title, title: f.title, type: 'rss', xmlUrl: f.url, ...(f.siteUrl ? { htmlUrl: f.siteUrl } : {}) })) },
+  });
+}

@@ -1,0 +1,22 @@
+// Who hears an event: the webhook outbox (other tools) and in-process listeners (a feed's
+// PARA filing, rules), all inside the transaction that emits it, so a change and what
+// follows from it commit together. A listener that throws undoes the change: listeners
+// check before they write rather than fail.
+import type { EventSink, WebhookEventData, WebhookEventType } from './events.js';
+
+type Listener<T extends WebhookEventType> = (tenantId: string, data: WebhookEventData[T]) => void;
+
+export class EventBus implements EventSink {
+  private readonly listeners = new Map<WebhookEventType, Array<Listener<any>>>();
+
+  constructor(private readonly outbox: EventSink) {}
+
+  on<T extends WebhookEventType>(type: T, fn: Listener<T>): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+
+  emit<T extends WebhookEventType>(tenantId: string, type: T, data: WebhookEventData[T]): void {
+    for (const fn of this.listeners.get(type) ?? []) fn(tenantId, data);
+    this.outbox.emit(tenantId, type, data);
+  }
+}
