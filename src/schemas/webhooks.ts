@@ -1,7 +1,7 @@
 // Webhooks: POST /webhooks {url, events} → 201 with the secret (shown once); the delivery
 // log and replay. Event names: services/webhooks/events.ts.
 import { z } from '@hono/zod-openapi';
-import { WEBHOOK_EVENTS } from '../services/webhooks/events.js';
+import { WEBHOOK_EVENTS } from './webhook-events.js';
 
 export const WebhookEventName = z.enum(WEBHOOK_EVENTS);
 

@@ -20,7 +20,7 @@ import {
   type StageDeps, type StageResult,
 } from './captures-stages.js';
 import { CAPTURE_JOB, effectiveStatus, moveTo, type CaptureJobPayload } from './captures-view.js';
-import { noEvents, type EventSink } from '../webhooks/events.js';
+import { noEvents, type EventSink } from '../../schemas/webhook-events.js';
 
 /** Claims beyond this mean the process keeps dying on this capture: give up on it. */
 const CRASH_LIMIT = CAPTURE_MAX_ATTEMPTS + 4;

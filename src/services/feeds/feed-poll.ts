@@ -12,7 +12,7 @@ import type { CaptureCreateInput } from '../../schemas/captures.js';
 import { etagOf, lastModifiedOf, PAGE_MAX_CHARS, type FeedFetcher } from './feed-fetch.js';
 import { parseFeedDocument, type FeedItem } from './feed-parse.js';
 import { isFailing, nextPollDelayMs } from './feed-schedule.js';
-import type { ItemFacts } from '../rules/rule-match.js';
+import type { ItemFacts } from '../rules/rules.service.js';
 
 export const FEED_POLL_JOB = 'feed_poll';
 /** New items captured per poll; the rest of a long backlog is marked seen (a feed's first poll does not import years). */

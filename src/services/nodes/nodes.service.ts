@@ -14,7 +14,7 @@ import { EMBED_JOB, embedDedupeKey } from './embed-job.js';
 import { toNodeDto } from './node-dto.js';
 import { NodeCreate, NodePatch, type NodeCreateInput, type NodeDto, type NodePatchInput } from '../../schemas/nodes.js';
 import { embeddingText } from '../../search/embedding-text.js';
-import { noEvents, type EventSink } from '../webhooks/events.js';
+import { noEvents, type EventSink } from '../../schemas/webhook-events.js';
 
 export class NodesService {
   constructor(

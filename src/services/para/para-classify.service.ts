@@ -18,7 +18,7 @@ import type { AutoAssignment, ParaRepo } from '../../repos/para.repo.js';
 import type { Calibration } from '../../search/calibration.js';
 import { isNearEmpty } from '../../search/substance.js';
 import { buildProfile, decide, DEFAULT_CLASSIFIER, itemText, type ClassifierSettings, type ItemProfile } from './para-scoring.js';
-import type { EventSink } from '../webhooks/events.js';
+import type { EventSink } from '../../schemas/webhook-events.js';
 
 export const PARA_CLASSIFY_JOB = 'para_classify';
 

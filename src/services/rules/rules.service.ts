@@ -15,6 +15,9 @@ import type { NodePatchInput } from '../../schemas/nodes.js';
 import type { RuleActionDto, RuleThenInput, RuleWhenInput } from '../../schemas/rules.js';
 import { matches, plan, type ItemFacts, type NodeState } from './rule-match.js';
 
+/** What a rule's conditions read of an item (a feed item, a capture, an imported note). */
+export type { ItemFacts };
+
 type Source = 'capture' | 'feed_item' | 'import' | 'run';
 
 export interface RuleDto {

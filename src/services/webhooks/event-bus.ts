@@ -2,7 +2,7 @@
 // PARA filing, rules), all inside the transaction that emits it, so a change and what
 // follows from it commit together. A listener that throws undoes the change: listeners
 // check before they write rather than fail.
-import type { EventSink, WebhookEventData, WebhookEventType } from './events.js';
+import type { EventSink, WebhookEventData, WebhookEventType } from '../../schemas/webhook-events.js';
 
 type Listener<T extends WebhookEventType> = (tenantId: string, data: WebhookEventData[T]) => void;
 

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { WebhooksRepo } from '../../repos/webhooks.repo.js';
-import type { EventSink, WebhookEventData, WebhookEventType } from './events.js';
+import type { EventSink, WebhookEventData, WebhookEventType } from '../../schemas/webhook-events.js';
 
 export const WEBHOOK_DELIVER_JOB = 'webhook_deliver';
 

@@ -9,7 +9,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { isPrivateAddress } from '../../ingest/net-guard.js';
 import type { DeliveryRow, WebhookRow, WebhooksRepo } from '../../repos/webhooks.repo.js';
-import type { WebhookEventType } from './events.js';
+import type { WebhookEventType } from '../../schemas/webhook-events.js';
 import type { WebhookOutbox } from './outbox.js';
 import { newWebhookSecret } from './signing.js';
 
