@@ -39,6 +39,8 @@ import { GraphViewRepo } from './repos/graph-view.repo.js';
 import { HealthHistoryRepo } from './repos/health-history.repo.js';
 import { GraphViewService } from './services/graph-view/graph-view.service.js';
 import { HealthHistoryService } from './services/graph-view/health-history.service.js';
+import { HighlightsRepo } from './repos/highlights.repo.js';
+import { HighlightsService } from './services/highlights/highlights.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -97,6 +99,7 @@ export function buildContainer(o: ServiceOptions) {
   // The dashboard's whole-graph reads and daily health snapshots.
   const graphView = new GraphViewService(tx, new GraphViewRepo(db as Db));
   const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db as Db), graphHealth, clock, log);
+  const highlights = new HighlightsService(tx, new HighlightsRepo(db as Db), repos.nodes, clock);
   const captures = createCaptures({
     config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {
@@ -107,6 +110,7 @@ export function buildContainer(o: ServiceOptions) {
     para: paraClassifier,
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
     links,
+    highlights,
   });
 
   const imports = new ImportsService({
@@ -137,6 +141,7 @@ export function buildContainer(o: ServiceOptions) {
     para,
     links, suggestions, context, graphHealth, graphView, healthHistory,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle },
+    highlights,
     imports, exports,
     backup: (file: string) => backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
@@ -149,5 +154,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'highlights' | 'imports' | 'exports' | 'backup'
 >;

@@ -3,7 +3,7 @@ import { monotonicFactory } from 'ulid';
 
 const next = monotonicFactory();
 
-export type IdPrefix = 'ten' | 'key' | 'usr' | 'rt' | 'nod' | 'par' | 'cap' | 'imp';
+export type IdPrefix = 'ten' | 'key' | 'usr' | 'rt' | 'nod' | 'par' | 'cap' | 'imp' | 'hl';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${next().toLowerCase()}`;

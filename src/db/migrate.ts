@@ -10,6 +10,7 @@ import { oauthServerSchema } from './migrations/006-oauth-server.js';
 import { healthHistorySchema } from './migrations/007-health-history.js';
 import { captureImagesSchema } from './migrations/008-capture-images.js';
 import { jobLeasesSchema } from './migrations/009-job-leases.js';
+import { highlightsSchema } from './migrations/highlights-schema.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -31,6 +32,8 @@ const MIGRATIONS: Step[] = [
   // Step 10 is PostgreSQL's notification of vector writes to other processes (one process
   // holds a SQLite file): nothing to do here; the step keeps both engines' numbers equal.
   () => {},
+  // Highlights on nodes (W3C Web Annotation selectors).
+  highlightsSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

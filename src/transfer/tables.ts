@@ -33,6 +33,7 @@ export const COPY_TABLES: CopyTable[] = [
   { name: 'capture_images', key: ['capture_id', 'kind'] },
   { name: 'capture_events', key: ['id'] },
   { name: 'capture_stages', key: ['id'] },
+  { name: 'highlights', key: ['id'] },
   { name: 'jobs', key: ['id'] },
   { name: 'embedding_calibrations', key: ['model_id'] },
   { name: 'oidc_flows', key: ['id'] },

@@ -13,6 +13,7 @@ import { capturesRoutes } from './captures.js';
 import { interopRoutes } from './interop.js';
 import { tagsRoutes } from './tags.js';
 import { graphViewRoutes } from './graph-view.js';
+import { highlightsRoutes } from './highlights.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -26,4 +27,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   interopRoutes,
   tagsRoutes,
   graphViewRoutes,
+  highlightsRoutes,
 ];

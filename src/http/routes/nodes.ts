@@ -1,8 +1,11 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
 import { body, errors, IdParam, json } from '../../schemas/common.js';
 import { Node, NodeCreate, NodePatch, NodeSearchQuery, NodeSearchResult } from '../../schemas/nodes.js';
+import { NodeHighlight } from '../../schemas/highlights.js';
 import { createRouter } from '../router.js';
+
+const NodeWithHighlights = Node.extend({ highlights: z.array(NodeHighlight) }).openapi('NodeWithHighlights');
 
 export function nodesRoutes(s: Services) {
   const r = createRouter();
@@ -25,8 +28,12 @@ export function nodesRoutes(s: Services) {
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/nodes/{id}', tags: ['nodes'], summary: 'Get one node', request: { params: IdParam }, responses: { 200: json(Node), ...errors(404) } }),
-    (c) => c.json(s.nodes.get(c.get('tenantId'), c.req.valid('param').id), 200),
+    createRoute({ method: 'get', path: '/nodes/{id}', tags: ['nodes'], summary: 'Get one node with its highlights', request: { params: IdParam }, responses: { 200: json(NodeWithHighlights), ...errors(404) } }),
+    (c) => {
+      const t = c.get('tenantId');
+      const node = s.nodes.get(t, c.req.valid('param').id);
+      return c.json({ ...node, highlights: s.highlights.list(t, node.id).data }, 200);
+    },
   );
 
   r.openapi(

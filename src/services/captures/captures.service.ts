@@ -27,6 +27,7 @@ export interface CapturesDeps {
   para?: StageDeps['para'];
   suggest?: StageDeps['suggest'];
   links?: PipelineDeps['links'];
+  highlights?: PipelineDeps['highlights'];
 }
 
 export function createCaptures(d: CapturesDeps) {
