@@ -114,10 +114,10 @@ export function buildContainer(o: ServiceOptions) {
   });
 
   const imports = new ImportsService({
-    tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake,
+    tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake, highlights,
     upload: (t, input, origin) => captures.intake.upload(t, input, origin),
   });
-  const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle });
+  const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle, highlights });
 
   const status = {
     startedAt: o.startedAt ?? Date.now(),

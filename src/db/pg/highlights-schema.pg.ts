@@ -18,4 +18,6 @@ CREATE TABLE highlights (
 );
 CREATE UNIQUE INDEX highlights_source_key ON highlights(tenant_id, source_key);
 CREATE INDEX highlights_node ON highlights(tenant_id, node_id, created_at);
+ALTER TABLE imports DROP CONSTRAINT imports_kind_check;
+ALTER TABLE imports ADD CONSTRAINT imports_kind_check CHECK (kind IN ('markdown', 'bookmarks', 'highlights'));
 `;

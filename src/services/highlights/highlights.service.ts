@@ -9,8 +9,9 @@ import { anchorText, describe, locate } from '../../highlights/anchor.js';
 import { newId } from '../../ids.js';
 import type { HighlightRow, HighlightsRepo } from '../../repos/highlights.repo.js';
 import type { NodesRepo } from '../../repos/nodes.repo.js';
+import type { HighlightRecord } from '../../interop/highlights/types.js';
 import {
-  NodeHighlightCreate, NodeHighlightPatch, type HighlightCreateInput, type HighlightDto, type HighlightPatchInput,
+  HIGHLIGHT_COLORS, NodeHighlightCreate, type HighlightColor, NodeHighlightPatch, type HighlightCreateInput, type HighlightDto, type HighlightPatchInput,
 } from '../../schemas/highlights.js';
 import { parseOrThrow } from '../../schemas/parse.js';
 import { toHighlightDto } from './highlight-dto.js';
@@ -107,6 +108,35 @@ export class HighlightsService {
       out.set(r.node_id, list);
     }
     return out;
+  }
+
+  /** The highlights of these nodes as export records (with the key that makes a re-import a no-op). */
+  exportRecords(tenantId: string, nodeIds: string[]): Map<string, HighlightRecord[]> {
+    const out = new Map<string, HighlightRecord[]>();
+    for (const r of this.repo.byNodes(tenantId, nodeIds)) {
+      const list = out.get(r.node_id) ?? [];
+      list.push({ text: r.text, note: r.note, color: r.color, prefix: r.prefix, suffix: r.suffix, created_at: r.created_at, key: r.source_key });
+      out.set(r.node_id, list);
+    }
+    return out;
+  }
+
+  /**
+   * Adds imported highlights to a node (inside the caller's transaction); those whose key is
+   * already there are skipped. Returns how many were added.
+   */
+  importRecords(tenantId: string, nodeId: string, records: HighlightRecord[], source: HighlightOrigin['source'], fallbackKey: (h: HighlightRecord) => string): number {
+    let added = 0;
+    for (const h of records) {
+      const text = h.text.trim().slice(0, 10_000);
+      if (!text) continue;
+      const color = (HIGHLIGHT_COLORS as readonly string[]).includes(h.color ?? '') ? (h.color as HighlightColor) : 'yellow';
+      const quote = h.prefix || h.suffix ? [{ type: 'TextQuoteSelector' as const, exact: text, prefix: (h.prefix ?? '').slice(-500), suffix: (h.suffix ?? '').slice(0, 500) }] : undefined;
+      const created_at = h.created_at && !Number.isNaN(Date.parse(h.created_at)) ? new Date(h.created_at).toISOString() : undefined;
+      const r = this.add(tenantId, nodeId, { text, note: h.note?.slice(0, 10_000) || null, color, selectors: quote }, { source, key: h.key ?? fallbackKey(h), created_at });
+      if (r.created) added++;
+    }
+    return added;
   }
 
   private row(tenantId: string, nodeId: string, id: string): HighlightRow {

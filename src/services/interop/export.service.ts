@@ -8,6 +8,7 @@ import type { LinksService } from '../graph/links.service.js';
 import type { SearchService } from '../nodes/search.service.js';
 import type { ParaService } from '../para/para.service.js';
 import type { CapturesLifecycle } from '../captures/captures-lifecycle.service.js';
+import type { HighlightsService } from '../highlights/highlights.service.js';
 
 export interface ExportDeps {
   clock: Clock;
@@ -16,6 +17,8 @@ export interface ExportDeps {
   para: Pick<ParaService, 'list'>;
   /** Captures: their records (JSON export) and their original files (beside the notes). */
   captures?: Pick<CapturesLifecycle, 'list' | 'content'>;
+  /** Each node's highlights (blockquotes under the note; a list in the JSON document). */
+  highlights?: Pick<HighlightsService, 'exportRecords'>;
 }
 
 /** Uploaded files that are not the note's own text (a Markdown upload *is* the note). */
@@ -41,6 +44,10 @@ export class ExportService {
     }
     const captures = this.captureRecords(tenantId);
     const byNode = new Map(nodes.map((n) => [n.id, n]));
+    for (let i = 0; this.d.highlights && i < nodes.length; i += PAGE) {
+      const marked = this.d.highlights.exportRecords(tenantId, nodes.slice(i, i + PAGE).map((n) => n.id));
+      for (const [id, list] of marked) byNode.get(id)!.highlights = list;
+    }
     for (const c of captures) {
       const meta = (c.metadata ?? {}) as Record<string, unknown>;
       const node = typeof c.node_id === 'string' ? byNode.get(c.node_id) : undefined;

@@ -14,6 +14,8 @@ import type { ParaService } from '../para/para.service.js';
 import type { LinksService } from '../graph/links.service.js';
 import type { CapturesIntake } from '../captures/captures-intake.service.js';
 import { addProblem, type ImportProgress } from './import-counts.js';
+import type { HighlightsService } from '../highlights/highlights.service.js';
+import { sha256 } from '../../interop/vault/read-vault.js';
 
 export interface VaultImportDeps {
   tx: UnitOfWork;
@@ -24,6 +26,8 @@ export interface VaultImportDeps {
   links: Pick<LinksService, 'list' | 'replace'>;
   /** Captures an embedded file (the captures intake's upload). */
   upload?: CapturesIntake['upload'];
+  /** Highlights read back from an export's "Highlights" sections. */
+  highlights?: Pick<HighlightsService, 'importRecords'>;
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -143,6 +147,10 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
   }
   d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
   nodeOf.set(note.path, nodeId);
+  // Keyed as exported (or by note and text): importing the vault again adds none twice.
+  if (note.highlights.length && d.highlights) {
+    progress.counts.highlights_added += d.highlights.importRecords(tenantId, nodeId, note.highlights, 'markdown', (h) => `${note.key}#${sha256(h.text)}`);
+  }
   return !(known && known.content_hash === note.contentHash);
 }
 
