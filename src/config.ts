@@ -49,6 +49,8 @@ const envSchema = z.object({
   RHIZOME_TRUST_PROXY: flag,
   RHIZOME_REQUESTS_PER_TURN: z.coerce.number().int().min(0).max(10_000).default(24),
   RHIZOME_KEYWORD_MEMORY: z.enum(['on', 'off']).default('on'),
+  // The archived copy of a captured page, everything inlined, is kept up to this size (0: no copies).
+  RHIZOME_ARCHIVE_MAX_BYTES: z.coerce.number().int().min(0).default(20 * 1024 * 1024),
   RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
 });
 
@@ -107,6 +109,8 @@ export interface Config {
   readonly requestsPerTurn: number;
   /** Whether the keyword side keeps its terms' postings in memory (repos/kept-postings.repo.ts). */
   readonly keywordMemory: boolean;
+  /** Largest archived copy of a captured page, in bytes (RHIZOME_ARCHIVE_MAX_BYTES; 0: none kept). */
+  readonly archiveMaxBytes: number;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -169,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     embedding: { workers: e.RHIZOME_EMBED_WORKERS, scheduling: e.RHIZOME_EMBED_SCHEDULING, queryCache: e.RHIZOME_QUERY_CACHE, useLiteRuntime: e.RHIZOME_USE_LITE_RUNTIME },
     requestsPerTurn: e.RHIZOME_REQUESTS_PER_TURN,
     keywordMemory: e.RHIZOME_KEYWORD_MEMORY === 'on',
+    archiveMaxBytes: e.RHIZOME_ARCHIVE_MAX_BYTES,
     ...overrides,
   };
   return Object.freeze(config);

@@ -40,6 +40,7 @@ import { HealthHistoryRepo } from './repos/health-history.repo.js';
 import { GraphViewService } from './services/graph-view/graph-view.service.js';
 import { HealthHistoryService } from './services/graph-view/health-history.service.js';
 import { HighlightsRepo } from './repos/highlights.repo.js';
+import { CaptureSnapshotsRepo } from './repos/capture-snapshots.repo.js';
 import { HighlightsService } from './services/highlights/highlights.service.js';
 
 export interface EmbedderStatus {
@@ -111,13 +112,14 @@ export function buildContainer(o: ServiceOptions) {
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
     links,
     highlights,
+    snapshots: new CaptureSnapshotsRepo(db as Db),
   });
 
   const imports = new ImportsService({
     tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake, highlights,
     upload: (t, input, origin) => captures.intake.upload(t, input, origin),
   });
-  const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle, highlights });
+  const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle, highlights, archive: captures.archive });
 
   const status = {
     startedAt: o.startedAt ?? Date.now(),
@@ -140,7 +142,7 @@ export function buildContainer(o: ServiceOptions) {
     nodes, search, tags,
     para,
     links, suggestions, context, graphHealth, graphView, healthHistory,
-    captures: { intake: captures.intake, lifecycle: captures.lifecycle },
+    captures: { intake: captures.intake, lifecycle: captures.lifecycle, archive: captures.archive, linkCheck: captures.linkCheck },
     highlights,
     imports, exports,
     backup: (file: string) => backupStore(db, file),

@@ -9,6 +9,8 @@ export function registerJobHandlers(c: Container): void {
   c.queue.register(c.embedding.jobHandler());
   c.queue.register(c.paraClassifier.jobHandler());
   c.queue.register(c.pipeline.jobHandler());
+  c.queue.register(c.captures.archive.jobHandler());
+  c.queue.register(c.captures.linkCheck.jobHandler());
 }
 
 /** Who hears what: stored vectors give orphan nodes a chance to be filed into PARA. */
@@ -34,6 +36,8 @@ export function startBackground(c: Container): void {
   const interrupted = c.imports.markInterrupted();
   if (interrupted) c.log.info(`${interrupted} import(s) were interrupted by the last stop; importing again completes them`);
   c.queue.start();
+  // Each tenant's weekly check for captured pages whose original is gone (one queued per tenant).
+  for (const t of c.repos.tenants.list()) c.captures.linkCheck.schedule(t.id);
   c.embedding.init().then(
     async () => {
       const t0 = Date.now();

@@ -212,6 +212,14 @@ export class RhizomeClient {
   captureAction(id: string, action: 'retry' | 'reingest' | 'archive' | 'unarchive' | 'dismiss'): Promise<T.Capture | undefined> {
     return this.http.json('POST', `/api/v1/captures/${enc(id)}/${action}`);
   }
+  /** Asks whether each captured page is still there; marks the gone ones. */
+  checkCaptureLinks(): Promise<{ checked: number; gone: Array<{ capture_id: string; url: string; reason: string }>; unknown: number }> {
+    return this.http.json('POST', '/api/v1/captures/check-links');
+  }
+  /** Fetches the page again and replaces its archived copy (in the background). */
+  rearchiveCapture(id: string): Promise<{ capture_id: string; status: 'queued' }> {
+    return this.http.json('POST', `/api/v1/captures/${enc(id)}/snapshot`);
+  }
   deleteCapture(id: string): Promise<void> {
     return this.http.json('DELETE', `/api/v1/captures/${enc(id)}`);
   }

@@ -11,6 +11,7 @@ import { healthHistorySchema } from './migrations/007-health-history.js';
 import { captureImagesSchema } from './migrations/008-capture-images.js';
 import { jobLeasesSchema } from './migrations/009-job-leases.js';
 import { highlightsSchema } from './migrations/highlights-schema.js';
+import { captureSnapshotsSchema } from './migrations/capture-snapshots-schema.js';
 
 type Step = (db: Database.Database) => void;
 
@@ -34,6 +35,8 @@ const MIGRATIONS: Step[] = [
   () => {},
   // Highlights on nodes (W3C Web Annotation selectors).
   highlightsSchema,
+  // Archived copies of captured pages.
+  captureSnapshotsSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -31,6 +31,7 @@ export const COPY_TABLES: CopyTable[] = [
   { name: 'captures', key: ['id'] },
   { name: 'capture_files', key: ['capture_id'] },
   { name: 'capture_images', key: ['capture_id', 'kind'] },
+  { name: 'capture_snapshots', key: ['capture_id'] },
   { name: 'capture_events', key: ['id'] },
   { name: 'capture_stages', key: ['id'] },
   { name: 'highlights', key: ['id'] },

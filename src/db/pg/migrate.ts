@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { packageRoot } from '../../paths.js';
 import type { PgClient } from './connect.js';
 import { PG_HIGHLIGHTS } from './highlights-schema.pg.js';
+import { PG_CAPTURE_SNAPSHOTS } from './capture-snapshots-schema.pg.js';
 import { PG_CAPTURE_IMAGES, PG_HEALTH_HISTORY, PG_JOB_LEASES, PG_IMPORTS, PG_VECTOR_NOTIFY, PG_OAUTH_SERVER, PG_OIDC, PG_RELEVANCE, PG_REVOKED_FAMILY } from './migrations.js';
 
 export const pgSchemaPath = () => join(packageRoot(), 'src', 'db', 'pg', 'schema.pg.sql');
 
-const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER, () => PG_HEALTH_HISTORY, () => PG_CAPTURE_IMAGES, () => PG_JOB_LEASES, () => PG_VECTOR_NOTIFY, () => PG_HIGHLIGHTS];
+const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER, () => PG_HEALTH_HISTORY, () => PG_CAPTURE_IMAGES, () => PG_JOB_LEASES, () => PG_VECTOR_NOTIFY, () => PG_HIGHLIGHTS, () => PG_CAPTURE_SNAPSHOTS];
 
 export const PG_SCHEMA_VERSION = STEPS.length;
 const LOCK_KEY = 0x52685a6d; // "RhZm"

@@ -14,6 +14,7 @@ import { interopRoutes } from './interop.js';
 import { tagsRoutes } from './tags.js';
 import { graphViewRoutes } from './graph-view.js';
 import { highlightsRoutes } from './highlights.js';
+import { captureArchiveRoutes } from './capture-archive.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -28,4 +29,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   tagsRoutes,
   graphViewRoutes,
   highlightsRoutes,
+  captureArchiveRoutes,
 ];

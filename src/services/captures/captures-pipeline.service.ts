@@ -12,6 +12,7 @@ import { CAPTURE_MAX_ATTEMPTS, captureRetryDelayMs } from './capture-retries.js'
 import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
 import type { HighlightsService } from '../highlights/highlights.service.js';
+import type { CaptureArchiver } from './capture-archive.service.js';
 import type { Logger } from '../../logger.js';
 import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
 import type { CaptureStage } from '../../schemas/captures.js';
@@ -43,6 +44,8 @@ export interface PipelineDeps extends StageDeps {
   nodes: NodeWriter;
   /** A capture's selected text becomes its node's first highlight (once: keyed by the capture). */
   highlights?: Pick<HighlightsService, 'add'>;
+  /** Queues the page's archived copy with the completing transaction (made after, never before, the capture is done). */
+  archive?: Pick<CaptureArchiver, 'enqueueInTx'>;
 }
 
 type StageName = (typeof CaptureStage)['_output']['stage'];
@@ -213,6 +216,7 @@ export class CapturePipeline {
       const at = iso(this.d.clock.now());
       repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
       repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
+      if (source.origin === 'url' || (source.origin === 'raw_content' && source.kind === 'html')) this.d.archive?.enqueueInTx(t, id);
       jobs.complete(job.id);
       if (embedded) this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector }], this.d.embedder.modelId);
     });

@@ -15,7 +15,7 @@ import type { LinksService } from '../graph/links.service.js';
 import type { CapturesIntake } from '../captures/captures-intake.service.js';
 import { addProblem, type ImportProgress } from './import-counts.js';
 import type { HighlightsService } from '../highlights/highlights.service.js';
-import { sha256 } from '../../interop/vault/read-vault.js';
+import { createHash } from 'node:crypto';
 
 export interface VaultImportDeps {
   tx: UnitOfWork;
@@ -149,7 +149,7 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
   nodeOf.set(note.path, nodeId);
   // Keyed as exported (or by note and text): importing the vault again adds none twice.
   if (note.highlights.length && d.highlights) {
-    progress.counts.highlights_added += d.highlights.importRecords(tenantId, nodeId, note.highlights, 'markdown', (h) => `${note.key}#${sha256(h.text)}`);
+    progress.counts.highlights_added += d.highlights.importRecords(tenantId, nodeId, note.highlights, 'markdown', (h) => `${note.key}#${createHash('sha256').update(h.text).digest('hex')}`);
   }
   return !(known && known.content_hash === note.contentHash);
 }
