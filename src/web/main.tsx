@@ -20,6 +20,7 @@ import { SearchPage } from './pages/Search.js';
 import { SettingsPage } from './pages/Settings.js';
 import { TagsPage } from './pages/Tags.js';
 import { Palette } from './palette/Palette.js';
+import { ReaderPage } from './reader/ReaderPage.js';
 
 function useSession(): Session | null {
   const [s, set] = useState(loadSession);
@@ -47,6 +48,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   let m: Record<string, string> | null;
   if (path === '/' || path === '/search') return <SearchPage query={query} />;
   if (path === '/nodes/new') return <NewNodePage key={query.get('title') ?? ''} title={query.get('title') ?? undefined} />;
+  if ((m = match('/nodes/:id/read', path))) return <ReaderPage key={m.id} id={m.id} />;
   if ((m = match('/nodes/:id', path))) return <NodePage key={m.id} id={m.id} />;
   if (path === '/graph') return <GraphPage query={query} />;
   if (path === '/para') return <ParaPage />;

@@ -32,7 +32,7 @@ describe('/nodes/{id}/highlights', () => {
     expect(list.data.map((x: { id: string }) => x.id)).toEqual([h.id]);
     // Listed with the node.
     const n = await (await t.req('GET', `/api/v1/nodes/${id}`)).json();
-    expect(n.highlights.map((x: { id: string }) => x.id)).toEqual([h.id]);
+    expect(n.annotations.map((x: { id: string }) => x.id)).toEqual([h.id]);
 
     const patched = await (await t.req('PATCH', `/api/v1/nodes/${id}/highlights/${h.id}`, { note: null, color: 'pink' })).json();
     expect(patched).toMatchObject({ id: h.id, note: null, color: 'pink' });

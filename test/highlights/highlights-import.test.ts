@@ -31,7 +31,7 @@ async function nodesWithHighlights(auth?: string) {
   const out: Record<string, { node: any; highlights: any[] }> = {};
   for (const n of list) {
     const node = await (await t.req('GET', `/api/v1/nodes/${n.id}`, undefined, auth)).json();
-    out[n.title] = { node, highlights: node.highlights };
+    out[n.title] = { node, highlights: node.annotations };
   }
   return out;
 }

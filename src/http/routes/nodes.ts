@@ -5,7 +5,8 @@ import { Node, NodeCreate, NodePatch, NodeSearchQuery, NodeSearchResult } from '
 import { NodeHighlight } from '../../schemas/highlights.js';
 import { createRouter } from '../router.js';
 
-const NodeWithHighlights = Node.extend({ highlights: z.array(NodeHighlight) }).openapi('NodeWithHighlights');
+// `annotations`, not `highlights`: on a search result `highlights` are where the query matched.
+const NodeWithHighlights = Node.extend({ annotations: z.array(NodeHighlight).openapi({ description: "The node's highlights (as GET /nodes/{id}/highlights lists them)" }) }).openapi('NodeWithHighlights');
 
 export function nodesRoutes(s: Services) {
   const r = createRouter();
@@ -32,7 +33,7 @@ export function nodesRoutes(s: Services) {
     (c) => {
       const t = c.get('tenantId');
       const node = s.nodes.get(t, c.req.valid('param').id);
-      return c.json({ ...node, highlights: s.highlights.list(t, node.id).data }, 200);
+      return c.json({ ...node, annotations: s.highlights.list(t, node.id).data }, 200);
     },
   );
 

@@ -1,0 +1,91 @@
+// The reader view in real Chromium: a node's article with its highlights drawn in; selecting
+// words and choosing Highlight (or Highlight with note) makes a highlight the API then has;
+// the side panel lists them; the reading position survives a reload; it works at phone width.
+import { describe, expect, it } from 'vitest';
+import { e2eSuite, screenshot } from './harness.js';
+
+const s = e2eSuite();
+
+const PARAS = [
+  'Hedgerows are the oldest managed habitats in the lowland landscape, some of them older than the parish churches beside them.',
+  'A good hedge is thick at the base, where small birds nest out of reach of cats and crows.',
+  'Cutting every other year, late in the winter, leaves the berries for thrushes and the flowers for the first bees.',
+  'Laying a hedge, the old craft of half-cutting stems and bending them down, thickens it again from the bottom.',
+];
+const BODY = ['# Hedgerows', ...PARAS, ...Array.from({ length: 14 }, (_, i) => `Further notes, part ${i + 1}: ${PARAS[i % PARAS.length]}`)].join('\n\n');
+
+async function makeNode(title: string) {
+  const n = await s.api<{ id: string }>('POST', '/nodes', { title, content: BODY });
+  expect(n.status).toBe(201);
+  const h = await s.api('POST', `/nodes/${n.body.id}/highlights`, { text: 'small birds nest out of reach', note: 'why the base matters', color: 'green' });
+  expect(h.status).toBe(201);
+  return n.body.id;
+}
+
+describe('reader view', () => {
+  it('draws highlights, highlights a selection (with and without a note), lists them and keeps the reading position', async () => {
+    const id = await makeNode('Hedgerows');
+    const page = await s.signedInPage();
+    await page.goto(`/#/nodes/${id}`);
+    await page.getByRole('link', { name: /Read · 1 highlight/ }).click();
+    const mark = page.locator('mark[data-highlight]', { hasText: 'small birds nest out of reach' });
+    await mark.waitFor();
+    expect(await mark.getAttribute('class')).toContain('hl-green');
+    const panel = page.getByRole('complementary', { name: 'Highlights' });
+    await panel.getByText('why the base matters').waitFor();
+
+    // Select a sentence the way a reader does, then Highlight.
+    await page.locator('.reader-text p', { hasText: 'Cutting every other year' }).first().selectText();
+    await page.getByRole('toolbar', { name: 'Highlight the selection' }).getByRole('radio', { name: 'blue' }).click();
+    await page.getByRole('button', { name: 'Highlight', exact: true }).click();
+    await page.locator('mark.hl-blue', { hasText: 'Cutting every other year' }).first().waitFor();
+
+    // With a note.
+    await page.locator('.reader-text p', { hasText: 'Laying a hedge' }).first().selectText();
+    await page.getByRole('button', { name: 'Highlight with note' }).click();
+    await page.getByPlaceholder('Your note').fill('try this in March');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await panel.getByText('try this in March').waitFor();
+
+    const list = (await s.api<{ data: Array<{ text: string; note: string | null; color: string; orphaned: boolean }> }>('GET', `/nodes/${id}/highlights`)).body.data;
+    expect(list.map((h) => [h.text, h.note, h.color, h.orphaned])).toEqual([
+      ['small birds nest out of reach', 'why the base matters', 'green', false],
+      [PARAS[2], null, 'blue', false],
+      [PARAS[3], 'try this in March', 'blue', false],
+    ]);
+    expect(await panel.getByRole('listitem').count()).toBe(3);
+    await screenshot(page, 'reader-desktop');
+
+    // Reading position: scroll down, come back later, and be where you were.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight * 0.6));
+    const y = await page.evaluate(() => window.scrollY);
+    expect(y).toBeGreaterThan(300);
+    await page.waitForTimeout(400);
+    await page.reload();
+    await page.locator('mark[data-highlight]').first().waitFor();
+    await page.waitForFunction((want) => Math.abs(window.scrollY - want) < 80, y, { timeout: 5000 });
+    await page.context().close();
+  }, 120_000);
+
+  it('works on a phone: the panel follows the article and the highlight bar sits at the bottom', async () => {
+    const id = await makeNode('Hedgerows on a phone');
+    const page = await s.signedInPage({ width: 390, height: 844 });
+    await page.goto(`/#/nodes/${id}/read`);
+    await page.locator('mark[data-highlight]').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.locator('.reader-text p', { hasText: 'A good hedge is thick' }).first().selectText();
+    const bar = page.getByRole('toolbar', { name: 'Highlight the selection' });
+    await bar.waitFor();
+    const box = (await bar.boundingBox())!;
+    expect(box.y + box.height).toBeGreaterThan(844 - 80);
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'reader-phone-selecting');
+    await page.getByRole('button', { name: 'Highlight', exact: true }).click();
+    await page.locator('mark.hl-yellow', { hasText: 'A good hedge is thick' }).first().waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'reader-phone');
+    expect((await s.api<{ data: unknown[] }>('GET', `/nodes/${id}/highlights`)).body.data).toHaveLength(2);
+    await page.context().close();
+  }, 120_000);
+});
