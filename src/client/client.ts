@@ -212,6 +212,13 @@ export class RhizomeClient {
   captureAction(id: string, action: 'retry' | 'reingest' | 'archive' | 'unarchive' | 'dismiss'): Promise<T.Capture | undefined> {
     return this.http.json('POST', `/api/v1/captures/${enc(id)}/${action}`);
   }
+  /** A node's highlights, each re-anchored in its current text. */
+  async highlights(nodeId: string): Promise<T.NodeHighlight[]> {
+    return (await this.http.json<{ data: T.NodeHighlight[] }>('GET', `/api/v1/nodes/${enc(nodeId)}/highlights`)).data;
+  }
+  addHighlight(nodeId: string, body: { text: string; note?: string | null; color?: T.NodeHighlight['color'] }): Promise<T.NodeHighlight> {
+    return this.http.json('POST', `/api/v1/nodes/${enc(nodeId)}/highlights`, { json: body });
+  }
   /** Asks whether each captured page is still there; marks the gone ones. */
   checkCaptureLinks(): Promise<{ checked: number; gone: Array<{ capture_id: string; url: string; reason: string }>; unknown: number }> {
     return this.http.json('POST', '/api/v1/captures/check-links');

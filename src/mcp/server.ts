@@ -9,6 +9,7 @@ import { registerBrowseTools } from './tools-browse.js';
 import { registerEditTools } from './tools-edit.js';
 import { registerNodeTools } from './tools-nodes.js';
 import { registerWorkTools } from './tools-work.js';
+import { registerHighlightTools } from './tools/highlights.js';
 
 export const MCP_INSTRUCTIONS =
   'Rhizome is a personal knowledge graph. Find knowledge with search_nodes or get_context, read it with read_node ' +
@@ -22,6 +23,7 @@ export function createMcpServer(client: RhizomeClient): McpServer {
   registerEditTools(server, client);
   registerWorkTools(server, client);
   registerBrowseTools(server, client);
+  registerHighlightTools(server, client);
   registerResources(server, client);
   registerPrompts(server, client);
   // The set of tools, resources and prompts never changes while connected: claim no
