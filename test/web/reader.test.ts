@@ -1,9 +1,12 @@
 // The reader view in real Chromium: a node's article with its highlights drawn in; selecting
 // words and choosing Highlight (or Highlight with note) makes a highlight the API then has;
 // the side panel lists them; the reading position survives a reload; it works at phone width.
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, screenshot } from './harness.js';
 
+// One test captures a page from a loopback site (as an operator would allow a LAN).
+process.env.RHIZOME_ALLOW_PRIVATE_FETCH = '1';
 const s = e2eSuite();
 
 const PARAS = [
@@ -87,5 +90,52 @@ describe('reader view', () => {
     await screenshot(page, 'reader-phone');
     expect((await s.api<{ data: unknown[] }>('GET', `/nodes/${id}/highlights`)).body.data).toHaveLength(2);
     await page.context().close();
+  }, 120_000);
+
+  it('shows the archived copy in a sandboxed frame, and says when the original is gone', async () => {
+    let alive = true;
+    const site = createServer((req, res) => {
+      if (!alive) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Lost page</title><style>h1 { color: rgb(120, 20, 20); }</style></head>
+        <body><article><h1>The lost essay on coppicing</h1><p>${'Coppiced hazel regrows from the stool for centuries, giving poles every seven years. '.repeat(8)}</p></article><script>document.body.dataset.ran = 'yes'</script></body></html>`);
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+    const a = site.address();
+    const url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/essay`;
+    try {
+      const cap = await s.api<{ id: string }>('POST', '/captures', { title: 'Lost page', content_type: 'article', url, source: 'api' });
+      let node = '';
+      for (let i = 0; i < 200 && !node; i++) {
+        const c = await s.api<{ node_id: string | null; status: string }>('GET', `/captures/${cap.body.id}`);
+        const snap = await fetch(`${s.server.url}/api/v1/captures/${cap.body.id}/snapshot`, { headers: { Authorization: `ApiKey ${s.server.apiKey}` } });
+        if (c.body.status === 'completed' && snap.status === 200) node = c.body.node_id!;
+        else await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(node).not.toBe('');
+      alive = false;
+      const checked = await s.api<{ gone: Array<{ capture_id: string }> }>('POST', '/captures/check-links');
+      expect(checked.body.gone.map((g) => g.capture_id)).toEqual([cap.body.id]);
+
+      // Signed in by hand: the harness's sign-in init script would also run inside the sandboxed frame.
+      const ctx = await s.browser.newContext({ width: 390, height: 844, baseUrl: s.server.url });
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto('/');
+      await page.evaluate((k) => localStorage.setItem('rhizome.session', JSON.stringify({ kind: 'apikey', key: k })), s.server.apiKey);
+      await page.goto(`/#/nodes/${node}/read`);
+      await page.reload(); // the app reads the session at start
+      await page.getByText('Original gone').waitFor();
+      await page.getByRole('button', { name: 'Show the archived copy' }).click();
+      const frame = page.frameLocator('iframe[title="Archived copy"]');
+      await frame.getByRole('heading', { name: 'The lost essay on coppicing' }).waitFor();
+      expect(await frame.locator('h1').evaluate((h) => getComputedStyle(h).color)).toBe('rgb(120, 20, 20)');
+      expect(await frame.locator('body').getAttribute('data-ran')).toBeNull(); // its script was removed, and could not run anyway
+      await screenshot(page, 'reader-archived-copy-phone');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    } finally {
+      site.close();
+    }
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import { toast } from '../lib/toast.js';
 import type { KNode, NodeHighlight } from '../lib/types.js';
 import { drawHighlights, quoteOfSelection } from './text-anchors.js';
 import { useReadingPosition } from './reading-position.js';
+import { ArchivedCopy } from './ArchivedCopy.js';
 import '../styles/reader.css';
 
 type Highlight = NodeHighlight;
@@ -87,6 +88,7 @@ export function ReaderPage({ id }: { id: string }) {
         <article class="reader-article" aria-label="Article">
           <h1>{node.title}</h1>
           <p class="muted reader-meta" title={fullTime(node.created_at)}>Saved {ago(node.created_at)}</p>
+          <ArchivedCopy nodeId={node.id} />
           <div ref={article} class="prose reader-text" />
         </article>
         <aside class="reader-side" aria-label="Highlights">
