@@ -169,6 +169,12 @@ export class RhizomeClient {
     form.set('file', new Blob([file.data]), file.name);
     return (await this.http.send('POST', '/api/v1/imports/bookmarks', { form })).json() as Promise<T.ImportAccepted>;
   }
+  /** Starts importing Kindle's My Clippings.txt or a Readwise CSV (the server recognises which). */
+  async importHighlights(file: { name: string; data: Uint8Array<ArrayBuffer> }): Promise<T.ImportAccepted> {
+    const form = new FormData();
+    form.set('file', new Blob([file.data]), file.name);
+    return (await this.http.send('POST', '/api/v1/imports/highlights', { form })).json() as Promise<T.ImportAccepted>;
+  }
   getImport(id: string): Promise<T.ImportRun> {
     return this.http.json('GET', `/api/v1/imports/${enc(id)}`);
   }
