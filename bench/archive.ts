@@ -51,7 +51,7 @@ async function runOnce(base: string, articles: number, archive: boolean): Promis
     const archiveMs = ids.flatMap((id) => {
       const ev = s.repos.captures.events(tenant, id);
       const done = ev.find((e) => e.kind === 'completed');
-      const kept = ev.find((e) => e.kind === 'archived');
+      const kept = ev.find((e) => e.kind === 'snapshot_kept');
       return done && kept ? [Date.parse(kept.at) - Date.parse(done.at)] : [];
     });
     return {

@@ -58,7 +58,7 @@ describe('archived copy', () => {
     expect(html).toContain('http-equiv="Content-Security-Policy"');
     expect(site.hits.get('/app.js') ?? 0).toBe(0); // a script is never even fetched
     const activity = JSON.stringify(await (await t.req('GET', `/api/v1/captures/${id}/activity`)).json());
-    expect(activity).toMatch(/"kind":"completed".*"kind":"archived"/);
+    expect(activity).toMatch(/"kind":"completed".*"kind":"snapshot_kept"/);
   });
 
   it('stays within the size cap: resources past it are left out, a page past it is not kept', async () => {

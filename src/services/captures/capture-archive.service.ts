@@ -84,7 +84,7 @@ export class CaptureArchiver {
     } catch (e) {
       const { FetchError } = await import('../../ingest/fetch.js');
       if (e instanceof FetchError && e.transient) throw e; // the queue tries again later
-      this.d.repo.addEvent(t, c.id, 'archive_failed', iso(this.d.clock.now()), { error: e instanceof Error ? e.message : String(e) });
+      this.d.repo.addEvent(t, c.id, 'snapshot_failed', iso(this.d.clock.now()), { error: e instanceof Error ? e.message : String(e) });
       return;
     }
     if (!page) return; // nothing HTML to copy: a PDF or image is its own copy, a note has none
@@ -97,11 +97,11 @@ export class CaptureArchiver {
     const bytes = Buffer.from(html, 'utf8');
     const report = fetcher.report();
     if (bytes.length > cap) {
-      this.d.repo.addEvent(t, c.id, 'archive_skipped', at, { reason: `the page is larger than the archive size cap (${cap} bytes)` });
+      this.d.repo.addEvent(t, c.id, 'snapshot_skipped', at, { reason: `the page is larger than the archive size cap (${cap} bytes)` });
       return;
     }
     this.d.snapshots.put(t, { capture_id: c.id, mime: 'text/html; charset=utf-8', bytes, source_url: page.url, report: JSON.stringify(report), archived_at: at });
-    this.d.repo.addEvent(t, c.id, 'archived', at, { byte_size: bytes.length, resources_inlined: report.inlined, resources_skipped: Object.keys(report.skipped).length });
+    this.d.repo.addEvent(t, c.id, 'snapshot_kept', at, { byte_size: bytes.length, resources_inlined: report.inlined, resources_skipped: Object.keys(report.skipped).length });
   }
 
   /** The page as fetched at capture time (or as the browser extension sent it). */
