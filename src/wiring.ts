@@ -36,8 +36,7 @@ export function startBackground(c: Container): void {
   const interrupted = c.imports.markInterrupted();
   if (interrupted) c.log.info(`${interrupted} import(s) were interrupted by the last stop; importing again completes them`);
   c.queue.start();
-  // Each tenant's weekly check for captured pages whose original is gone (one queued per tenant).
-  for (const t of c.repos.tenants.list()) c.captures.linkCheck.schedule(t.id);
+  startLinkChecks(c);
   c.embedding.init().then(
     async () => {
       const t0 = Date.now();
@@ -51,6 +50,26 @@ export function startBackground(c: Container): void {
     },
   );
 }
+
+/**
+ * The weekly check for captured pages whose original is gone: every few hours, each tenant
+ * whose last check is a week old gets one queued (the first look comes a little after start).
+ */
+function startLinkChecks(c: Container): void {
+  const due = () => {
+    try {
+      c.captures.linkCheck.scheduleDue(c.repos.tenants.list().map((t) => t.id));
+    } catch (e) {
+      c.log.error('scheduling link checks failed', e);
+    }
+  };
+  setTimeout(() => {
+    due();
+    setInterval(due, LINK_CHECK_LOOK_MS).unref();
+  }, LINK_CHECK_FIRST_MS).unref();
+}
+const LINK_CHECK_FIRST_MS = 10 * 60_000;
+const LINK_CHECK_LOOK_MS = 6 * 3600_000;
 
 /** Loads these tenants' vector indexes in the background, a slice per event-loop turn; returns how many vectors. */
 async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {

@@ -21,6 +21,8 @@ export class CaptureSnapshotsRepo {
           report = excluded.report, archived_at = excluded.archived_at`),
       get: db.prepare('SELECT capture_id, mime, bytes, source_url, report, archived_at FROM capture_snapshots WHERE tenant_id = ? AND capture_id = ?'),
       linked: db.prepare(`SELECT id, url, metadata FROM captures WHERE tenant_id = ? AND url IS NOT NULL AND status != 'dismissed' ORDER BY created_at, id`),
+      lastCheck: db.prepare(`SELECT max(json_extract(metadata, '$.source_checked_at')) FROM captures WHERE tenant_id = ? AND url IS NOT NULL`).pluck(),
+      hasLinked: db.prepare(`SELECT 1 FROM captures WHERE tenant_id = ? AND url IS NOT NULL AND status != 'dismissed' LIMIT 1`).pluck(),
       info: db.prepare('SELECT capture_id, mime, length(bytes) AS byte_size, archived_at FROM capture_snapshots WHERE tenant_id = ? AND capture_id = ?'),
     };
   }
@@ -34,6 +36,13 @@ export class CaptureSnapshotsRepo {
   /** The tenant's captures of a URL (not dismissed), oldest first: what a link check visits. */
   linkedCaptures(tenantId: string): Array<{ id: string; url: string; metadata: string }> {
     return this.s.linked.all(tenantId) as Array<{ id: string; url: string; metadata: string }>;
+  }
+  /** When the tenant's links were last checked (the newest check stamp on its captures), if ever. */
+  lastLinkCheck(tenantId: string): string | null {
+    return (this.s.lastCheck.get(tenantId) as string | null | undefined) ?? null;
+  }
+  hasLinkedCaptures(tenantId: string): boolean {
+    return this.s.hasLinked.get(tenantId) !== undefined;
   }
   info(tenantId: string, captureId: string): { capture_id: string; mime: string; byte_size: number; archived_at: string } | undefined {
     return this.s.info.get(tenantId, captureId) as { capture_id: string; mime: string; byte_size: number; archived_at: string } | undefined;

@@ -146,17 +146,23 @@ describe('check-links', () => {
     expect((await (await t.req('GET', `/api/v1/captures/${gone}`)).json()).metadata.source_status).toBe('ok');
   });
 
-  it('runs weekly as a job for each tenant', async () => {
+  it('runs weekly as a job for each tenant whose last check is a week old', async () => {
     await withSite();
     const id = await postCapture(t, { title: 'Soil article', content_type: 'article', url: site.url('/article') });
     await t.s.queue.idle();
     site.routes.delete('/article');
-    t.s.captures.linkCheck.schedule(t.tenantId, 0);
+    const other = t.tenant('beta'); // no captures: nothing to check
+    const jobs = () => t.s.db.prepare(`SELECT tenant_id FROM jobs WHERE kind = 'captures.check-links'`).all() as Array<{ tenant_id: string }>;
+    expect(t.s.captures.linkCheck.scheduleDue([t.tenantId, other.tenantId])).toBe(1);
     await t.s.queue.idle();
     expect((await (await t.req('GET', `/api/v1/captures/${id}`)).json()).metadata.source_status).toBe('gone');
-    // …and queued itself again a week later.
-    const next = t.s.db.prepare(`SELECT run_after FROM jobs WHERE tenant_id = ? AND kind = 'captures.check-links'`).all(t.tenantId) as Array<{ run_after: number }>;
-    expect(next).toHaveLength(1);
-    expect(Number(next[0].run_after) - t.clock.now()).toBeGreaterThan(6 * 24 * 3600 * 1000);
+    // Checked just now: not again until a week has passed; then again.
+    expect(t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(0);
+    expect(jobs()).toEqual([]);
+    t.clock.advance(6 * 24 * 3600 * 1000);
+    expect(t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(0);
+    t.clock.advance(1 * 24 * 3600 * 1000 + 1000);
+    expect(t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(1);
+    expect(jobs()).toEqual([{ tenant_id: t.tenantId }]);
   });
 });

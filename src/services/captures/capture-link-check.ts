@@ -69,9 +69,21 @@ export class LinkChecker {
     return out;
   }
 
-  /** The weekly check for one tenant: it runs, then queues itself a week later. */
-  schedule(tenantId: string, delayMs = LINK_CHECK_EVERY_MS): void {
-    this.d.queue.enqueue(tenantId, LINK_CHECK_JOB, {}, { dedupeKey: `check-links:${tenantId}`, delayMs });
+  /**
+   * Queues a check for each tenant whose links were last checked a week ago or more (or
+   * never), and that has captured pages. Called now and then by the server (wiring.ts); the
+   * last check is read from the captures' own stamps, so a restart does not reset the week.
+   */
+  scheduleDue(tenantIds: string[]): number {
+    const now = this.d.clock.now();
+    let queued = 0;
+    for (const t of tenantIds) {
+      const last = this.d.snapshots.lastLinkCheck(t);
+      if (last && now - Date.parse(last) < LINK_CHECK_EVERY_MS) continue;
+      if (!this.d.snapshots.hasLinkedCaptures(t)) continue;
+      if (this.d.queue.enqueue(t, LINK_CHECK_JOB, {}, { dedupeKey: `check-links:${t}` })) queued++;
+    }
+    return queued;
   }
 
   jobHandler(): JobHandler {
@@ -79,10 +91,7 @@ export class LinkChecker {
       kind: LINK_CHECK_JOB,
       maxAttempts: 2,
       run: async (jobs: Job[]) => {
-        for (const j of jobs) {
-          await this.check(j.tenantId);
-          this.schedule(j.tenantId);
-        }
+        for (const j of jobs) await this.check(j.tenantId);
       },
     };
   }
