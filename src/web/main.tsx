@@ -48,7 +48,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   let m: Record<string, string> | null;
   if (path === '/' || path === '/search') return <SearchPage query={query} />;
   if (path === '/nodes/new') return <NewNodePage key={query.get('title') ?? ''} title={query.get('title') ?? undefined} />;
-  if ((m = match('/nodes/:id/read', path))) return <ReaderPage key={m.id} id={m.id} />;
+  if ((m = match('/nodes/:id/read', path))) return <ReaderPage key={m.id} id={m.id} highlight={query.get('highlight')} />;
   if ((m = match('/nodes/:id', path))) return <NodePage key={m.id} id={m.id} />;
   if (path === '/graph') return <GraphPage query={query} />;
   if (path === '/para') return <ParaPage />;

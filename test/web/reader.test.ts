@@ -67,6 +67,17 @@ describe('reader view', () => {
     await page.reload();
     await page.locator('mark[data-highlight]').first().waitFor();
     await page.waitForFunction((want) => Math.abs(window.scrollY - want) < 80, y, { timeout: 5000 });
+
+    // A link to one highlight (where a search hit on it leads) scrolls to it and marks it.
+    const far = await s.api<{ id: string }>('POST', `/nodes/${id}/highlights`, { text: 'Further notes, part 13' });
+    await page.goto(`/#/nodes/${id}/read?highlight=${far.body.id}`);
+    await page.reload();
+    const target = page.locator(`mark[data-highlight="${far.body.id}"]`);
+    await target.waitFor();
+    await page.waitForFunction((hid) => {
+      const r = document.querySelector(`mark[data-highlight="${hid}"]`)!.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    }, far.body.id, { timeout: 5000 });
     await page.context().close();
   }, 120_000);
 

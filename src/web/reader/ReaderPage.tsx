@@ -20,7 +20,8 @@ type Highlight = NodeHighlight;
 type Quote = NonNullable<ReturnType<typeof quoteOfSelection>>;
 const COLORS = ['yellow', 'green', 'blue', 'pink', 'purple'] as const;
 
-export function ReaderPage({ id }: { id: string }) {
+/** `highlight`: a highlight to go to once the article is shown (`#/nodes/{id}/read?highlight=hl_…`, where a search hit leads). */
+export function ReaderPage({ id, highlight }: { id: string; highlight?: string | null }) {
   const path = `/nodes/${encodeURIComponent(id)}`;
   const { data: node, error, reload, setData } = useApi<KNode & { annotations: Highlight[] }>(path);
   const article = useRef<HTMLDivElement>(null);
@@ -38,7 +39,12 @@ export function ReaderPage({ id }: { id: string }) {
     el.innerHTML = html;
     setUnplaced(drawHighlights(el, highlights));
   }, [html, highlights]);
-  useReadingPosition(id, () => article.current, !!node);
+  // A link to one highlight wins over the saved reading position.
+  useReadingPosition(id, () => article.current, !!node && !highlight);
+  useEffect(() => {
+    const h = highlight && node ? highlights.find((x) => x.id === highlight) : undefined;
+    if (h) requestAnimationFrame(() => goTo(h));
+  }, [highlight, !!node]);
 
   useEffect(() => {
     const on = () => {
