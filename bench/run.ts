@@ -15,6 +15,8 @@ const graph = (await import('./graph.js').catch(() => null)) as null | { benchGr
 if (graph) console.log(JSON.stringify({ kind: 'graph', ...(await graph.benchGraph({ nodes: 100_000, links: 300_000 })) }));
 const captures = (await import('./captures.js').catch(() => null)) as null | { benchCaptures: () => Promise<object> };
 if (captures) console.log(JSON.stringify({ kind: 'captures', ...(await captures.benchCaptures()) }));
+const archive = (await import('./archive.js').catch(() => null)) as null | { benchArchive: () => Promise<object> };
+if (archive) console.log(JSON.stringify({ kind: 'archive', ...(await archive.benchArchive()) }));
 const imports = (await import('./import.js').catch(() => null)) as null | { benchImport: () => Promise<object> };
 if (imports) console.log(JSON.stringify({ kind: 'import', ...(await imports.benchImport()) }));
 const cold = (await import('./cold-start.js').catch(() => null)) as null | { benchColdStart: (o: { nodes: number; runs: number }) => Promise<object> };

@@ -37,6 +37,8 @@ const envSchema = z.object({
   // Expensive requests per tenant per minute (0: no budget); see docs/reliability.md.
   RHIZOME_TENANT_BUDGET: z.coerce.number().int().min(0).default(600),
   RHIZOME_TRUST_PROXY: flag,
+  // The archived copy of a captured page, everything inlined, is kept up to this size (0: no copies).
+  RHIZOME_ARCHIVE_MAX_BYTES: z.coerce.number().int().min(0).default(20 * 1024 * 1024),
   RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
 });
 
@@ -94,6 +96,8 @@ export interface Config {
   /** CLI: the command that opens a URL for `rhizome login --provider` (else the platform's opener). */
   readonly openUrlCommand: string | undefined;
   readonly limits: RateLimits;
+  /** Largest archived copy of a captured page, in bytes (RHIZOME_ARCHIVE_MAX_BYTES; 0: none kept). */
+  readonly archiveMaxBytes: number;
   readonly tuning?: Tuning;
 }
 
@@ -168,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tenantBudgetPerMinute: e.RHIZOME_TENANT_BUDGET,
       trustProxy: e.RHIZOME_TRUST_PROXY,
     },
+    archiveMaxBytes: e.RHIZOME_ARCHIVE_MAX_BYTES,
     ...overrides,
   };
   return Object.freeze(config);

@@ -46,6 +46,9 @@ import { FeedsService } from './services/feeds/feeds.service.js';
 import { feedFetcher } from './services/feeds/feed-fetch.js';
 import { RulesService } from './services/rules/rules.service.js';
 import { WebhooksService } from './services/webhooks/webhooks.service.js';
+import { HighlightsRepo } from './repos/highlights.repo.js';
+import { CaptureSnapshotsRepo } from './repos/capture-snapshots.repo.js';
+import { HighlightsService } from './services/highlights/highlights.service.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -109,6 +112,7 @@ export function buildContainer(o: ServiceOptions) {
   // The dashboard's whole-graph reads and daily health snapshots.
   const graphView = new GraphViewService(tx, new GraphViewRepo(db as Db));
   const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db as Db), graphHealth, clock, log);
+  const highlights = new HighlightsService(tx, new HighlightsRepo(db as Db), repos.nodes, clock);
   const captures = createCaptures({
     config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {
@@ -119,6 +123,8 @@ export function buildContainer(o: ServiceOptions) {
     para: paraClassifier,
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
     links, events,
+    highlights,
+    snapshots: new CaptureSnapshotsRepo(db as Db),
   });
 
   const paraItemActive = (t: string, id: string) => repos.para.get(t, id)?.status === 'active';
@@ -133,7 +139,7 @@ export function buildContainer(o: ServiceOptions) {
 
   const imports = new ImportsService({
     onNodeImported: (t, nodeId) => rules.onImportedNode(t, nodeId),
-    tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake,
+    tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake, highlights,
     upload: (t, input, origin) => captures.intake.upload(t, input, origin),
   });
   const feedPolls = feedFetcher(config.allowPrivateFetch);
@@ -145,7 +151,7 @@ export function buildContainer(o: ServiceOptions) {
       if (!n.para_item_ids.includes(itemId)) nodes.update(t, nodeId, { para_item_ids: [...n.para_item_ids, itemId] });
     },
   });
-  const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle });
+  const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle, highlights, archive: captures.archive });
 
   const status = {
     startedAt: o.startedAt ?? Date.now(),
@@ -168,7 +174,8 @@ export function buildContainer(o: ServiceOptions) {
     nodes, search, tags,
     para,
     links, suggestions, context, graphHealth, graphView, healthHistory,
-    captures: { intake: captures.intake, lifecycle: captures.lifecycle },
+    captures: { intake: captures.intake, lifecycle: captures.lifecycle, archive: captures.archive, linkCheck: captures.linkCheck },
+    highlights,
     imports, exports, webhooks, feeds, rules,
     backup: (file: string) => backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
@@ -181,5 +188,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'highlights' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
 >;

@@ -13,6 +13,8 @@ export function registerJobHandlers(c: Container): void {
   c.queue.register(c.pipeline.jobHandler());
   c.queue.register(feedPollHandler({ tx: c.tx, repo: c.repos.feeds, queue: c.queue, clock: c.clock, log: c.log, fetcher: c.feedPolls, captures: c.captures.intake, rules: c.rules }));
   c.queue.register(deliveryJobHandler({ repo: c.repos.webhooks, clock: c.clock, log: c.log, allowPrivate: c.config.allowPrivateFetch }));
+  c.queue.register(c.captures.archive.jobHandler());
+  c.queue.register(c.captures.linkCheck.jobHandler());
 }
 
 /** Who hears what: stored vectors give orphan nodes a chance to be filed into PARA. */
@@ -41,6 +43,7 @@ export function startBackground(c: Container): void {
   const interrupted = c.imports.markInterrupted();
   if (interrupted) c.log.info(`${interrupted} import(s) were interrupted by the last stop; importing again completes them`);
   c.queue.start();
+  startLinkChecks(c);
   c.embedding.init().then(
     async () => {
       const t0 = Date.now();
@@ -54,6 +57,26 @@ export function startBackground(c: Container): void {
     },
   );
 }
+
+/**
+ * The weekly check for captured pages whose original is gone: every few hours, each tenant
+ * whose last check is a week old gets one queued (the first look comes a little after start).
+ */
+function startLinkChecks(c: Container): void {
+  const due = () => {
+    try {
+      c.captures.linkCheck.scheduleDue(c.repos.tenants.list().map((t) => t.id));
+    } catch (e) {
+      c.log.error('scheduling link checks failed', e);
+    }
+  };
+  setTimeout(() => {
+    due();
+    setInterval(due, LINK_CHECK_LOOK_MS).unref();
+  }, LINK_CHECK_FIRST_MS).unref();
+}
+const LINK_CHECK_FIRST_MS = 10 * 60_000;
+const LINK_CHECK_LOOK_MS = 6 * 3600_000;
 
 /** Loads these tenants' vector indexes in the background, a slice per event-loop turn; returns how many vectors. */
 async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {

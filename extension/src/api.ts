@@ -71,6 +71,15 @@ export class RhizomeApi {
     return this.call('POST', '/api/v1/captures', body);
   }
 
+  /** A node's highlights (W3C quote selectors; /nodes/{id}/highlights). */
+  async highlights(nodeId: string): Promise<unknown[]> {
+    return (await this.call<{ data: unknown[] }>('GET', `/api/v1/nodes/${encodeURIComponent(nodeId)}/highlights`)).data;
+  }
+
+  addHighlight<T = any>(nodeId: string, body: { text: string; note?: string; color?: string; selectors: unknown[] }): Promise<T> {
+    return this.call('POST', `/api/v1/nodes/${encodeURIComponent(nodeId)}/highlights`, body);
+  }
+
   get(id: string): Promise<Capture> {
     return this.call('GET', `/api/v1/captures/${encodeURIComponent(id)}`);
   }

@@ -4,12 +4,15 @@ import { dashboardLink, follow, RhizomeApi } from './api.js';
 import { ext, type MenuClick, type Tab } from './browser.js';
 import { guessUrlContentType, readTab, send, type Draft } from './capture.js';
 import { loadSettings } from './settings.js';
+import { highlightSelection, redraw } from './highlight.js';
 
 const MENUS = [
   { id: 'save-page', title: 'Save page to Rhizome', contexts: ['page'] },
   { id: 'save-selection', title: 'Save selection to Rhizome', contexts: ['selection'] },
   { id: 'save-link', title: 'Save link to Rhizome', contexts: ['link'] },
   { id: 'save-image', title: 'Save image to Rhizome', contexts: ['image'] },
+  { id: 'highlight', title: 'Highlight in Rhizome', contexts: ['selection'] },
+  { id: 'highlight-note', title: 'Highlight with note in Rhizome', contexts: ['selection'] },
 ];
 
 ext.runtime.onInstalled.addListener(async (details) => {
@@ -80,5 +83,35 @@ export async function saveFromMenu(info: MenuClick, tab?: Tab): Promise<{ id: st
   }
 }
 
-ext.contextMenus.onClicked.addListener((info, tab) => void saveFromMenu(info, tab).catch(() => undefined));
+/** Highlight / Highlight with note: the page is captured first when Rhizome does not have it. */
+export async function highlightFromMenu(info: MenuClick, tab?: Tab): Promise<{ id: string } | null> {
+  const settings = await loadSettings();
+  const tabId = tab?.id;
+  if (!settings.apiKey || tabId === undefined) {
+    await badge('!', '#b42318', 'Rhizome: set the server and API key in the extension settings', tabId);
+    if (!settings.apiKey) void ext.runtime.openOptionsPage();
+    throw new Error('not configured');
+  }
+  try {
+    await badge('…', '#59615d', 'Highlighting in Rhizome…', tabId);
+    const h = await highlightSelection(new RhizomeApi(settings), tabId, { askNote: info.menuItemId === 'highlight-note' });
+    await badge(h ? '✓' : '', '#0f766e', h ? 'Highlighted in Rhizome' : 'Save to Rhizome', tabId);
+    return h ? { id: h.id } : null;
+  } catch (e) {
+    await badge('!', '#b42318', `Rhizome: ${(e as Error).message}`, tabId);
+    throw e;
+  }
+}
+
+ext.contextMenus.onClicked.addListener((info, tab) => {
+  const run = String(info.menuItemId).startsWith('highlight') ? highlightFromMenu : saveFromMenu;
+  void run(info, tab).catch(() => undefined);
+});
+// A page with highlights shows them again when it loads, wherever the extension may read
+// the page (a site it was granted); elsewhere, when the popup is opened on it.
+ext.tabs.onUpdated.addListener((tabId, change, tab) => {
+  if (change.status !== 'complete' || !tab.url) return;
+  void loadSettings().then((s) => (s.apiKey ? redraw(new RhizomeApi(s), tabId, tab.url!) : 0));
+});
 (globalThis as Record<string, unknown>).rhizomeSaveFromMenu = saveFromMenu;
+(globalThis as Record<string, unknown>).rhizomeHighlightFromMenu = highlightFromMenu;

@@ -29,6 +29,8 @@ export interface ExtApi {
     query(q: { active: boolean; currentWindow: boolean }): Promise<Tab[]>;
     get(id: number): Promise<Tab>;
     create(p: { url: string }): Promise<Tab>;
+    /** Fires for every tab; `tab.url` is there only where the extension may read the page. */
+    onUpdated: Event<(tabId: number, change: { status?: string }, tab: Tab) => void>;
   };
   scripting: {
     executeScript<T>(p: { target: { tabId: number }; func: (...args: never[]) => T; args?: unknown[] }): Promise<{ result?: T }[]>;

@@ -6,6 +6,7 @@ import { ext } from './browser.js';
 import { CONTENT_TYPES, guessUrlContentType, parseTags, readTab, send } from './capture.js';
 import { utf8Bytes } from './page.js';
 import { loadSettings, type Settings } from './settings.js';
+import { highlightSelection, redraw } from './highlight.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -97,6 +98,25 @@ async function main() {
 
   if (/^https?:/i.test(url)) {
     api.check(url).then((c) => c && showAlready(settings, c), () => undefined);
+    // Opening the popup grants this tab: the page's highlights are drawn again.
+    if (tabId) void redraw(api, tabId, url).then((n) => (document.body.dataset.drawn = String(n)));
+  }
+  if (tabId && snap?.selection.trim() && /^https?:/i.test(url)) {
+    $('highlight').hidden = false;
+    $('highlight-save').addEventListener('click', async () => {
+      const button = $<HTMLButtonElement>('highlight-save');
+      const status = $('hl-status');
+      button.disabled = true;
+      status.textContent = 'Highlighting… (the page is saved first if Rhizome does not have it)';
+      try {
+        const h = await highlightSelection(api, tabId, { note: $<HTMLTextAreaElement>('hl-note').value });
+        status.textContent = h ? 'Highlighted ✓' : 'Select some words on the page first.';
+        if (h) document.body.dataset.highlightId = h.id;
+      } catch (err) {
+        status.textContent = err instanceof ApiError ? err.message : String(err);
+        button.disabled = false;
+      }
+    });
   }
   document.body.dataset.ready = 'true';
 

@@ -176,6 +176,12 @@ export class RhizomeClient {
     form.set('file', new Blob([file.data]), file.name);
     return (await this.http.send('POST', '/api/v1/imports/bookmarks', { form })).json() as Promise<T.ImportAccepted>;
   }
+  /** Starts importing Kindle's My Clippings.txt or a Readwise CSV (the server recognises which). */
+  async importHighlights(file: { name: string; data: Uint8Array<ArrayBuffer> }): Promise<T.ImportAccepted> {
+    const form = new FormData();
+    form.set('file', new Blob([file.data]), file.name);
+    return (await this.http.send('POST', '/api/v1/imports/highlights', { form })).json() as Promise<T.ImportAccepted>;
+  }
   getImport(id: string): Promise<T.ImportRun> {
     return this.http.json('GET', `/api/v1/imports/${enc(id)}`);
   }
@@ -218,6 +224,21 @@ export class RhizomeClient {
   }
   captureAction(id: string, action: 'retry' | 'reingest' | 'archive' | 'unarchive' | 'dismiss'): Promise<T.Capture | undefined> {
     return this.http.json('POST', `/api/v1/captures/${enc(id)}/${action}`);
+  }
+  /** A node's highlights, each re-anchored in its current text. */
+  async highlights(nodeId: string): Promise<T.NodeHighlight[]> {
+    return (await this.http.json<{ data: T.NodeHighlight[] }>('GET', `/api/v1/nodes/${enc(nodeId)}/highlights`)).data;
+  }
+  addHighlight(nodeId: string, body: { text: string; note?: string | null; color?: T.NodeHighlight['color'] }): Promise<T.NodeHighlight> {
+    return this.http.json('POST', `/api/v1/nodes/${enc(nodeId)}/highlights`, { json: body });
+  }
+  /** Asks whether each captured page is still there; marks the gone ones. */
+  checkCaptureLinks(): Promise<{ checked: number; gone: Array<{ capture_id: string; url: string; reason: string }>; unknown: number }> {
+    return this.http.json('POST', '/api/v1/captures/check-links');
+  }
+  /** Fetches the page again and replaces its archived copy (in the background). */
+  rearchiveCapture(id: string): Promise<{ capture_id: string; status: 'queued' }> {
+    return this.http.json('POST', `/api/v1/captures/${enc(id)}/snapshot`);
   }
   deleteCapture(id: string): Promise<void> {
     return this.http.json('DELETE', `/api/v1/captures/${enc(id)}`);

@@ -13,6 +13,7 @@ import type * as GV from '../schemas/graph-view.js';
 import type * as H from '../schemas/health.js';
 import type * as I from '../schemas/imports.js';
 import type * as N from '../schemas/nodes.js';
+import type * as HL from '../schemas/highlights.js';
 import type * as P from '../schemas/para.js';
 import type * as TG from '../schemas/tags.js';
 import type * as F from '../schemas/feeds.js';
@@ -32,6 +33,7 @@ type Out<T extends z.ZodType> = z.output<T>;
 type In<T extends z.ZodType> = z.input<T>;
 
 export type Node = Out<typeof N.Node>;
+export type NodeHighlight = Out<typeof HL.NodeHighlight>;
 export type NodeInput = In<typeof N.NodeCreate>;
 export type NodePatch = In<typeof N.NodePatch>;
 export type NodeBatchResult = Out<typeof N.NodeBatchResult>;

@@ -15,6 +15,8 @@ import { nodeDatesSchema } from './migrations/node-dates.js';
 import { webhooksSchema } from './migrations/webhooks-schema.js';
 import { feedsSchema } from './migrations/feeds-schema.js';
 import { rulesSchema } from './migrations/rules-schema.js';
+import { highlightsSchema } from './migrations/highlights-schema.js';
+import { captureSnapshotsSchema } from './migrations/capture-snapshots-schema.js';
 
 export type Step = (db: Database.Database) => void;
 
@@ -44,6 +46,10 @@ const MIGRATIONS: Step[] = [
   feedsSchema,
   // Rules and the log of what they did.
   rulesSchema,
+  // Highlights on nodes (W3C Web Annotation selectors).
+  highlightsSchema,
+  // Archived copies of captured pages.
+  captureSnapshotsSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,9 +15,13 @@ const common = {
   crossOriginResourcePolicy: false,
 } as const;
 
-/** JSON and problem+json: nothing may load, run or frame. */
+/**
+ * JSON and problem+json: nothing may load, run or frame. A handler that serves a document
+ * sets its own policy (an archived page may show its inlined data: images) and keeps it.
+ */
 const api = secureHeaders({
   ...common,
+  overwrite: false,
   contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
 });
 

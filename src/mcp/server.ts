@@ -16,6 +16,7 @@ import { registerSearchTools } from './tools/search.js';
 import { registerTagTools } from './tools/tags.js';
 import { registerMemoryTools } from './tools/memory.js';
 import { registerFeedsTools } from './tools/feeds.js';
+import { registerHighlightTools } from './tools/highlights.js';
 
 export const MCP_INSTRUCTIONS =
   'Rhizome is a personal knowledge graph. Find knowledge with search_nodes or get_context, read it with read_node ' +
@@ -37,6 +38,7 @@ export function createMcpServer(client: RhizomeClient): McpServer {
   registerActivityTools(server, client);
   registerMemoryTools(server, client);
   registerFeedsTools(server, client);
+  registerHighlightTools(server, client);
   registerResources(server, client);
   registerPrompts(server, client);
   // The set of tools, resources and prompts never changes while connected: claim no

@@ -10,7 +10,7 @@ export interface ImportKeyRow {
 export interface ImportRow {
   id: string;
   tenant_id: string;
-  kind: 'markdown' | 'bookmarks';
+  kind: 'markdown' | 'bookmarks' | 'highlights';
   status: 'running' | 'completed' | 'failed' | 'interrupted';
   total: number;
   counts: string;

@@ -10,11 +10,12 @@ export const ImportAccepted = z.object({
 export const ImportCounts = z.object({
   total: z.number().int(), created: z.number().int(), updated: z.number().int(), skipped: z.number().int(), failed: z.number().int(),
   unresolved_links: z.number().int(), para_items_created: z.number().int(), links_set: z.number().int(), attachments_captured: z.number().int(),
+  highlights_added: z.number().int(),
 });
 
 export const ImportRun = z.object({
   id: z.string(),
-  kind: z.enum(['markdown', 'bookmarks']),
+  kind: z.enum(['markdown', 'bookmarks', 'highlights']),
   status: z.enum(['running', 'completed', 'failed', 'interrupted']),
   counts: ImportCounts,
   problems: z.array(z.object({ path: z.string(), kind: z.string(), detail: z.string() })),

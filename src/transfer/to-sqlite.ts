@@ -46,7 +46,7 @@ export async function postgresToSqlite(url: string, sqlitePath: string, progress
         const columns = columnsOf(db, t.name);
         const ins = db.prepare(`INSERT INTO "${t.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
         const vectors = new VectorsRepo(db);
-        for await (const row of readPgTable(pg, t, columns, t.name === 'capture_files' || t.name === 'capture_images' ? 20 : 1000)) {
+        for await (const row of readPgTable(pg, t, columns, t.name === 'capture_files' || t.name === 'capture_images' || t.name === 'capture_snapshots' ? 20 : 1000)) {
           sum.add(row);
           if (t.name === 'embedding_spaces') {
             // The vec0 table is made for the space's dimension, and the space's row with it.

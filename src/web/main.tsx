@@ -21,6 +21,7 @@ import { SettingsPage } from './pages/Settings.js';
 import { TagsPage } from './pages/Tags.js';
 import { FeedsPage } from './pages/Feeds.js';
 import { Palette } from './palette/Palette.js';
+import { ReaderPage } from './reader/ReaderPage.js';
 
 function useSession(): Session | null {
   const [s, set] = useState(loadSession);
@@ -48,6 +49,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   let m: Record<string, string> | null;
   if (path === '/' || path === '/search') return <SearchPage query={query} />;
   if (path === '/nodes/new') return <NewNodePage key={query.get('title') ?? ''} title={query.get('title') ?? undefined} />;
+  if ((m = match('/nodes/:id/read', path))) return <ReaderPage key={m.id} id={m.id} highlight={query.get('highlight')} />;
   if ((m = match('/nodes/:id', path))) return <NodePage key={m.id} id={m.id} />;
   if (path === '/graph') return <GraphPage query={query} />;
   if (path === '/para') return <ParaPage />;

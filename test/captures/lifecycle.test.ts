@@ -71,7 +71,7 @@ describe('failures and retry', () => {
     expect((await (await t.req('GET', '/api/v1/nodes')).json()).total).toBe(1);
     expect(await kinds(id)).toEqual([
       'created', 'queued', 'processing_started', 'bookmarked', 'failed', 'retried', 'queued', 'processing_started',
-      ...Array(7).fill('stage_completed'), 'completed',
+      ...Array(7).fill('stage_completed'), 'completed', 'snapshot_kept', // the page's archived copy follows completion
     ]);
   });
 
@@ -181,8 +181,8 @@ describe('reingest, archive, dismiss, delete', () => {
     const prov = await (await t.req('GET', `/api/v1/captures/${id}/provenance`)).json();
     expect(prov.run).toBe(2);
     expect(prov.stages).toHaveLength(7);
-    expect((await kinds(id)).slice(-11, -9)).toEqual(['reingested', 'queued']);
-    const last = (await (await t.req('GET', `/api/v1/captures/${id}/activity`)).json()).data.at(-1);
+    expect((await kinds(id)).slice(-12, -10)).toEqual(['reingested', 'queued']);
+    const last = (await (await t.req('GET', `/api/v1/captures/${id}/activity`)).json()).data.findLast((e: { kind: string }) => e.kind === 'completed');
     expect(last.detail).toMatchObject({ node: 'updated', node_id: first.node_id });
   });
 

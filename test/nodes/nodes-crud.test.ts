@@ -18,7 +18,7 @@ describe('nodes CRUD', () => {
     expect(n.updated_at).toBe(n.created_at);
     expect(n).not.toHaveProperty('content');
     const got = await (await t.req('GET', `/api/v1/nodes/${n.id}`)).json();
-    expect(got).toEqual(n);
+    expect(got).toEqual({ ...n, annotations: [] }); // GET carries the node's highlights
   });
 
   it('patches fields and bumps updated_at', async () => {
@@ -64,7 +64,7 @@ describe('nodes CRUD', () => {
     await expectProblem(await t.req('PATCH', `/api/v1/nodes/${n.id}`, { status: 'nope' }), 400, 'validation_failed');
     await expectProblem(await t.req('PATCH', `/api/v1/nodes/${n.id}`, { color: 'red' }), 400, 'validation_failed');
     await expectProblem(await t.req('PATCH', `/api/v1/nodes/${n.id}`, { title: 'x', para_item_ids: ['par_x'] }), 400, 'validation_failed');
-    expect(await (await t.req('GET', `/api/v1/nodes/${n.id}`)).json()).toEqual(n);
+    expect(await (await t.req('GET', `/api/v1/nodes/${n.id}`)).json()).toEqual({ ...n, annotations: [] });
   });
 
   it('another tenant gets 404 for every node operation and cannot attach its PARA ids', async () => {

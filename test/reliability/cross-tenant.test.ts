@@ -22,12 +22,13 @@ beforeAll(async () => {
   const para = await post('/api/v1/para', { category: 'projects', label: `A project ${SECRET}` });
   const cap = await post('/api/v1/captures', { title: `A capture ${SECRET}`, content_type: 'note', source: 'cli', selected_text: SECRET, url: `https://example.com/${SECRET}` });
   const key = await post('/api/v1/auth/api-keys', { name: `A key ${SECRET}` });
+  await post(`/api/v1/nodes/${n1.id}/highlights`, { text: SECRET, note: `A note ${SECRET}` });
   a = { node: n1.id, node2: n2.id, para: para.id, capture: cap.id, key: key.id };
 }, 60_000);
 afterAll(() => t.close());
 
 function snapshot(tenantId: string): string {
-  const tables = ['nodes', 'links', 'para_items', 'node_para', 'captures', 'capture_events', 'api_keys', 'jobs'];
+  const tables = ['nodes', 'highlights', 'links', 'para_items', 'node_para', 'captures', 'capture_events', 'api_keys', 'jobs'];
   const json = (v: unknown) => JSON.stringify(v, (_k, x) => (Buffer.isBuffer(x) ? x.toString('hex') : typeof x === 'bigint' ? String(x) : x));
   // Rows in a fixed order on either engine (no rowid on PostgreSQL): sorted by their own text.
   return json(tables.map((tb) => t.s.db.prepare(`SELECT * FROM ${tb} WHERE tenant_id = ?`).all(tenantId).map(json).sort()));
@@ -44,6 +45,8 @@ const BODIES: Record<string, unknown> = {
   'PATCH /api/v1/nodes/{id}': { title: 'hijacked' },
   'PATCH /api/v1/nodes/{id}/links': { links: [] },
   'PATCH /api/v1/para/{id}': { label: 'hijacked' },
+  'POST /api/v1/nodes/{id}/highlights': { text: 'hijacked' },
+  'PATCH /api/v1/nodes/{id}/highlights/{highlight_id}': { note: 'hijacked' },
 };
 
 describe('cross-tenant sweep', () => {

@@ -112,4 +112,23 @@ export function registerCapturesCommands(program: Command): void {
       const how = c.status === 'completed' ? 'captured' : c.status === 'failed' ? `captured, but the fetch failed: ${c.error}` : c.status === 'pending' && c.error ? `captured, waiting to fetch again (${c.error})` : c.status;
       print(`${url}: ${how} (${c.id}${c.node_id ? `, node ${c.node_id}` : ''}).`);
     });
+
+  captures
+    .command('check-links')
+    .description('check whether each captured page is still there; a 404, 410 or dead domain marks it "original gone" (the archived copy stays)')
+    .option('--json', 'print the result as JSON')
+    .action(async (o: { json?: boolean }) => {
+      const r = await client().checkCaptureLinks();
+      if (o.json) return printJson(r);
+      table(r.gone.map((g) => ({ id: g.capture_id, url: g.url, reason: g.reason })), ['id', 'url', 'reason'], 'Every captured page is still there.');
+      process.stderr.write(`${r.checked} checked, ${r.gone.length} gone, ${r.unknown} could not be judged this time\n`);
+    });
+
+  captures
+    .command('rearchive <id>')
+    .description('fetch the page again and replace its archived copy (GET /captures/{id}/snapshot shows it)')
+    .action(async (id: string) => {
+      const r = await client().rearchiveCapture(id);
+      print(`Re-archiving ${r.capture_id} in the background.`);
+    });
 }

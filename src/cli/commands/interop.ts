@@ -33,7 +33,8 @@ function report(run: ImportRun, localProblems: Array<{ path: string; detail: str
   const k = run.counts;
   print(`Import ${run.id}: ${run.status}`);
   print(`  created ${k.created}, updated ${k.updated}, skipped ${k.skipped}, failed ${k.failed}, unresolved links ${k.unresolved_links}` +
-    (run.kind === 'markdown' ? `, PARA items created ${k.para_items_created}, links set ${k.links_set}` : ''));
+    (run.kind === 'markdown' ? `, PARA items created ${k.para_items_created}, links set ${k.links_set}` : '') +
+    (k.highlights_added || run.kind === 'highlights' ? `, highlights added ${k.highlights_added}` : ''));
   for (const p of problems.slice(0, SHOWN_PROBLEMS)) print(`  ${p.path || '(archive)'}: ${p.detail}`);
   if (problems.length > SHOWN_PROBLEMS) print(`  ... and ${problems.length - SHOWN_PROBLEMS} more (--json lists them all)`);
   if (run.error) print(`  error: ${run.error}`);
@@ -79,6 +80,22 @@ export function registerInteropCommands(program: Command): void {
       try { data = new Uint8Array(readFileSync(file)); } catch { throw new CliError(`${file}: cannot read`, EXIT.usage); }
       const c = client();
       const started = await c.importBookmarks({ name: basename(file), data });
+      if (!o.json) print(`Recognised: ${started.format}`);
+      const run = await follow(c, started.id, 'Importing', !!o.json);
+      report(run, [], !!o.json);
+      exitFor(run);
+    });
+
+  imp
+    .command('highlights <file>')
+    .description("import highlights: Kindle's My Clippings.txt or a Readwise CSV export (one node per book; again adds nothing new)")
+    .addHelpText('after', '\nExamples:\n  rhizome import highlights "/media/Kindle/documents/My Clippings.txt"\n  rhizome import highlights readwise-export.csv')
+    .option('--json', 'print the import run as JSON')
+    .action(async (file: string, o: { json?: boolean }) => {
+      let data: Uint8Array<ArrayBuffer>;
+      try { data = new Uint8Array(readFileSync(file)); } catch { throw new CliError(`${file}: cannot read`, EXIT.usage); }
+      const c = client();
+      const started = await c.importHighlights({ name: basename(file), data });
       if (!o.json) print(`Recognised: ${started.format}`);
       const run = await follow(c, started.id, 'Importing', !!o.json);
       report(run, [], !!o.json);

@@ -16,6 +16,8 @@ import { graphViewRoutes } from './graph-view.js';
 import { webhooksRoutes } from './webhooks.js';
 import { feedsRoutes } from './feeds.js';
 import { rulesRoutes } from './rules.js';
+import { highlightsRoutes } from './highlights.js';
+import { captureArchiveRoutes } from './capture-archive.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -32,4 +34,6 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   webhooksRoutes,
   feedsRoutes,
   rulesRoutes,
+  highlightsRoutes,
+  captureArchiveRoutes,
 ];

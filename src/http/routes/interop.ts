@@ -1,4 +1,4 @@
-// /imports (Markdown vault zips, bookmark files; answered at once, polled for progress)
+// /imports (Markdown vault zips, bookmark files, Kindle and Readwise highlights; answered at once, polled for progress)
 // and /exports (the vault as a zip, everything as JSON).
 import { Readable } from 'node:stream';
 import { createRoute, z } from '@hono/zod-openapi';
@@ -46,6 +46,16 @@ export function interopRoutes(s: Services) {
   r.post('/imports/bookmarks', async (c) => {
     const parts = await upload(c, UPLOAD_MAX_BYTES);
     return c.json(await s.imports.startBookmarks(c.get('tenantId'), parts.bytes), 202);
+  });
+
+  r.openAPIRegistry.registerPath({
+    method: 'post', path: '/imports/highlights', operationId: 'importHighlights', tags: tag,
+    summary: "Import highlights: Kindle's My Clippings.txt or a Readwise CSV export (recognised from the content); one node per book",
+    request: fileBody({}), responses: { 202: json(ImportAccepted, 'Accepted; runs in the background'), ...errors(400, 413, 415) },
+  });
+  r.post('/imports/highlights', async (c) => {
+    const parts = await upload(c, UPLOAD_MAX_BYTES);
+    return c.json(await s.imports.startHighlights(c.get('tenantId'), parts.bytes), 202);
   });
 
   r.openapi(

@@ -1,10 +1,13 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
-import type { z } from '@hono/zod-openapi';
 import { body, errors, IdParam, json, Problem } from '../../schemas/common.js';
 import { Node, NodeBatch, NodeBatchResult, NodeCreate, NodePatch, NodeSearchQuery, NodeSearchResult } from '../../schemas/nodes.js';
+import { NodeHighlight } from '../../schemas/highlights.js';
 import { problemBody } from '../problem.js';
 import { createRouter } from '../router.js';
+
+// `annotations`, not `highlights`: on a search result `highlights` are where the query matched.
+const NodeWithHighlights = Node.extend({ annotations: z.array(NodeHighlight).openapi({ description: "The node's highlights (as GET /nodes/{id}/highlights lists them)" }) }).openapi('NodeWithHighlights');
 
 export function nodesRoutes(s: Services) {
   const r = createRouter();
@@ -41,8 +44,12 @@ export function nodesRoutes(s: Services) {
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/nodes/{id}', tags: ['nodes'], summary: 'Get one node', request: { params: IdParam }, responses: { 200: json(Node), ...errors(404) } }),
-    (c) => c.json(s.nodes.get(c.get('tenantId'), c.req.valid('param').id), 200),
+    createRoute({ method: 'get', path: '/nodes/{id}', tags: ['nodes'], summary: 'Get one node with its highlights', request: { params: IdParam }, responses: { 200: json(NodeWithHighlights), ...errors(404) } }),
+    (c) => {
+      const t = c.get('tenantId');
+      const node = s.nodes.get(t, c.req.valid('param').id);
+      return c.json({ ...node, annotations: s.highlights.list(t, node.id).data }, 200);
+    },
   );
 
   r.openapi(

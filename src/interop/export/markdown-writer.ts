@@ -1,13 +1,15 @@
 // A tenant → a Markdown vault. One `.md` per node with YAML front matter (id, title,
 // summary, tags, status, para, created, updated, links), the body as stored, and the typed
 // links once more as `[[wikilinks]]` in a generated "Links" section so tools that do not
-// read front matter still see the graph. Folders follow PARA: Projects/<item>/,
+// read front matter still see the graph; highlights as blockquotes in a "Highlights" section
+// under the body (interop/highlights/markdown-section.ts). Folders follow PARA: Projects/<item>/,
 // Areas/<item>/, Resources/<item>/, and Inbox/ for orphans; attachments lie beside their
 // note. `.rhizome/para.yaml` lists every PARA item, so a re-import recreates them exactly.
 import { stringify as stringifyYaml } from 'yaml';
 import { parseMarkdown } from '../vault/markdown-tree.js';
 import { splitFrontMatter } from '../vault/front-matter.js';
 import { GENERATED_LINKS_MARKER } from '../vault/read-note.js';
+import { writeHighlightsSection } from '../highlights/markdown-section.js';
 import { PARA_MANIFEST_PATH, writeParaManifest } from '../vault/para-manifest.js';
 import type { ExportFile, ExportNode, ExportParaItem } from './types.js';
 import { safeStem, splitName, UniqueNames } from './file-names.js';
@@ -83,6 +85,7 @@ export function writeMarkdownVault(nodes: ExportNode[], items: ExportParaItem[])
       ...extras,
     };
     let text = `---\n${stringifyYaml(front, { lineWidth: 0 })}---\n${rest}`;
+    if (n.highlights?.length) text = `${text}\n\n${writeHighlightsSection(n.highlights)}`;
     if (links.length || attachments.length) {
       const lines = [
         ...links.map((l) => `- ${l.type} [[${stems.get(l.target_id)}]]`),

@@ -1,5 +1,6 @@
 // What the exporters take: a tenant's nodes and PARA items as plain records, as the API
 // returns them, plus each node's links and any original files.
+import type { HighlightRecord } from '../highlights/types.js';
 import type { LinkType, NodeStatus, ParaCategory, ParaStatus } from '../types.js';
 
 export interface ExportNode {
@@ -17,6 +18,8 @@ export interface ExportNode {
   links: Array<{ target_id: string; type: LinkType }>;
   /** Original files (a captured PDF, an embedded image...) written beside the note. */
   attachments?: Array<{ name: string; bytes: Uint8Array }>;
+  /** The node's highlights (absent when it has none). */
+  highlights?: HighlightRecord[];
 }
 
 export interface ExportParaItem {

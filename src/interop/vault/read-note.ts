@@ -10,6 +10,8 @@ import { splitFrontMatter } from './front-matter.js';
 import { readFrontMatterFields } from './front-matter-fields.js';
 import { scanNote, type LinkRef } from './scan.js';
 import { readLogseqProperties } from './logseq-properties.js';
+import { readHighlightsSection } from '../highlights/markdown-section.js';
+import type { HighlightRecord } from '../highlights/types.js';
 
 export const TITLE_MAX = 500;
 /** Marks the links section Rhizome's export appends; import drops it again. */
@@ -32,6 +34,8 @@ export interface ParsedNote {
   refs: LinkRef[];
   /** Set when the file is a Rhizome export: its own id, links and PARA items. */
   exported?: { id: string; links: Array<{ target: string; type: LinkType }>; para: string[] };
+  /** The highlights of a Rhizome export's "Highlights" section (cut from the body). */
+  highlights: HighlightRecord[];
   warnings: Array<{ kind: ProblemKind; detail: string }>;
 }
 
@@ -75,6 +79,8 @@ export function readNote(path: string, text: string): ParsedNote {
   const isExport = fields.id !== undefined && fields.links !== undefined;
   let body = split.body;
   if (isExport) body = dropGeneratedLinks(text, tree, split.bodyOffset, body);
+  const marked = readHighlightsSection(body);
+  body = marked.body;
   const fileTitle = posix.basename(path).replace(/\.(md|markdown)$/i, '');
   const contentTitle = fields.title ?? scan.firstHeading;
   let title = (contentTitle ?? fileTitle).trim() || 'Untitled';
@@ -98,6 +104,7 @@ export function readNote(path: string, text: string): ParsedNote {
     body: withFrontMatter(fields.extras, body),
     refs: scan.refs,
     exported: isExport ? { id: fields.id!, links: fields.links!, para: fields.para ?? [] } : undefined,
+    highlights: marked.highlights,
     warnings,
   };
 }

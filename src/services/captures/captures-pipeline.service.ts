@@ -11,6 +11,8 @@ import { keepPageImages, type PageImagesFound } from './capture-images.js';
 import { CAPTURE_MAX_ATTEMPTS, captureRetryDelayMs } from './capture-retries.js';
 import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
+import type { HighlightsService } from '../highlights/highlights.service.js';
+import type { CaptureArchiver } from './capture-archive.service.js';
 import type { Logger } from '../../logger.js';
 import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
 import type { CaptureStage } from '../../schemas/captures.js';
@@ -43,6 +45,10 @@ export interface PipelineDeps extends StageDeps {
   nodes: NodeWriter;
   /** Webhooks: capture.completed / capture.failed, in the transaction that records them. */
   events?: EventSink;
+  /** A capture's selected text becomes its node's first highlight (once: keyed by the capture). */
+  highlights?: Pick<HighlightsService, 'add'>;
+  /** Queues the page's archived copy with the completing transaction (made after, never before, the capture is done). */
+  archive?: Pick<CaptureArchiver, 'enqueueInTx'>;
 }
 
 type StageName = (typeof CaptureStage)['_output']['stage'];
@@ -208,10 +214,13 @@ export class CapturePipeline {
       const reuse = cur.node_id && nodes.exists(t, cur.node_id);
       const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : this.newNode(cur, node);
       if (reuse) this.linkFrom(cur, nodeId);
+      const selected = cur.selected_text?.trim().slice(0, 10_000);
+      if (selected) this.d.highlights?.add(t, nodeId, { text: selected }, { source: 'capture', key: `capture:${id}` });
       const at = iso(this.d.clock.now());
       repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
       repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
       (this.d.events ?? noEvents).emit(t, 'capture.completed', { capture_id: id, node_id: nodeId, url: cur.url });
+      if (source.origin === 'url' || (source.origin === 'raw_content' && source.kind === 'html')) this.d.archive?.enqueueInTx(t, id);
       jobs.complete(job.id);
       if (embedded) this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector }], this.d.embedder.modelId);
     });

@@ -8,6 +8,8 @@ import type { LinksService } from '../graph/links.service.js';
 import type { SearchService } from '../nodes/search.service.js';
 import type { ParaService } from '../para/para.service.js';
 import type { CapturesLifecycle } from '../captures/captures-lifecycle.service.js';
+import type { HighlightsService } from '../highlights/highlights.service.js';
+import type { CaptureArchiver } from '../captures/capture-archive.service.js';
 
 export interface ExportDeps {
   clock: Clock;
@@ -16,6 +18,10 @@ export interface ExportDeps {
   para: Pick<ParaService, 'list'>;
   /** Captures: their records (JSON export) and their original files (beside the notes). */
   captures?: Pick<CapturesLifecycle, 'list' | 'content'>;
+  /** Each node's highlights (blockquotes under the note; a list in the JSON document). */
+  highlights?: Pick<HighlightsService, 'exportRecords'>;
+  /** Archived copies of captured pages, written beside their note. */
+  archive?: Pick<CaptureArchiver, 'copy'>;
 }
 
 /** Uploaded files that are not the note's own text (a Markdown upload *is* the note). */
@@ -41,9 +47,14 @@ export class ExportService {
     }
     const captures = this.captureRecords(tenantId);
     const byNode = new Map(nodes.map((n) => [n.id, n]));
+    for (let i = 0; this.d.highlights && i < nodes.length; i += PAGE) {
+      const marked = this.d.highlights.exportRecords(tenantId, nodes.slice(i, i + PAGE).map((n) => n.id));
+      for (const [id, list] of marked) byNode.get(id)!.highlights = list;
+    }
     for (const c of captures) {
       const meta = (c.metadata ?? {}) as Record<string, unknown>;
       const node = typeof c.node_id === 'string' ? byNode.get(c.node_id) : undefined;
+      if (node) this.attachSnapshot(tenantId, String(c.id), node);
       if (!node || meta.origin !== 'upload' || !KEEP_BESIDE.has(String(meta.detected_kind))) continue;
       try {
         const file = this.d.captures!.content(tenantId, String(c.id), 'raw');
@@ -56,6 +67,16 @@ export class ExportService {
       id: i.id, category: i.category, label: i.label, slug: i.slug, status: i.status, ...(i.description ? { description: i.description } : {}),
     }));
     return { nodes, paraItems, captures };
+  }
+
+  /** The page's archived copy (an HTML snapshot) beside its note; PDFs and images go as originals below. */
+  private attachSnapshot(tenantId: string, captureId: string, node: ExportNode): void {
+    try {
+      const copy = this.d.archive?.copy(tenantId, captureId);
+      if (copy?.kind === 'snapshot') (node.attachments ??= []).push({ name: 'archived page.html', bytes: copy.bytes });
+    } catch {
+      // No copy (yet): nothing to put beside the note.
+    }
   }
 
   private captureRecords(tenantId: string): Array<Record<string, unknown>> {

@@ -14,10 +14,12 @@ export interface ImportCounts {
   links_set: number;
   /** Embedded files sent to the capture pipeline. */
   attachments_captured: number;
+  /** Highlights written (Markdown exports' highlight sections, Kindle, Readwise). */
+  highlights_added: number;
 }
 
 export function emptyCounts(total: number): ImportCounts {
-  return { total, created: 0, updated: 0, skipped: 0, failed: 0, unresolved_links: 0, para_items_created: 0, links_set: 0, attachments_captured: 0 };
+  return { total, created: 0, updated: 0, skipped: 0, failed: 0, unresolved_links: 0, para_items_created: 0, links_set: 0, attachments_captured: 0, highlights_added: 0 };
 }
 
 export interface ImportProgress {

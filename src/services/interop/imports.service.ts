@@ -14,10 +14,11 @@ import type { CapturesIntake } from '../captures/captures-intake.service.js';
 import { importBookmarks } from './bookmark-import.js';
 import { emptyCounts, type ImportCounts, type ImportProgress } from './import-counts.js';
 import { importVault, type VaultImportDeps } from './vault-import.js';
+import { importHighlights, type HighlightsImportDeps } from './highlights-import.js';
 
 export interface ImportDto {
   id: string;
-  kind: 'markdown' | 'bookmarks';
+  kind: 'markdown' | 'bookmarks' | 'highlights';
   status: ImportRow['status'];
   counts: ImportCounts;
   problems: Array<{ path: string; kind: string; detail: string }>;
@@ -28,6 +29,7 @@ export interface ImportDto {
 
 export interface ImportsDeps extends VaultImportDeps {
   log: Logger;
+  highlights: HighlightsImportDeps['highlights'];
   intake: Pick<CapturesIntake, 'create' | 'check'>;
 }
 
@@ -70,6 +72,22 @@ export class ImportsService {
       p.problems.push(...file.problems);
       await importBookmarks(this.d, tenantId, file.bookmarks, p, tick);
     });
+    return { ...started, format: file.format };
+  }
+
+  /** Kindle's My Clippings.txt or a Readwise CSV export (recognised from the content). */
+  async startHighlights(tenantId: string, bytes: Uint8Array): Promise<{ id: string; status: 'running'; format: string }> {
+    const { readHighlightsFile, UnrecognizedHighlightsFile } = await import('../../interop/highlights/read-highlights.js');
+    let file;
+    try {
+      file = readHighlightsFile(bytes);
+    } catch (e) {
+      if (e instanceof UnrecognizedHighlightsFile || (e instanceof Error && 'code' in e && String(e.code).startsWith('CSV_'))) {
+        throw new ValidationError(e.message, [{ path: 'file', message: e.message }]);
+      }
+      throw e;
+    }
+    const started = this.run(tenantId, 'highlights', file.books.length, (p, tick) => importHighlights(this.d, tenantId, file, p, tick));
     return { ...started, format: file.format };
   }
 

@@ -14,6 +14,8 @@ import type { ParaService } from '../para/para.service.js';
 import type { LinksService } from '../graph/links.service.js';
 import type { CapturesIntake } from '../captures/captures-intake.service.js';
 import { addProblem, type ImportProgress } from './import-counts.js';
+import type { HighlightsService } from '../highlights/highlights.service.js';
+import { createHash } from 'node:crypto';
 
 export interface VaultImportDeps {
   tx: UnitOfWork;
@@ -26,6 +28,8 @@ export interface VaultImportDeps {
   upload?: CapturesIntake['upload'];
   /** A note's node was made (rules apply to imports). */
   onNodeImported?: (tenantId: string, nodeId: string) => void;
+  /** Highlights read back from an export's "Highlights" sections. */
+  highlights?: Pick<HighlightsService, 'importRecords'>;
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -146,6 +150,10 @@ function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraId
   }
   d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
   nodeOf.set(note.path, nodeId);
+  // Keyed as exported (or by note and text): importing the vault again adds none twice.
+  if (note.highlights.length && d.highlights) {
+    progress.counts.highlights_added += d.highlights.importRecords(tenantId, nodeId, note.highlights, 'markdown', (h) => `${note.key}#${createHash('sha256').update(h.text).digest('hex')}`);
+  }
   return !(known && known.content_hash === note.contentHash);
 }
 

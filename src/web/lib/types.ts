@@ -5,7 +5,9 @@ import type * as T from '../../client/types.js';
 import { LINK_TYPES, PARA_CATEGORIES } from '../../schemas/enums.js';
 
 export type { ApiKey, Capture, Feed, HealthHistory, HealthSnapshot, Inbox, NodeStatus, ParaCategory, ParaItem, ParaTree, SearchMode, Tag } from '../../client/types.js';
-export type KNode = T.Node;
+/** A node as GET /nodes/{id} shows it: with its highlights (the reader draws them). */
+export type KNode = T.Node & { annotations?: T.NodeHighlight[] };
+export type NodeHighlight = T.NodeHighlight;
 export type SearchPage = T.SearchResult;
 export type Related = T.RelatedNode;
 export type Suggestion = T.LinkSuggestion;

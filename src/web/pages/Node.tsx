@@ -94,6 +94,7 @@ export function NodePage({ id }: { id: string }) {
               </button>
             ))}
           </div>
+          <a class="btn btn-default btn-md" href={`#${path}/read`}>Read{node.annotations?.length ? ` · ${node.annotations.length} highlight${node.annotations.length === 1 ? '' : 's'}` : ''}</a>
           {!editing && <Button onClick={() => setEditing(true)}>Edit</Button>}
           <Button tone="danger" busy={remove.busy} onClick={() => void remove.run()}>
             Delete

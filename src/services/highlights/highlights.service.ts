@@ -1,0 +1,155 @@
+// Highlights on a node: create, list, change the note or colour, remove. A highlight is
+// anchored in the node's body_markdown by its quote; each read re-anchors it
+// (highlights/anchor.ts), so an edit elsewhere in the node leaves it in place and a
+// highlight whose words were edited away says it is orphaned.
+import { iso, type Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { NotFoundError } from '../../errors.js';
+import { anchorText, describe, locate } from '../../schemas/highlight-selectors.js';
+import { newId } from '../../ids.js';
+import type { HighlightRow, HighlightsRepo } from '../../repos/highlights.repo.js';
+import type { NodesRepo } from '../../repos/nodes.repo.js';
+import type { HighlightRecord } from '../../interop/highlights/types.js';
+import {
+  HIGHLIGHT_COLORS, NodeHighlightCreate, type HighlightColor, NodeHighlightPatch, type HighlightCreateInput, type HighlightDto, type HighlightPatchInput,
+} from '../../schemas/highlights.js';
+import { parseOrThrow } from '../../schemas/parse.js';
+import { toHighlightDto } from './highlight-dto.js';
+
+/** Where a highlight came from; `key` makes a re-import of the same item write nothing. */
+export interface HighlightOrigin {
+  source: 'api' | 'capture' | 'kindle' | 'readwise' | 'markdown';
+  key?: string;
+  created_at?: string;
+}
+
+export class HighlightsService {
+  constructor(
+    private readonly tx: UnitOfWork,
+    private readonly repo: HighlightsRepo,
+    private readonly nodes: Pick<NodesRepo, 'get'>,
+    private readonly clock: Clock,
+  ) {}
+
+  list(tenantId: string, nodeId: string): { data: HighlightDto[] } {
+    const body = this.body(tenantId, nodeId);
+    return { data: this.repo.byNode(tenantId, nodeId).map((r) => toHighlightDto(r, body)) };
+  }
+
+  get(tenantId: string, nodeId: string, id: string): HighlightDto {
+    const body = this.body(tenantId, nodeId);
+    const row = this.repo.get(tenantId, nodeId, id);
+    if (!row) throw new NotFoundError('Highlight');
+    return toHighlightDto(row, body);
+  }
+
+  create(tenantId: string, nodeId: string, input: HighlightCreateInput, origin: HighlightOrigin = { source: 'api' }): HighlightDto {
+    return this.tx.withTx(() => {
+      const r = this.add(tenantId, nodeId, input, origin);
+      return this.get(tenantId, nodeId, r.id);
+    });
+  }
+
+  /**
+   * Adds a highlight unless one with the origin's key is there already (imports, a capture's
+   * selected text). Runs inside the caller's transaction when there is one.
+   */
+  add(tenantId: string, nodeId: string, input: HighlightCreateInput, origin: HighlightOrigin): { id: string; created: boolean } {
+    const p = parseOrThrow(NodeHighlightCreate, input);
+    const body = this.body(tenantId, nodeId);
+    const id = newId('hl');
+    const key = origin.key ?? id;
+    if (origin.key && this.repo.hasKey(tenantId, origin.key)) return { id, created: false };
+    const given = p.selectors?.find((s) => s.type === 'TextQuoteSelector');
+    const hint = p.selectors?.find((s) => s.type === 'TextPositionSelector');
+    const quote = { exact: p.text, prefix: given?.prefix ?? '', suffix: given?.suffix ?? '' };
+    const at = given?.prefix || given?.suffix ? locate(body, quote, hint) : anchorText(body, p.text)?.position ?? null;
+    // The context the client saw is kept as given (it is what the page shows); otherwise it is the node's.
+    const ctx = at && !given?.prefix && !given?.suffix ? describe(body, at.start, at.end).quote : quote;
+    const now = iso(this.clock.now());
+    const created = this.repo.insert({
+      id, tenant_id: tenantId, node_id: nodeId, text: p.text, note: p.note ?? null, color: p.color,
+      prefix: ctx.prefix, suffix: ctx.suffix, start_pos: at?.start ?? null, end_pos: at?.end ?? null,
+      source: origin.source, source_key: key, created_at: origin.created_at ?? now, updated_at: now,
+    });
+    return { id, created };
+  }
+
+  update(tenantId: string, nodeId: string, id: string, patch: HighlightPatchInput): HighlightDto {
+    const p = parseOrThrow(NodeHighlightPatch, patch);
+    return this.tx.withTx(() => {
+      const row = this.row(tenantId, nodeId, id);
+      this.repo.update({
+        tenant_id: tenantId, node_id: nodeId, id,
+        note: p.note === undefined ? row.note : p.note, color: p.color ?? row.color, updated_at: iso(this.clock.now()),
+      });
+      return this.get(tenantId, nodeId, id);
+    });
+  }
+
+  remove(tenantId: string, nodeId: string, id: string): void {
+    this.tx.withTx(() => {
+      this.body(tenantId, nodeId);
+      if (!this.repo.delete(tenantId, nodeId, id)) throw new NotFoundError('Highlight');
+    });
+  }
+
+  /**
+   * The highlights of several nodes, re-anchored, by node id (nodes with none are absent).
+   * For search results and agent context: one query for the whole page of nodes.
+   */
+  highlightsFor(tenantId: string, nodeIds: string[]): Map<string, HighlightDto[]> {
+    const out = new Map<string, HighlightDto[]>();
+    const bodies = new Map<string, string>();
+    for (const r of this.repo.byNodes(tenantId, [...new Set(nodeIds)])) {
+      if (!bodies.has(r.node_id)) bodies.set(r.node_id, this.nodes.get(tenantId, r.node_id)?.body_markdown ?? '');
+      const list = out.get(r.node_id) ?? [];
+      list.push(toHighlightDto(r, bodies.get(r.node_id)!));
+      out.set(r.node_id, list);
+    }
+    return out;
+  }
+
+  /** The highlights of these nodes as export records (with the key that makes a re-import a no-op). */
+  exportRecords(tenantId: string, nodeIds: string[]): Map<string, HighlightRecord[]> {
+    const out = new Map<string, HighlightRecord[]>();
+    for (const r of this.repo.byNodes(tenantId, nodeIds)) {
+      const list = out.get(r.node_id) ?? [];
+      list.push({ text: r.text, note: r.note, color: r.color, prefix: r.prefix, suffix: r.suffix, created_at: r.created_at, key: r.source_key });
+      out.set(r.node_id, list);
+    }
+    return out;
+  }
+
+  /**
+   * Adds imported highlights to a node (inside the caller's transaction); those whose key is
+   * already there are skipped. Returns how many were added.
+   */
+  importRecords(tenantId: string, nodeId: string, records: HighlightRecord[], source: HighlightOrigin['source'], fallbackKey: (h: HighlightRecord) => string): number {
+    let added = 0;
+    for (const h of records) {
+      const text = h.text.trim().slice(0, 10_000);
+      if (!text) continue;
+      const color = (HIGHLIGHT_COLORS as readonly string[]).includes(h.color ?? '') ? (h.color as HighlightColor) : 'yellow';
+      const quote = h.prefix || h.suffix ? [{ type: 'TextQuoteSelector' as const, exact: text, prefix: (h.prefix ?? '').slice(-500), suffix: (h.suffix ?? '').slice(0, 500) }] : undefined;
+      const created_at = h.created_at && !Number.isNaN(Date.parse(h.created_at)) ? new Date(h.created_at).toISOString() : undefined;
+      const r = this.add(tenantId, nodeId, { text, note: h.note?.slice(0, 10_000) || null, color, selectors: quote }, { source, key: h.key ?? fallbackKey(h), created_at });
+      if (r.created) added++;
+    }
+    return added;
+  }
+
+  private row(tenantId: string, nodeId: string, id: string): HighlightRow {
+    this.body(tenantId, nodeId);
+    const row = this.repo.get(tenantId, nodeId, id);
+    if (!row) throw new NotFoundError('Highlight');
+    return row;
+  }
+
+  /** The node's text; 404 for a node that is not this tenant's. */
+  private body(tenantId: string, nodeId: string): string {
+    const node = this.nodes.get(tenantId, nodeId);
+    if (!node) throw new NotFoundError('Node');
+    return node.body_markdown;
+  }
+}
