@@ -12,7 +12,7 @@ import { CAPTURE_MAX_ATTEMPTS, captureRetryDelayMs } from './capture-retries.js'
 import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
 import type { Logger } from '../../logger.js';
-import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
+import type { CaptureRow } from '../../repos/captures.repo.js';
 import type { CaptureStage } from '../../schemas/captures.js';
 import { embeddingText } from '../../search/embedding-text.js';
 import {
