@@ -45,7 +45,7 @@ function measure(engine: string, db: Db, make: () => VectorsApi): Record<string,
   const writeMs = performance.now() - t;
   const repo = make();
   const knn: number[] = [];
-  let top: number[] = [];
+  const top: number[] = [];
   for (const q of queries) {
     t = performance.now();
     const hits = repo.knnExact('ten_lab', q, 10);

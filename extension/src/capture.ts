@@ -1,7 +1,7 @@
 // Building and sending one capture, shared by the popup and the context menu.
 import { guessUrlContentType } from '../../src/client/capture-kind.js';
 import { CAPTURE_CONTENT_TYPES } from '../../src/schemas/enums.js';
-import { RhizomeApi, type CaptureBody } from './api.js';
+import type { RhizomeApi, CaptureBody } from './api.js';
 import { fitBody, SELECTION_MAX_CHARS, snapshotPage, type PageSnapshot } from './page.js';
 import { ext } from './browser.js';
 

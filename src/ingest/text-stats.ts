@@ -56,5 +56,6 @@ export function splitSentences(text: string): string[] {
     start = end;
   }
   if (start < masked.length) parts.push(masked.slice(start));
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL brackets a placeholder no text contains.
   return parts.map((p) => p.replace(/\u0000(\d+)\u0000/g, (_, i: string) => urls[Number(i)]).trim()).filter(Boolean);
 }

@@ -51,6 +51,7 @@ export interface Job<P = Record<string, unknown>> {
   attempts: number;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: handlers of every payload type share one registry; each types its own.
 export interface JobHandler<P = any> {
   kind: string;
   /** Jobs of this kind claimed together (embedding batches); default 1. */

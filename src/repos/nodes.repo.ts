@@ -104,7 +104,7 @@ export class NodesRepo {
 
   /** `keywords`: the engine's keyword index (SQLite: the tenant's FTS5 table; PostgreSQL passes its own). */
   constructor(
-    private readonly db: Db,
+    db: Db,
     keywords?: NodeKeywordIndex,
   ) {
     this.prepare = statementCache(db);

@@ -35,7 +35,7 @@ export class ParaRepo {
   private readonly rateGetStmt;
   private readonly rateSetStmt;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO para_items (id, tenant_id, category, label, description, slug, status, created_at, updated_at)
        VALUES (@id, @tenant_id, @category, @label, @description, @slug, 'active', @created_at, @created_at)`,

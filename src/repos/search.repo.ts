@@ -47,7 +47,7 @@ export class SearchRepo implements KeywordSearch {
   useKept = true;
   private readonly prepare: Prepare;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.keywords = new KeywordIndexRepo(db);
     this.impacts = new TermImpactsRepo(db, this.keywords);
     this.kept = new KeptPostingsRepo(db, this.keywords);

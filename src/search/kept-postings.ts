@@ -122,7 +122,7 @@ export class ScoreAccumulator {
     let seq = 0;
     for (let i = 0; i < p.length; i++) {
       seq = p.gaps ? seq + p.gaps[i] : p.seqs![i];
-      if (skip !== null && skip[seq - base]) continue;
+      if (skip?.[seq - base]) continue;
       const f = w[i];
       // FTS5's idf · f(k1+1) / (f + k1(1 − b + b·D/avgdl)), operation for operation
       const s = idf * ((f * k) / (f + BM25_K1 * (kb + (BM25_B * docLen[seq - base]) / avgdl)));

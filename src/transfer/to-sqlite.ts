@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { closeDatabase, openDatabase } from '../db/open.js';
 import { createFtsTable } from '../db/fts-tables.js';
 import { VectorsRepo } from '../repos/vectors.repo.js';
-import { connectPg, type PgClient } from '../db/pg/connect.js';
+import { connectPg } from '../db/pg/connect.js';
 import { PG_SCHEMA_VERSION, pgSchemaVersion } from '../db/pg/migrate.js';
 import { TableChecksum, type TableReport, type Value } from './checksum.js';
 import { pgCount, readPgTable } from './pg-io.js';

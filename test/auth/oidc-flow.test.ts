@@ -198,7 +198,7 @@ describe('identity-provider sign-in', () => {
     const from = rz.log.lines.length;
     await refusedWithoutSession('unverified', UNVERIFIED);
     await refusedWithoutSession('stranger', NOT_ALLOWED);
-    const lines = rz.log.lines.slice(from).filter((l) => / INFO  sign-in through test-op refused/.test(l));
+    const lines = rz.log.lines.slice(from).filter((l) => / INFO {2}sign-in through test-op refused/.test(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/email not verified.*unverified@example\.org/);
     expect(lines[1]).toMatch(/no such user.*stranger@example\.org/);

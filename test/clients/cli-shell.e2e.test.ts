@@ -103,10 +103,10 @@ describe('rhizome in a shell', { timeout: 180_000 }, () => {
     expect((await cli(['completion', 'tcsh'])).code).toBe(2);
 
     const top = (await cli(['--help'])).stdout;
-    const commands = [...top.split('Commands:')[1].matchAll(/^  ([a-z-]+)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
+    const commands = [...top.split('Commands:')[1].matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
     for (const c of commands) {
       const help = (await cli([c, '--help'])).stdout;
-      const subs = [...(help.split('Commands:')[1] ?? '').matchAll(/^  ([a-z-]+)/gm)].map((m) => m[1]).filter((s) => s !== 'help');
+      const subs = [...(help.split('Commands:')[1] ?? '').matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]).filter((s) => s !== 'help');
       if (!subs.length) expect(help, c).toMatch(/Examples:/);
       for (const s of subs) expect((await cli([c, s, '--help'])).stdout, `${c} ${s}`).toMatch(/Examples:/);
     }

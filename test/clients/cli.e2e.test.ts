@@ -129,7 +129,7 @@ describe('rhizome CLI', { timeout: 180_000 }, () => {
     const area = JSON.parse((await cli(['para', 'add', 'areas', 'Health', '--json'])).stdout);
 
     const tree = await cli(['para', 'tree']);
-    expect(tree.stdout).toMatch(/^Projects \(1\)\n  Bake bread  \[par_\w+\]  \d+ node\(s\)/m);
+    expect(tree.stdout).toMatch(/^Projects \(1\)\n {2}Bake bread {2}\[par_\w+\] {2}\d+ node\(s\)/m);
     expect(tree.stdout).toMatch(/^Areas \(1\)/m);
 
     expect((await cli(['para', 'complete', project.id])).stdout).toMatch(/status completed/);

@@ -47,7 +47,7 @@ async function api<T>(path: string): Promise<{ status: number; body: T }> {
   return { status: res.status, body: (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T };
 }
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, what: string, ms = 60_000): Promise<T> {
+async function _waitFor<T>(fn: () => Promise<T | undefined>, what: string, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await fn();

@@ -1,9 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
-import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
 import { makeTestApp } from '../helpers/app.js';
 
 const dbFile = () => join(mkdtempSync(join(tmpdir(), 'rz-emb-')), 'rhizome.db');

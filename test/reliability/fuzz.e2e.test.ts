@@ -56,7 +56,7 @@ describe(`fuzzing the API from its OpenAPI document (${TOTAL} requests, seed ${S
     expect(ops.length).toBeGreaterThan(30);
     const r = rng(SEED);
     const queue: FuzzRequest[] = [];
-    for (let round = 0; queue.length < TOTAL; round++) {
+    for (let _round = 0; queue.length < TOTAL; _round++) {
       for (const { p, m, op } of ops) queue.push(...casesFor(doc, p, m, op, r, auth));
     }
     queue.length = TOTAL;

@@ -3,7 +3,7 @@
 // (PgSync, synchronous), each statement's SQL translated once (sql-translate.ts). A
 // repository written for SQLite runs on it unchanged where its SQL is portable; where it is
 // not, the translation refuses it and the repository has a PostgreSQL twin.
-import { PgSync } from './sync-client.js';
+import type { PgSync } from './sync-client.js';
 import { translateSql, type Translated } from './sql-translate.js';
 
 export interface RunResult {

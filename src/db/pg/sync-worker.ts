@@ -3,7 +3,7 @@
 // that fails is dropped and made again on the next call, so the caller sees the outage as
 // errors and the recovery as answers, with no restart. Errors come back as values: a
 // structured clone would lose node-postgres's SQLSTATE `code`.
-import pg from 'pg';
+import type pg from 'pg';
 import { runAsWorker } from 'synckit';
 import { connectPg, PgUnreachableError } from './connect.js';
 

@@ -18,7 +18,7 @@ function attr(el: Element, name: string): string | null {
 function folderOf(dl: Element): string | null {
   let prev = dl.previousElementSibling;
   while (prev && prev.tagName === 'P') prev = prev.previousElementSibling;
-  if (!prev || prev.tagName !== 'H3') return null;
+  if (prev?.tagName !== 'H3') return null;
   if (ROOT_FOLDER_FLAGS.some((f) => attr(prev!, f)?.toLowerCase() === 'true')) return null;
   return prev.textContent?.trim() || null;
 }
@@ -26,7 +26,7 @@ function folderOf(dl: Element): string | null {
 function descriptionOf(a: Element): string | null {
   const dt = a.parentElement;
   const next = a.nextElementSibling?.tagName === 'DD' ? a.nextElementSibling : dt?.tagName === 'DT' ? dt.nextElementSibling : null;
-  if (!next || next.tagName !== 'DD') return null;
+  if (next?.tagName !== 'DD') return null;
   // The <DD> text runs until the next tag; nested <DT>s (unclosed markup) are not part of it.
   let text = '';
   for (const n of Array.from(next.childNodes)) {

@@ -22,7 +22,7 @@ function isMapping(v: unknown): v is Record<string, unknown> {
 
 export function splitFrontMatter(text: string, tree: Root): SplitNote {
   const first = tree.children[0];
-  if (!first || first.type !== 'yaml' || first.position?.end.offset === undefined) {
+  if (first?.type !== 'yaml' || first.position?.end.offset === undefined) {
     // An opening fence with no closing one is not front matter to the parser; say so,
     // because the author surely meant it as such.
     const opened = /^---[ \t]*\r?\n/.test(text);

@@ -19,7 +19,7 @@ export interface LogseqProperties {
 /** The page's leading property block, read from the source text of its first paragraph. */
 export function readLogseqProperties(text: string, tree: Root): LogseqProperties | null {
   const first = tree.children.find((n) => n.type !== 'yaml');
-  if (!first || first.type !== 'paragraph') return null;
+  if (first?.type !== 'paragraph') return null;
   const p = first as Paragraph;
   const start = p.position?.start.offset;
   const end = p.position?.end.offset;

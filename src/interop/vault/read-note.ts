@@ -45,7 +45,7 @@ function withFrontMatter(extras: Record<string, unknown>, body: string): string 
 }
 
 /** Cuts the generated "Links" section (marker comment, heading, list) out of an export's body. */
-function dropGeneratedLinks(text: string, tree: Root, bodyOffset: number, body: string): string {
+function dropGeneratedLinks(_text: string, tree: Root, bodyOffset: number, body: string): string {
   const kids = tree.children;
   const i = kids.findIndex((n: RootContent) => n.type === 'html' && n.value.startsWith(GENERATED_LINKS_MARKER));
   if (i < 0) return body;

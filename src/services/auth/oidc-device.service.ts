@@ -78,7 +78,7 @@ export class OidcDeviceService {
     const now = this.d.clock.now();
     const flow = this.d.repo.findFlowByHandle(hmac(this.d.tokenHmac, deviceId));
     const gone = new UnauthorizedError('This device sign-in is unknown, expired or already finished; start again');
-    if (!flow || flow.kind !== 'device' || flow.used_at !== null || flow.expires_at <= now || !flow.device_code) throw gone;
+    if (flow?.kind !== 'device' || flow.used_at !== null || flow.expires_at <= now || !flow.device_code) throw gone;
     const cfg = await this.d.providers.config(flow.provider);
     let tokens;
     try {

@@ -67,7 +67,7 @@ export class OidcService {
         u = undefined;
       }
       // RFC 8252 §7.3: a loopback IP literal, any port; nothing else may receive a hand-off code.
-      if (!u || u.protocol !== 'http:' || !isLoopbackUrl(u) || u.hostname === 'localhost' || u.username || u.password || u.hash) {
+      if (u?.protocol !== 'http:' || !isLoopbackUrl(u) || u.hostname === 'localhost' || u.username || u.password || u.hash) {
         throw new ValidationError('redirect_uri must be a loopback address such as http://127.0.0.1:PORT/callback', [{ path: 'redirect_uri', message: 'not a loopback URL' }]);
       }
       if (!r.codeChallenge) throw new ValidationError('code_challenge is required for the CLI', [{ path: 'code_challenge', message: 'required' }]);

@@ -14,7 +14,7 @@ import type { VectorStore } from '../../vectors/vector-store.js';
 import type { HighlightsService } from '../highlights/highlights.service.js';
 import type { CaptureArchiver } from './capture-archive.service.js';
 import type { Logger } from '../../logger.js';
-import type { CaptureRow, CapturesRepo } from '../../repos/captures.repo.js';
+import type { CaptureRow } from '../../repos/captures.repo.js';
 import type { CaptureStage } from '../../schemas/captures.js';
 import { embeddingText } from '../../search/embedding-text.js';
 import {

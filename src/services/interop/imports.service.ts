@@ -3,11 +3,11 @@
 // problems can be polled. A run the process did not finish is marked "interrupted" at the
 // next start; what it wrote is whole notes only, and importing again completes it
 // (idempotent by import key and content hash).
-import { iso, type Clock } from '../../clock.js';
+import { iso } from '../../clock.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
-import type { ImportRow, ImportsRepo } from '../../repos/imports.repo.js';
+import type { ImportRow } from '../../repos/imports.repo.js';
 import { UnrecognizedBookmarkFile } from '../../interop/bookmarks/types.js';
 import type { VaultFile } from '../../interop/types.js';
 import type { CapturesIntake } from '../captures/captures-intake.service.js';

@@ -1,7 +1,7 @@
 // The frame around every signed-in page: brand, navigation, session, skip link.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { type Session } from '../lib/session.js';
+import type { Session } from '../lib/session.js';
 import { signOut } from '../lib/oidc.js';
 import { Logo } from './Logo.js';
 import { showPalette } from '../palette/Palette.js';

@@ -10,7 +10,7 @@ import { Button, Problem } from './ui.js';
 
 type LinkInput = { target_id: string; type: string };
 
-export function useLinkSetter(nodeId: string, links: Related[], after: () => void) {
+export function useLinkSetter(nodeId: string, _links: Related[], after: () => void) {
   return useAction(async (next: LinkInput[], message: string) => {
     await api.patch(`/nodes/${encodeURIComponent(nodeId)}/links`, { links: next });
     toast(message);

@@ -11,8 +11,17 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+/**
+ * Inline event handlers (`onerror="…"`) dropped from the tags before DOMPurify parses them:
+ * DOMPurify would remove them too, but Chromium reports every handler it meets while parsing,
+ * even in a document that never runs, as a violation of the page's CSP. Only real tags are
+ * touched (marked escapes code), and DOMPurify still decides what stays.
+ */
+const HANDLER = /\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi;
+const withoutHandlers = (html: string) => html.replace(/<[a-z][^>]*>/gi, (tag) => tag.replace(HANDLER, ''));
+
 export function renderMarkdown(md: string): string {
-  const html = marked.parse(md, { async: false, gfm: true, breaks: false }) as string;
+  const html = withoutHandlers(marked.parse(md, { async: false, gfm: true, breaks: false }) as string);
   return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input', 'button'] });
 }
 

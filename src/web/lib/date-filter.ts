@@ -22,6 +22,6 @@ function localMidnight(day: string, plusDays = 0): string | undefined {
 export function dateRange(when: string, from: string, to: string, now = Date.now()): { after?: string; before?: string } {
   if (when === 'range') return { after: localMidnight(from), before: localMidnight(to, 1) };
   const preset = DATE_PRESETS.find((p) => p.value === when);
-  if (!preset || !preset.days) return {};
+  if (!preset?.days) return {};
   return { after: new Date(now - preset.days * DAY).toISOString() };
 }

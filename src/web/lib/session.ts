@@ -70,7 +70,7 @@ const SPENT_WAIT_MS = 5_000;
 export function refreshSession(rejected?: string): Promise<Session | null> {
   inflight ??= withLock(async () => {
     const before = await settled(loadSession());
-    if (!before || before.kind !== 'bearer') return before;
+    if (before?.kind !== 'bearer') return before;
     // Another tab may have refreshed while we waited for the lock.
     const fresh = rejected !== undefined ? before.access !== rejected : before.expiresAt - Date.now() > REFRESH_EARLY_MS;
     if (fresh) return before;
