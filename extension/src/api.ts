@@ -76,7 +76,7 @@ export class RhizomeApi {
     return (await this.call<{ data: unknown[] }>('GET', `/api/v1/nodes/${encodeURIComponent(nodeId)}/highlights`)).data;
   }
 
-  addHighlight<T = any>(nodeId: string, body: { text: string; note?: string; color?: string; selectors: unknown[] }): Promise<T> {
+  addHighlight<T = unknown>(nodeId: string, body: { text: string; note?: string; color?: string; selectors: unknown[] }): Promise<T> {
     return this.call('POST', `/api/v1/nodes/${encodeURIComponent(nodeId)}/highlights`, body);
   }
 

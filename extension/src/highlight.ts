@@ -42,7 +42,7 @@ export async function highlightSelection(api: RhizomeApi, tabId: number, opts: {
   if (!q || q === 'cancelled') return null;
   const nodeId = await nodeForPage(api, tabId, q.url, q.title);
   const note = (opts.note ?? q.note ?? '').trim();
-  const h = await api.addHighlight(nodeId, {
+  const h = await api.addHighlight<SavedHighlight>(nodeId, {
     text: q.exact,
     ...(note ? { note } : {}),
     ...(opts.color ? { color: opts.color } : {}),

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RhizomeApiError, RhizomeAuthMissingError, RhizomeConnectionError } from './errors.js';
 import type { ServerRecord } from './server-records.js';
-import { SessionStore, type StoredSession } from './session.js';
+import type { SessionStore, StoredSession } from './session.js';
 
 export interface AuthProvider {
   /** What kind of credential this is, for `rhizome whoami`-style messages. */

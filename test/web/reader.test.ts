@@ -105,7 +105,7 @@ describe('reader view', () => {
 
   it('shows the archived copy in a sandboxed frame, and says when the original is gone', async () => {
     let alive = true;
-    const site = createServer((req, res) => {
+    const site = createServer((_req, res) => {
       if (!alive) return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Lost page</title><style>h1 { color: rgb(120, 20, 20); }</style></head>
         <body><article><h1>The lost essay on coppicing</h1><p>${'Coppiced hazel regrows from the stool for centuries, giving poles every seven years. '.repeat(8)}</p></article><script>document.body.dataset.ran = 'yes'</script></body></html>`);

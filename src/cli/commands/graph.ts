@@ -1,7 +1,7 @@
 // context and health.
 import type { Command } from 'commander';
 import { SEARCH_MODES, type SearchMode } from '../../client/types.js';
-import { choice, client, collect, details, intOption, print, printJson, table } from '../ui.js';
+import { choice, client, collect, details, intOption, print, printJson } from '../ui.js';
 
 export function registerGraphCommands(program: Command): void {
   program

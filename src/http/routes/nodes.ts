@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
-import { body, errors, IdParam, json, Problem } from '../../schemas/common.js';
+import { body, errors, IdParam, json, type Problem } from '../../schemas/common.js';
 import { Node, NodeBatch, NodeBatchResult, NodeCreate, NodePatch, NodeSearchQuery, NodeSearchResult } from '../../schemas/nodes.js';
 import { NodeHighlight } from '../../schemas/highlights.js';
 import { problemBody } from '../problem.js';

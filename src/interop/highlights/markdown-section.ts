@@ -53,7 +53,6 @@ export function readHighlightsSection(body: string): { body: string; highlights:
       highlights.push(current);
       noteFrom = to;
     } else if (n.type === 'heading' && !current && highlights.length === 0) {
-      continue; // the section's own "## Highlights"
     }
   }
   closeNote(body.length);
