@@ -107,12 +107,13 @@ export function buildContainer(o: ServiceOptions) {
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration, events });
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
-  const context = new ContextService({ search, links: repos.links, repo: repos.context, vectors, clock, calibration });
+  // Highlights on nodes (W3C selectors); context hands them to agents with their notes.
+  const highlights = new HighlightsService(tx, new HighlightsRepo(db as Db), repos.nodes, clock);
+  const context = new ContextService({ search, highlights, links: repos.links, repo: repos.context, vectors, clock, calibration });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.
   const graphView = new GraphViewService(tx, new GraphViewRepo(db as Db));
   const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db as Db), graphHealth, clock, log);
-  const highlights = new HighlightsService(tx, new HighlightsRepo(db as Db), repos.nodes, clock);
   const captures = createCaptures({
     config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {

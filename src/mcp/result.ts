@@ -68,6 +68,9 @@ export function nodeText(n: Node): string {
 /** A context node for the model: title, id, date, why, and the passages that matched (quoted). */
 export function contextLine(n: ContextNode, i: number): string {
   const date = (n.occurred_at ?? n.created_at).slice(0, 10);
-  const passages = n.passages.map((p) => `   > ${p.text.replace(/\s+/g, ' ').trim()}`).join('\n');
+  const passages = [
+    ...n.passages.map((p) => `   > ${p.text.replace(/\s+/g, ' ').trim()}`),
+    ...(n.highlights ?? []).map((h) => `   ★ ${h.text.replace(/\s+/g, ' ').trim()}${h.note ? ` — ${h.note}` : ''}`),
+  ].join('\n');
   return `${i + 1}. ${n.title} [${n.id}] ${date} (score ${n.score.toFixed(3)}; ${n.reasons.join(', ')})${passages ? `\n${passages}` : ''}`;
 }

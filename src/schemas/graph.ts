@@ -89,6 +89,7 @@ export const ContextNode = z
     score: z.number(),
     reasons: z.array(z.string()),
     passages: z.array(ContextPassage).openapi({ description: 'The passages that matched the query, best first (the opening one without a query)' }),
+    highlights: z.array(z.object({ id: z.string(), text: z.string(), note: z.string().nullable() })).openapi({ description: "What the owner highlighted in the node, with their notes (GET /nodes/{id}/highlights has the anchors)" }),
     tags: z.array(z.string()),
     created_at: z.string(),
     updated_at: z.string(),

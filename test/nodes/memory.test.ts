@@ -157,6 +157,16 @@ describe('POST /context for an agent', () => {
     expect(nodes[0].passages).toEqual([{ text: 'B', start: 0, end: 1, field: 'title' }]);
   });
 
+  it('hands the owner\'s highlights and their notes to the agent with the node', async () => {
+    const n = await post('/api/v1/nodes', { title: 'Reading notes', content: 'Compound interest is the eighth wonder. Index funds keep costs low.' });
+    const h = await post(`/api/v1/nodes/${n.body.id}/highlights`, { text: 'Index funds keep costs low', note: 'why I switched' });
+    expect(h.status).toBe(201);
+    await t.s.queue.idle();
+    const [top] = await context({ query: 'index funds costs' });
+    expect(top.id).toBe(n.body.id);
+    expect((top as Ctx & { highlights: unknown[] }).highlights).toEqual([{ id: h.body.id, text: 'Index funds keep costs low', note: 'why I switched' }]);
+  });
+
   it("keeps tenants apart: another tenant's notes never come back", async () => {
     const other = t.tenant("other");
     await post('/api/v1/nodes', { title: 'Biscuit the beagle', content: 'our dog Biscuit' }, other.auth);

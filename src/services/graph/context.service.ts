@@ -64,6 +64,8 @@ export interface ContextNode {
   score: number;
   reasons: string[];
   passages: ContextPassage[];
+  /** What the owner highlighted in the node, with their notes: an agent sees what mattered to them. */
+  highlights: Array<{ id: string; text: string; note: string | null }>;
   tags: string[];
   created_at: string;
   updated_at: string;
@@ -82,8 +84,14 @@ export interface QueryRanker {
   rank(tenantId: string, query: string, mode: ContextMode, filter?: { occurred_after?: string; occurred_before?: string; tags?: string[] }): Promise<CalibratedHit[]>;
 }
 
+/** A node's highlights, re-anchored (services/highlights): what the reader marked and noted. */
+export interface HighlightSource {
+  highlightsFor(tenantId: string, nodeIds: string[]): Map<string, Array<{ id: string; text: string; note: string | null; orphaned?: boolean }>>;
+}
+
 export interface ContextDeps {
   search: QueryRanker;
+  highlights?: HighlightSource;
   links: LinksRepo;
   repo: ContextRepo;
   vectors: VectorIndex;
@@ -189,10 +197,12 @@ export class ContextService {
   /** The passages of the nodes shown: the best two for the query's words (the opening one without a query). */
   private withPassages(tenantId: string, nodes: ContextNode[], terms: string[]): ContextNode[] {
     const bodies = this.d.repo.bodies(tenantId, nodes.map((n) => n.id));
+    const marked = this.d.highlights?.highlightsFor(tenantId, nodes.map((n) => n.id)) ?? new Map();
     for (const n of nodes) {
       const body = bodies.get(n.id) ?? '';
       const [field, text] = body.trim() ? (['body', body] as const) : n.summary.trim() ? (['summary', n.summary] as const) : (['title', n.title] as const);
       n.passages = bestPassages(text, terms, terms.length ? MAX_PASSAGES : 1).map((p) => ({ text: p.text, start: p.start, end: p.end, field }));
+      n.highlights = (marked.get(n.id) ?? []).filter((h: { orphaned?: boolean }) => !h.orphaned).map((h: { id: string; text: string; note: string | null }) => ({ id: h.id, text: h.text, note: h.note ?? null }));
     }
     return nodes;
   }
@@ -270,6 +280,7 @@ export class ContextService {
       score: roundScore(Math.min(1, Math.max(0, score))),
       reasons,
       passages: [],
+      highlights: [],
       tags: JSON.parse(card.tags) as string[],
       created_at: card.created_at,
       updated_at: card.updated_at,
