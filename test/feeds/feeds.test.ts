@@ -81,6 +81,17 @@ describe('subscribing and polling', () => {
     expect((await feed(f.id)).items_seen).toBe(3);
   });
 
+  it('two polls of one feed at once capture a new item once', async () => {
+    fs.items.set('/rss.xml', [item(1)]);
+    const f = await subscribe({ url: fs.url('/rss.xml') });
+    await captures();
+    fs.items.set('/rss.xml', [item(2), item(1)]);
+    t.clock.advance(60 * 60_000); // the scheduled poll is due...
+    await t.req('POST', `/api/v1/feeds/${f.id}/poll`); // ...and a poll now: the queue runs both at once
+    expect((await captures()).map((c) => c.title).sort()).toEqual(['Item 1', 'Item 2']);
+    expect((await feed(f.id)).items_seen).toBe(2);
+  });
+
   it("a page URL is resolved to the Atom feed it names; an item whose page cannot be fetched keeps the item's own content", async () => {
     fs.items.set('/atom.xml', [item(1, { link: fs.url('/gone/1'), content: '<p>Only the feed knows about <b>comfrey tea</b>.</p>' })]);
     const f = await subscribe({ url: fs.url('/blog') });
