@@ -99,11 +99,20 @@ export class FeedsRepo {
     return new Set(rows);
   }
 
-  addItem(row: { tenant_id: string; feed_id: string; item_key: string; url: string | null; capture_id: string | null; created_at: string }): void {
-    this.prepare(
-      `INSERT OR IGNORE INTO feed_items (tenant_id, feed_id, item_key, url, capture_id, created_at) VALUES (@tenant_id, @feed_id, @item_key, @url, @capture_id, @created_at)`,
-    ).run(row);
-    this.prepare('UPDATE feeds SET items_seen = items_seen + 1 WHERE tenant_id = ? AND id = ?').run(row.tenant_id, row.feed_id);
+  /**
+   * Records an item as seen; false when it already was (two polls of one feed racing: the
+   * primary key lets one of them have it, and only that one captures it).
+   */
+  addItem(row: { tenant_id: string; feed_id: string; item_key: string; url: string | null; created_at: string }): boolean {
+    const added = this.prepare(
+      `INSERT OR IGNORE INTO feed_items (tenant_id, feed_id, item_key, url, capture_id, created_at) VALUES (@tenant_id, @feed_id, @item_key, @url, NULL, @created_at)`,
+    ).run(row).changes > 0;
+    if (added) this.prepare('UPDATE feeds SET items_seen = items_seen + 1 WHERE tenant_id = ? AND id = ?').run(row.tenant_id, row.feed_id);
+    return added;
+  }
+
+  setItemCapture(tenantId: string, feedId: string, itemKey: string, captureId: string): void {
+    this.prepare('UPDATE feed_items SET capture_id = ? WHERE tenant_id = ? AND feed_id = ? AND item_key = ?').run(captureId, tenantId, feedId, itemKey);
   }
 
   /** The feed a capture came from, if any. */

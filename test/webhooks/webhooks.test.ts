@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 import { capturesApp, fixtureSite, postCapture, settled } from '../captures/helpers.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { RETRY_SCHEDULE_MS } from '../../src/services/webhooks/delivery.js';
 
 let t: TestApp;
 let rx: Receiver;
@@ -97,6 +98,29 @@ describe('deliveries', () => {
     expect(second.body).toEqual({ type: 'node.created', timestamp: expect.any(String), data: { id: node.id, title: 'Soil notes', tags: [], status: 'raw' } });
     log = await deliveries(hook.id);
     expect(log[0]).toMatchObject({ status: 'delivered', attempts: 2, response_status: 200, error: null, delivered_at: expect.any(String) });
+  });
+
+  it('keeps retrying a receiver that always fails for 24 hours, then marks the delivery failed', async () => {
+    const hook = await subscribe(['node.created']);
+    rx.secret = null; // the test's clock runs a day ahead: the receiver's 5-minute tolerance would refuse it
+    rx.answer = () => 503;
+    await t.req('POST', '/api/v1/nodes', { title: 'Down', content: 'x' });
+    await t.s.queue.idle();
+    const first = t.clock.now();
+    for (const wait of RETRY_SCHEDULE_MS) {
+      t.clock.advance(wait);
+      await t.s.queue.idle();
+    }
+    expect(rx.got).toHaveLength(RETRY_SCHEDULE_MS.length + 1);
+    expect(new Set(rx.got.map((r) => r.id)).size).toBe(1);
+    const span = t.clock.now() - first;
+    expect(span).toBeGreaterThanOrEqual(24 * 3600_000);
+    expect(span).toBeLessThan(25 * 3600_000);
+    const [d] = await deliveries(hook.id);
+    expect(d).toMatchObject({ status: 'failed', attempts: RETRY_SCHEDULE_MS.length + 1, response_status: 503 });
+    t.clock.advance(48 * 3600_000);
+    await t.s.queue.idle();
+    expect(rx.got).toHaveLength(RETRY_SCHEDULE_MS.length + 1); // no more
   });
 
   it('a tampered secret fails verification at the receiver (the test can fail)', async () => {

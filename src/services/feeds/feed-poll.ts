@@ -71,9 +71,11 @@ export async function pollFeed(d: FeedPollDeps, tenantId: string, feedId: string
     const cur = d.repo.get(tenantId, feedId);
     if (!cur || cur.status === 'paused') return;
     for (const { item, capture, skippedBy } of prepared) {
+      if (!d.repo.addItem({ tenant_id: tenantId, feed_id: feedId, item_key: item.key, url: item.url, created_at: iso(now) })) continue;
       if (skippedBy) d.rules?.logSkippedItem(tenantId, skippedBy.rule_id, skippedBy.capture);
-      const captureId = capture ? d.captures.create(tenantId, capture, item.published ? { originalCreatedAt: item.published } : undefined).id : null;
-      d.repo.addItem({ tenant_id: tenantId, feed_id: feedId, item_key: item.key, url: item.url, capture_id: captureId, created_at: iso(now) });
+      if (!capture) continue;
+      const captureId = d.captures.create(tenantId, capture, item.published ? { originalCreatedAt: item.published } : undefined).id;
+      d.repo.setItemCapture(tenantId, feedId, item.key, captureId);
     }
     const delay = nextPollDelayMs(cur.interval_minutes, 0);
     d.repo.setPollState(tenantId, feedId, {
