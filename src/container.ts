@@ -108,7 +108,7 @@ export function buildContainer(o: ServiceOptions) {
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
   // Highlights on nodes (W3C selectors); context hands them to agents with their notes.
-  const highlights = new HighlightsService(tx, new HighlightsRepo(db as Db), repos.nodes, clock);
+  const highlights = new HighlightsService(tx, new HighlightsRepo(db as Db), repos.nodes, clock, events);
   const context = new ContextService({ search, highlights, links: repos.links, repo: repos.context, vectors, clock, calibration });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.

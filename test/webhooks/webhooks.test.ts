@@ -153,6 +153,16 @@ describe('deliveries', () => {
     expect((await deliveries(hook.id)).every((d) => d.status === 'delivered')).toBe(true);
   });
 
+  it('announces highlight.created when a highlight is added, once', async () => {
+    await subscribe(['highlight.created']);
+    const n = await (await t.req('POST', '/api/v1/nodes', { title: 'Compost', content: 'Turn the pile every two weeks so it heats up.' })).json();
+    const h = await (await t.req('POST', `/api/v1/nodes/${n.id}/highlights`, { text: 'Turn the pile every two weeks', note: 'set a reminder' })).json();
+    await t.s.queue.idle();
+    const got = rx.unique().filter((r) => r.type === 'highlight.created');
+    expect(got.map((r) => r.body.data)).toEqual([{ node_id: n.id, highlight_id: h.id, text: 'Turn the pile every two weeks' }]);
+    expect(got[0].verified).toBe(true);
+  });
+
   it('capture.failed is announced, and a replay re-sends with the same webhook-id', async () => {
     const hook = await subscribe(['capture.failed']);
     const site = await fixtureSite(); // no pages: a 404 fails the capture for good

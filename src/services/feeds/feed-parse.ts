@@ -2,7 +2,6 @@
 // is known by its GUID / id when it has one, else by its URL; relative links are resolved
 // against the feed's URL.
 import { parseFeed } from 'feedsmith';
-import { parseHTML } from 'linkedom';
 
 export interface FeedItem {
   /** GUID, Atom id or JSON Feed id; else the URL. */
@@ -56,6 +55,7 @@ export function parseFeedDocument(body: string, feedUrl: string): ParsedFeed {
     throw new FeedParseError(`not a feed Rhizome can read (${e instanceof Error ? e.message : String(e)})`);
   }
   const items: Array<FeedItem | null> = [];
+  // biome-ignore lint/suspicious/noExplicitAny: feedsmith types each format apart; each branch below reads its own format's fields
   const f = parsed.feed as any;
   let title = '';
   let siteUrl: string | null = null;
@@ -68,6 +68,7 @@ export function parseFeedDocument(body: string, feedUrl: string): ParsedFeed {
     }
   } else if (parsed.format === 'atom') {
     title = text(f.title);
+    // biome-ignore lint/suspicious/noExplicitAny: Atom link objects, as feedsmith hands them
     const alt = (links: any[] | undefined) => (links ?? []).find((l) => !l.rel || l.rel === 'alternate')?.href;
     siteUrl = absolute(alt(f.links), feedUrl);
     for (const e of f.entries ?? []) {
@@ -84,7 +85,9 @@ export function parseFeedDocument(body: string, feedUrl: string): ParsedFeed {
 }
 
 /** The feeds a page announces with <link rel="alternate" type="application/rss+xml" …> (Atom, JSON Feed, RDF too), resolved. */
-export function discoverFeeds(html: string, pageUrl: string): string[] {
+export async function discoverFeeds(html: string, pageUrl: string): Promise<string[]> {
+  // linkedom loads on the first page given instead of a feed, not at start-up.
+  const { parseHTML } = await import('linkedom');
   const { document } = parseHTML(html);
   const out: string[] = [];
   for (const link of document.querySelectorAll('link[rel][href]')) {

@@ -158,7 +158,7 @@ export class FeedsService {
     } catch (e) {
       if (!(e instanceof FeedParseError)) throw e;
     }
-    const found = discoverFeeds(first.body, first.finalUrl);
+    const found = await discoverFeeds(first.body, first.finalUrl);
     if (found.length === 0) throw bad('url', 'no feed here: the URL is neither a feed nor a page that names one (<link rel="alternate">)');
     const feed = await this.fetch(found[0]);
     try {

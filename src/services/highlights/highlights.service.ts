@@ -15,6 +15,7 @@ import {
 } from '../../schemas/highlights.js';
 import { parseOrThrow } from '../../schemas/parse.js';
 import { toHighlightDto } from './highlight-dto.js';
+import { noEvents, type EventSink } from '../../schemas/webhook-events.js';
 
 /** Where a highlight came from; `key` makes a re-import of the same item write nothing. */
 export interface HighlightOrigin {
@@ -29,6 +30,8 @@ export class HighlightsService {
     private readonly repo: HighlightsRepo,
     private readonly nodes: Pick<NodesRepo, 'get'>,
     private readonly clock: Clock,
+    /** Webhooks: highlight.created, in the transaction that adds it. */
+    private readonly events: EventSink = noEvents,
   ) {}
 
   list(tenantId: string, nodeId: string): { data: HighlightDto[] } {
@@ -72,6 +75,7 @@ export class HighlightsService {
       prefix: ctx.prefix, suffix: ctx.suffix, start_pos: at?.start ?? null, end_pos: at?.end ?? null,
       source: origin.source, source_key: key, created_at: origin.created_at ?? now, updated_at: now,
     });
+    if (created) this.events.emit(tenantId, 'highlight.created', { node_id: nodeId, highlight_id: id, text: p.text });
     return { id, created };
   }
 

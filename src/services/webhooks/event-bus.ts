@@ -7,6 +7,7 @@ import type { EventSink, WebhookEventData, WebhookEventType } from '../../schema
 type Listener<T extends WebhookEventType> = (tenantId: string, data: WebhookEventData[T]) => void;
 
 export class EventBus implements EventSink {
+  // biome-ignore lint/suspicious/noExplicitAny: one map holds every event type's listeners; on() and emit() keep each one typed
   private readonly listeners = new Map<WebhookEventType, Array<Listener<any>>>();
 
   constructor(private readonly outbox: EventSink) {}
