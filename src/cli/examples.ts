@@ -53,6 +53,12 @@ const EXAMPLES: Record<string, string[]> = {
   context: ['rhizome context "what do I know about grafting"', 'rhizome context --focus nod_01J… -n 10 --json'],
   health: ['rhizome health', 'rhizome health --json | jq .server.status'],
   mcp: ['rhizome mcp                                # started by an MCP client, speaks on stdio'],
+  'feeds show': ['rhizome feeds show fed_01J…', 'rhizome feeds show fed_01J… --json'],
+  'feeds pause': ['rhizome feeds pause fed_01J…'],
+  'feeds resume': ['rhizome feeds resume fed_01J…'],
+  'feeds poll': ['rhizome feeds poll fed_01J…'],
+  'feeds remove': ['rhizome feeds remove fed_01J…'],
+  'feeds export': ['rhizome feeds export subscriptions.opml', 'rhizome feeds export > subscriptions.opml'],
 };
 
 export function addExamples(program: Command, prefix = ''): void {

@@ -152,8 +152,8 @@ describe('rhizome CLI', { timeout: 180_000 }, () => {
     await cli(['node', 'add', 'Kneading dough', '-c', 'Knead the bread dough for ten minutes.']);
     const ctx = await cli(['context', 'kneading', 'dough']);
     expect(ctx.code).toBe(0);
-    expect(ctx.stdout).toMatch(/^ID\s+TITLE\s+SCORE\s+WHY/);
-    expect(ctx.stdout).toMatch(/Kneading dough/);
+    expect(ctx.stdout).toMatch(/^1\. Kneading dough \[nod_\w+\] \d{4}-\d{2}-\d{2} {2}score \d\.\d{3} {2}\(.*keyword_match/m);
+    expect(ctx.stdout).toMatch(/^ {3}> Knead the bread dough for ten minutes\.$/m);
     const sug = JSON.parse((await cli(['suggest', '--json', 'how long to knead dough'])).stdout);
     expect(sug.suggestions.some((s: { title: string }) => s.title === 'Kneading dough')).toBe(true);
   });

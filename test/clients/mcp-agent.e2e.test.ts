@@ -98,7 +98,9 @@ for (const [kind, connect] of Object.entries(transports)) {
       const tagged = await call(c, 'search_nodes', { tags: [`veg-${kind}`] });
       expect(tagged.data.data.map((n: { id: string }) => n.id)).toEqual([a.id]);
       const ctx = await call(c, 'get_context', { query: `compost ${kind}` });
-      expect(ctx.data.nodes.find((n: { id: string }) => n.id === b.id)?.excerpt).toBe('Greens and browns.');
+      // The passage that matched comes with the node (no second request to read it).
+      expect(ctx.data.nodes.find((n: { id: string }) => n.id === b.id)?.passages[0].text).toBe('Greens and browns.');
+      expect(ctx.text).toMatch(/> Greens and browns\./);
 
       await call(c, 'link_nodes', { source_id: a.id, target_id: b.id });
       const un = await call(c, 'unlink_nodes', { source_id: b.id, target_id: a.id });

@@ -108,7 +108,7 @@ async function exerciseAllTools(c: Client, tag: string, key: string) {
   expect(recalled.text).toMatch(/\[1\] .*2023-05-14/);
   const otherSession = await call(c, 'recall', { query: 'what was the starter named', session: 'elsewhere' });
   expect(otherSession.data.citations).toEqual([]);
-  const inMay = await call(c, 'recall', { query: `starter named in May 2023` });
+  const inMay = await call(c, 'recall', { query: `${tag} starter named in May 2023` });
   expect(inMay.data.citations[0].node_id).toBe(memId);
   expect(inMay.data.citations[0].reasons).toContain('date_match:May 2023');
 

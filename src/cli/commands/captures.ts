@@ -117,6 +117,7 @@ export function registerCapturesCommands(program: Command): void {
     .command('check-links')
     .description('check whether each captured page is still there; a 404, 410 or dead domain marks it "original gone" (the archived copy stays)')
     .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  rhizome captures check-links\n  rhizome captures check-links --json')
     .action(async (o: { json?: boolean }) => {
       const r = await client().checkCaptureLinks();
       if (o.json) return printJson(r);
@@ -127,6 +128,7 @@ export function registerCapturesCommands(program: Command): void {
   captures
     .command('rearchive <id>')
     .description('fetch the page again and replace its archived copy (GET /captures/{id}/snapshot shows it)')
+    .addHelpText('after', '\nExamples:\n  rhizome captures rearchive cap_…')
     .action(async (id: string) => {
       const r = await client().rearchiveCapture(id);
       print(`Re-archiving ${r.capture_id} in the background.`);

@@ -8,6 +8,7 @@ export function registerDoctorCommand(program: Command): void {
     .command('doctor')
     .description('check Node, the data folder, the database, the model, the port, the credentials and free disk')
     .option('-p, --port <port>', 'the port to check (default RHIZOME_PORT or 7777)')
+    .addHelpText('after', '\nExamples:\n  rhizome doctor\n  rhizome doctor --port 8080')
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(process.env, opts.port ? { port: Number(opts.port) } : {});
       const c = await import('../doctor/checks.js');

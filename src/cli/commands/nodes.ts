@@ -126,7 +126,7 @@ export function registerNodeCommands(program: Command): void {
     .command('import <file>')
     .description('create many nodes from a JSON array or JSON lines of node bodies (as POST /nodes takes them), 500 a request')
     .option('--json', 'print every per-item result as JSON')
-    .addHelpText('after', '\nEach item: {"title", "content"?, "tags"?, "occurred_at"?, "created_at"?, ...}. "-" reads stdin.\n\nExample:\n  rhizome node import memories.jsonl')
+    .addHelpText('after', '\nEach item: {"title", "content"?, "tags"?, "occurred_at"?, "created_at"?, ...}. "-" reads stdin.\n\nExamples:\n  rhizome node import memories.jsonl\n  rhizome node import - < memories.json')
     .action(async (file: string, o: { json?: boolean }) => {
       const text = file === '-' ? await readStdin() : await contentFrom({ file });
       const items = parseItems(text ?? '');
