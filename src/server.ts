@@ -10,7 +10,7 @@ import { buildContainer, type Container } from './container.js';
 import { followOtherProcesses, registerJobHandlers, startBackground, wireEvents } from './wiring.js';
 import { closeStore, describeStore, openStore } from './db/store.js';
 import type { WorkerEmbedder } from './embed/worker-embedder.js';
-import { startServerEmbedder } from './embed/server-embedder.js';
+import { logModelState, startServerEmbedder } from './embed/server-embedder.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { webMount } from './http/web.js';
@@ -36,6 +36,7 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
     throw e;
   });
   const embedder = opts.embedder ?? startServerEmbedder(config, log);
+  logModelState(embedder, log);
   // Listen first, so that with RHIZOME_PORT=0 (a free port) the links and the credentials
   // file name the port really bound. Requests wait for the app, which is built next.
   let app: ReturnType<typeof createApp> | undefined;

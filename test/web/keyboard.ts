@@ -5,14 +5,20 @@ export async function unreachableByTab(page: Page, maxTabs = 250): Promise<strin
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
     document.querySelectorAll('[data-kb-seen]').forEach((e) => e.removeAttribute('data-kb-seen'));
+    document.querySelectorAll('[data-kb-last]').forEach((e) => e.removeAttribute('data-kb-last'));
   });
   // Start from the top of the document, as a keyboard user arriving on the page does.
   await page.evaluate(() => window.scrollTo(0, 0));
   for (let i = 0; i < maxTabs; i++) {
     await page.keyboard.press('Tab');
+    // A date input takes one Tab per part (month, day, year) without focus leaving it: staying
+    // on the element just focused is not the walk coming round again.
     const again = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
       if (!el || el === document.body) return false;
+      if (el.hasAttribute('data-kb-last')) return false;
+      document.querySelectorAll('[data-kb-last]').forEach((e) => e.removeAttribute('data-kb-last'));
+      el.setAttribute('data-kb-last', '');
       if (el.hasAttribute('data-kb-seen')) return true;
       el.setAttribute('data-kb-seen', '');
       return false;
