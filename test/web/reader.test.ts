@@ -42,6 +42,8 @@ describe('reader view', () => {
     await page.getByRole('toolbar', { name: 'Highlight the selection' }).getByRole('radio', { name: 'blue' }).click();
     await page.getByRole('button', { name: 'Highlight', exact: true }).click();
     await page.locator('mark.hl-blue', { hasText: 'Cutting every other year' }).first().waitFor();
+    // The list shows it too: the page is done re-rendering before the next selection is made.
+    await expect.poll(() => panel.getByRole('listitem').count()).toBe(2);
 
     // With a note.
     await page.locator('.reader-text p', { hasText: 'Laying a hedge' }).first().selectText();
