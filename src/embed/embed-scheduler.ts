@@ -155,7 +155,8 @@ export class EmbedScheduler {
         this.wakeUp = undefined;
         this.dispatch();
       }, Math.max(1, Math.min(quietAt, dueAt) - now));
-      this.wakeUp.unref();
+      // Not unref'd: background work is waiting on this timer, and nothing else may hold the
+      // process open meanwhile (a batch script's top-level await ended with exit code 13).
     }
     return true;
   }
