@@ -27,14 +27,15 @@ export const LIST_QUANTILE = 0.5;
 /** Below this many notes the probes say little: the calibrated best-of-N gate stands. */
 export const MIN_PROBED_NOTES = 30;
 /**
- * Notes this short (median characters: a line or two) take the probes' gate; this long (a
- * paragraph), the best-of-N gate; in between, a mix. The best-of-N model fits texts like the
- * calibration set's (CISI's abstracts, 775 characters; package descriptions, 390; docstrings,
- * 350: at 200/600 the last two lost half their out-of-domain abstention); short texts (chat
- * turns, ~90; one-line memories) are where it silenced in-domain questions.
+ * Notes this short (median characters: a line or two) take the probes' gate; from this long
+ * (a paragraph) on, the best-of-N gate; in between, a mix. The best-of-N gate keeps the
+ * out-of-domain abstention of tenants of abstracts (CISI, 775 characters), package
+ * descriptions (390) and docstrings (350), all past the upper bound (a mix reaching them cost
+ * up to half of it); short texts (the lab's chat turns, 53 characters; one-line memories) are
+ * where it silenced in-domain questions.
  */
 export const SHORT_NOTE_CHARS = 150;
-export const LONG_NOTE_CHARS = 400;
+export const LONG_NOTE_CHARS = 300;
 
 export interface TenantGate {
   /** A query's best cosine must exceed this for any hit drawn by meaning alone. */
