@@ -75,7 +75,6 @@ export interface ContextNode {
 interface Candidate {
   graph: number;
   semantic: number;
-  keyword: number;
   reasons: string[];
 }
 
@@ -120,7 +119,7 @@ export class ContextService {
     const cands = this.graph(tenantId, focus);
     const get = (id: string) => {
       let c = cands.get(id);
-      if (!c) cands.set(id, (c = { graph: 0, semantic: 0, keyword: 0, reasons: [] }));
+      if (!c) cands.set(id, (c = { graph: 0, semantic: 0, reasons: [] }));
       return c;
     };
 
@@ -141,7 +140,7 @@ export class ContextService {
       if (card.status === 'dismissed' || !hasTags(card, req.tags)) continue;
       const c = cands.get(card.id)!;
       const b = this.boosts(card, now);
-      const raw = 0.6 * c.graph + 0.25 * c.semantic + 0.15 * c.keyword + b.score;
+      const raw = 0.6 * c.graph + 0.25 * c.semantic + b.score;
       out.push(this.entry(card, raw / 1.15, [...c.reasons.slice(0, MAX_SIGNAL_REASONS), ...b.reasons]));
     }
     return { nodes: this.withPassages(tenantId, rank(out, req.limit), []) };
@@ -219,7 +218,7 @@ export class ContextService {
     const cands = new Map<string, Candidate>();
     const get = (id: string) => {
       let c = cands.get(id);
-      if (!c) cands.set(id, (c = { graph: 0, semantic: 0, keyword: 0, reasons: [] }));
+      if (!c) cands.set(id, (c = { graph: 0, semantic: 0, reasons: [] }));
       return c;
     };
     const hop1 = new Set<string>();
