@@ -1,25 +1,9 @@
+import type { z } from '@hono/zod-openapi';
 import type { FeedRow } from '../../repos/feeds.repo.js';
+import type { Feed } from '../../schemas/feeds.js';
 
-export interface FeedDto {
-  id: string;
-  url: string;
-  title: string;
-  site_url: string | null;
-  format: string | null;
-  status: FeedRow['status'];
-  tags: string[];
-  feed_tag: string;
-  para_item_id: string | null;
-  interval_minutes: number;
-  last_polled_at: string | null;
-  last_success_at: string | null;
-  next_poll_at: string | null;
-  error_count: number;
-  failing_since: string | null;
-  last_error: string | null;
-  items_seen: number;
-  created_at: string;
-}
+/** A feed as the API shows it: the response schema's own type. */
+export type FeedDto = z.infer<typeof Feed>;
 
 export function toFeedDto(r: FeedRow): FeedDto {
   return {

@@ -9,7 +9,9 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { isPrivateAddress } from '../../ingest/net-guard.js';
 import type { DeliveryRow, WebhookRow, WebhooksRepo } from '../../repos/webhooks.repo.js';
+import type { z } from '@hono/zod-openapi';
 import type { WebhookEventType } from '../../schemas/webhook-events.js';
+import type { WebhookDelivery } from '../../schemas/webhooks.js';
 import type { WebhookOutbox } from './outbox.js';
 import { newWebhookSecret } from './signing.js';
 
@@ -20,20 +22,8 @@ export interface WebhookDto {
   created_at: string;
 }
 
-export interface DeliveryDto {
-  id: string;
-  webhook_id: string;
-  event_type: string;
-  status: DeliveryRow['status'];
-  attempts: number;
-  response_status: number | null;
-  response_ms: number | null;
-  error: string | null;
-  created_at: string;
-  last_attempt_at: string | null;
-  delivered_at: string | null;
-  payload: unknown;
-}
+/** A delivery as the API shows it: the response schema's own type. */
+export type DeliveryDto = z.infer<typeof WebhookDelivery>;
 
 const toDto = (r: WebhookRow): WebhookDto => ({ id: r.id, url: r.url, events: JSON.parse(r.events), created_at: r.created_at });
 
