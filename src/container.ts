@@ -4,11 +4,9 @@
 // (database, repositories, queue, vector store) stays with the server, the wiring and tests.
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { Db } from './db/open.js';
-import { PgDb } from './db/pg/pg-db.js';
-import { backupStore } from './db/store.js';
+import { backupStore, type Store } from './db/store.js';
+import { PgStore } from './db/store/pg-store.js';
 import { memoryLimiters, postgresLimiters } from './repos/limiters.js';
-import { sqliteUnitOfWork } from './db/unit-of-work.js';
 import type { Embedder, ModelState } from './embed/embedder.js';
 import { JobQueue } from './jobs/queue.js';
 import { StorageState } from './db/storage-errors.js';
@@ -59,8 +57,8 @@ export interface EmbedderStatus {
 
 export interface ServiceOptions {
   config: Config;
-  /** The SQLite connection, or PostgreSQL through PgDb (db/store.ts opens either). */
-  db: Db | PgDb;
+  /** The SQLite store, or PostgreSQL's on its pool (db/store.ts opens either). */
+  db: Store;
   embedder: Embedder & { state?: ModelState; error?: string; ready?: Promise<void> };
   clock?: Clock;
   log?: Logger;
@@ -76,8 +74,9 @@ export function buildContainer(o: ServiceOptions) {
   const { db, embedder, config } = o;
   const mailer = o.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer(log));
   // Rate limits count where every process serving this database sees them.
-  const limiters = db instanceof PgDb ? postgresLimiters(db.conn.url) : memoryLimiters();
-  const tx = sqliteUnitOfWork(db as Db, (e) => log.error('an after-commit hook failed', e));
+  const limiters = db instanceof PgStore ? postgresLimiters(db.url) : memoryLimiters();
+  db.onHookError = (e) => log.error('an after-commit hook failed', e);
+  const tx = db; // the store is the unit of work
   const repos = createRepos(db);
   // Remembers a full disk / I/O error until a write succeeds: /health reports it.
   const storage = new StorageState(clock);
@@ -108,12 +107,12 @@ export function buildContainer(o: ServiceOptions) {
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
   // Highlights on nodes (W3C selectors); context hands them to agents with their notes.
-  const highlights = new HighlightsService(tx, new HighlightsRepo(db as Db), repos.nodes, clock, events);
+  const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
   const context = new ContextService({ search, highlights, links: repos.links, repo: repos.context, vectors, clock, calibration });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.
-  const graphView = new GraphViewService(tx, new GraphViewRepo(db as Db));
-  const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db as Db), graphHealth, clock, log);
+  const graphView = new GraphViewService(tx, new GraphViewRepo(db));
+  const healthHistory = new HealthHistoryService(tx, new HealthHistoryRepo(db), graphHealth, clock, log);
   const captures = createCaptures({
     config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {
@@ -125,7 +124,7 @@ export function buildContainer(o: ServiceOptions) {
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
     links, events,
     highlights,
-    snapshots: new CaptureSnapshotsRepo(db as Db),
+    snapshots: new CaptureSnapshotsRepo(db),
   });
 
   const paraItemActive = (t: string, id: string) => repos.para.get(t, id)?.status === 'active';

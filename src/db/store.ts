@@ -1,37 +1,43 @@
 // Which database Rhizome runs on: the one SQLite file (the default), or PostgreSQL when
 // RHIZOME_DATABASE_URL is set. Either way the schema is brought to this version before
-// anything reads it, and the result is a connection every repository takes (db/pg/pg-db.ts
-// speaks the part of better-sqlite3's API they use).
+// anything reads it, and the result is the store every repository takes: one asynchronous
+// contract over either engine (store/contract.ts).
 import type { Config } from '../config.js';
-import { backupDatabase, closeDatabase, openDatabase, type Db } from './open.js';
+import { backupDatabase, openDatabase } from './open.js';
 import { connectPg, describeUrl } from './pg/connect.js';
 import { migratePg } from './pg/migrate.js';
-import { PgDb } from './pg/pg-db.js';
-import { PgSync } from './pg/sync-client.js';
+import { PgStore, type PgStoreOptions } from './store/pg-store.js';
+import { SqliteStore } from './store/sqlite-store.js';
+
+export type Store = SqliteStore | PgStore;
 
 /** Opens the configured database, migrated; PostgreSQL out of reach is a PgUnreachableError with one line. */
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dbPath' | 'synchronous'>): Promise<Db | PgDb> {
-  if (!config.databaseUrl) return openDatabase(config.dbPath, { synchronous: config.synchronous });
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'dbPath' | 'synchronous'> & { pg?: PgStoreOptions },
+  onHookError?: (e: unknown) => void,
+): Promise<Store> {
+  if (!config.databaseUrl) return new SqliteStore(openDatabase(config.dbPath, { synchronous: config.synchronous }), onHookError);
   const client = await connectPg(config.databaseUrl);
   try {
     await migratePg(client);
   } finally {
     await client.end().catch(() => {});
   }
-  return new PgDb(new PgSync(config.databaseUrl));
+  return new PgStore(config.databaseUrl, config.pg, onHookError);
 }
 
-export function closeStore(db: Db | PgDb, o: { checkpoint?: 'TRUNCATE' | 'PASSIVE' } = {}): void {
-  if (db instanceof PgDb) db.close();
-  else closeDatabase(db, o);
+export async function closeStore(db: Store, o: { checkpoint?: 'TRUNCATE' | 'PASSIVE' } = {}): Promise<void> {
+  if (db instanceof PgStore) await db.close();
+  else await db.close(o);
 }
 
 export class BackupUnsupportedError extends Error {}
 
 /** A consistent copy while the server runs: SQLite's VACUUM INTO; on PostgreSQL, pg_dump's job. */
-export function backupStore(db: Db | PgDb, target: string): void {
-  if (db instanceof PgDb) throw new BackupUnsupportedError('the database is PostgreSQL: back it up with pg_dump (or `rhizome migrate --from` into a SQLite file)');
-  backupDatabase(db, target);
+export async function backupStore(db: Store, target: string): Promise<void> {
+  if (db instanceof PgStore) throw new BackupUnsupportedError('the database is PostgreSQL: back it up with pg_dump (or `rhizome migrate --from` into a SQLite file)');
+  await db.turn();
+  backupDatabase(db.handle, target);
 }
 
 export const describeStore = (config: Pick<Config, 'databaseUrl' | 'dbPath'>) => (config.databaseUrl ? `PostgreSQL at ${describeUrl(config.databaseUrl)}` : config.dbPath);

@@ -113,7 +113,7 @@ export class JobQueue {
    */
   enqueueInTx(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): void {
     const now = this.clock.now();
-    this.repo.insertLater(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
+    this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
     if (this.running) setImmediate(() => this.pump());
   }
 

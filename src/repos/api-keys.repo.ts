@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -17,7 +17,7 @@ export class ApiKeysRepo {
   private readonly revokeStmt;
   private readonly touchStmt;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.insertStmt = db.prepare(
       'INSERT INTO api_keys (id, tenant_id, name, secret_hmac, created_at) VALUES (@id, @tenant_id, @name, @secret_hmac, @created_at)',
     );
@@ -30,19 +30,19 @@ export class ApiKeysRepo {
     this.touchStmt = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE tenant_id = ? AND id = ?');
   }
 
-  insert(row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): void {
-    this.insertStmt.run(row);
+  async insert(row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {
+    await this.insertStmt.run(row);
   }
-  findActive(id: string): ApiKeyRow | undefined {
-    return this.activeByIdStmt.get(id) as ApiKeyRow | undefined;
+  async findActive(id: string): Promise<ApiKeyRow | undefined> {
+    return await this.activeByIdStmt.get(id) as ApiKeyRow | undefined;
   }
-  list(tenantId: string): Pick<ApiKeyRow, 'id' | 'name' | 'created_at' | 'last_used_at'>[] {
-    return this.listStmt.all(tenantId) as never;
+  async list(tenantId: string): Promise<Pick<ApiKeyRow, 'id' | 'name' | 'created_at' | 'last_used_at'>[]> {
+    return await this.listStmt.all(tenantId) as never;
   }
-  revoke(tenantId: string, id: string, at: string): boolean {
-    return this.revokeStmt.run(at, tenantId, id).changes > 0;
+  async revoke(tenantId: string, id: string, at: string): Promise<boolean> {
+    return (await this.revokeStmt.run(at, tenantId, id)).changes > 0;
   }
-  touch(tenantId: string, id: string, at: string): void {
-    this.touchStmt.run(at, tenantId, id);
+  async touch(tenantId: string, id: string, at: string): Promise<void> {
+    await this.touchStmt.run(at, tenantId, id);
   }
 }

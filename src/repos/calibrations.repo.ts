@@ -1,17 +1,17 @@
 // Per-model calibrations (search/calibration.ts), computed once per model and calibration set.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 import type { Calibration } from '../search/calibration.js';
 
 export class CalibrationsRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  get(modelId: string, setHash: string): Calibration | null {
-    const row = this.db.prepare('SELECT calibration FROM embedding_calibrations WHERE model_id = ? AND set_hash = ?').pluck().get(modelId, setHash) as string | undefined;
+  async get(modelId: string, setHash: string): Promise<Calibration | null> {
+    const row = await this.db.prepare('SELECT calibration FROM embedding_calibrations WHERE model_id = ? AND set_hash = ?').pluck().get(modelId, setHash) as string | undefined;
     return row ? (JSON.parse(row) as Calibration) : null;
   }
 
-  put(cal: Calibration, at: string): void {
-    this.db
+  async put(cal: Calibration, at: string): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO embedding_calibrations (model_id, set_hash, calibration, computed_at) VALUES (?, ?, ?, ?)
          ON CONFLICT(model_id) DO UPDATE SET set_hash = excluded.set_hash, calibration = excluded.calibration, computed_at = excluded.computed_at`,

@@ -1,5 +1,5 @@
 // Archived copies of captured pages, one per capture. Every statement filters on tenant_id.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface CaptureSnapshotRow {
   capture_id: string;
@@ -13,7 +13,7 @@ export interface CaptureSnapshotRow {
 export class CaptureSnapshotsRepo {
   private readonly s;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.s = {
       put: db.prepare(`INSERT INTO capture_snapshots (capture_id, tenant_id, mime, bytes, source_url, report, archived_at)
         VALUES (@capture_id, @tenant_id, @mime, @bytes, @source_url, @report, @archived_at)
@@ -27,24 +27,24 @@ export class CaptureSnapshotsRepo {
     };
   }
 
-  put(tenantId: string, row: CaptureSnapshotRow): void {
-    this.s.put.run({ ...row, tenant_id: tenantId });
+  async put(tenantId: string, row: CaptureSnapshotRow): Promise<void> {
+    await this.s.put.run({ ...row, tenant_id: tenantId });
   }
-  get(tenantId: string, captureId: string): CaptureSnapshotRow | undefined {
-    return this.s.get.get(tenantId, captureId) as CaptureSnapshotRow | undefined;
+  async get(tenantId: string, captureId: string): Promise<CaptureSnapshotRow | undefined> {
+    return await this.s.get.get(tenantId, captureId) as CaptureSnapshotRow | undefined;
   }
   /** The tenant's captures of a URL (not dismissed), oldest first: what a link check visits. */
-  linkedCaptures(tenantId: string): Array<{ id: string; url: string; metadata: string }> {
-    return this.s.linked.all(tenantId) as Array<{ id: string; url: string; metadata: string }>;
+  async linkedCaptures(tenantId: string): Promise<Array<{ id: string; url: string; metadata: string }>> {
+    return await this.s.linked.all(tenantId) as Array<{ id: string; url: string; metadata: string }>;
   }
   /** When the tenant's links were last checked (the newest check stamp on its captures), if ever. */
-  lastLinkCheck(tenantId: string): string | null {
-    return (this.s.lastCheck.get(tenantId) as string | null | undefined) ?? null;
+  async lastLinkCheck(tenantId: string): Promise<string | null> {
+    return (await this.s.lastCheck.get(tenantId) as string | null | undefined) ?? null;
   }
-  hasLinkedCaptures(tenantId: string): boolean {
-    return this.s.hasLinked.get(tenantId) !== undefined;
+  async hasLinkedCaptures(tenantId: string): Promise<boolean> {
+    return await this.s.hasLinked.get(tenantId) !== undefined;
   }
-  info(tenantId: string, captureId: string): { capture_id: string; mime: string; byte_size: number; archived_at: string } | undefined {
-    return this.s.info.get(tenantId, captureId) as { capture_id: string; mime: string; byte_size: number; archived_at: string } | undefined;
+  async info(tenantId: string, captureId: string): Promise<{ capture_id: string; mime: string; byte_size: number; archived_at: string } | undefined> {
+    return await this.s.info.get(tenantId, captureId) as { capture_id: string; mime: string; byte_size: number; archived_at: string } | undefined;
   }
 }

@@ -1,6 +1,6 @@
 // Captures, their stored bytes, their activity timeline and their per-stage provenance.
 // Every statement filters on tenant_id.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export type CaptureStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'archived' | 'dismissed';
 
@@ -66,7 +66,7 @@ const LIGHT = `id, tenant_id, status, status_before_archive, title, url, url_nor
 export class CapturesRepo {
   private readonly s;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.s = {
       insert: db.prepare(`INSERT INTO captures (id, tenant_id, status, title, url, url_normalized, content_type, why, selected_text,
           raw_content, source, metadata, attempts, node_id, created_at, updated_at)
@@ -117,75 +117,75 @@ export class CapturesRepo {
     };
   }
 
-  insert(row: Pick<CaptureRow, 'id' | 'tenant_id' | 'status' | 'title' | 'url' | 'url_normalized' | 'content_type' | 'why' | 'selected_text' | 'raw_content' | 'source' | 'metadata' | 'attempts' | 'created_at' | 'updated_at'> & { node_id?: string | null }): void {
-    this.s.insert.run({ ...row, node_id: row.node_id ?? null });
+  async insert(row: Pick<CaptureRow, 'id' | 'tenant_id' | 'status' | 'title' | 'url' | 'url_normalized' | 'content_type' | 'why' | 'selected_text' | 'raw_content' | 'source' | 'metadata' | 'attempts' | 'created_at' | 'updated_at'> & { node_id?: string | null }): Promise<void> {
+    await this.s.insert.run({ ...row, node_id: row.node_id ?? null });
   }
   /** The node a file with this content hash already became (an upload or an import), if it still exists. */
-  nodeForContent(tenantId: string, hash: string): string | undefined {
-    return this.s.nodeForContent.get({ tenant_id: tenantId, hash }) as string | undefined;
+  async nodeForContent(tenantId: string, hash: string): Promise<string | undefined> {
+    return await this.s.nodeForContent.get({ tenant_id: tenantId, hash }) as string | undefined;
   }
-  get(tenantId: string, id: string): CaptureRow | undefined {
-    return this.s.get.get(tenantId, id) as CaptureRow | undefined;
+  async get(tenantId: string, id: string): Promise<CaptureRow | undefined> {
+    return await this.s.get.get(tenantId, id) as CaptureRow | undefined;
   }
-  latestByUrl(tenantId: string, urlNormalized: string): CaptureRow | undefined {
-    return this.s.byUrl.get(tenantId, urlNormalized) as CaptureRow | undefined;
+  async latestByUrl(tenantId: string, urlNormalized: string): Promise<CaptureRow | undefined> {
+    return await this.s.byUrl.get(tenantId, urlNormalized) as CaptureRow | undefined;
   }
-  list(tenantId: string, status: CaptureStatus | undefined, limit: number, offset: number): { rows: CaptureRow[]; total: number } {
-    const rows = (status ? this.s.listByStatus.all(tenantId, status, limit, offset) : this.s.list.all(tenantId, limit, offset)) as CaptureRow[];
-    const total = (status ? this.s.countByStatus.get(tenantId, status) : this.s.count.get(tenantId)) as number;
+  async list(tenantId: string, status: CaptureStatus | undefined, limit: number, offset: number): Promise<{ rows: CaptureRow[]; total: number }> {
+    const rows = (status ? await this.s.listByStatus.all(tenantId, status, limit, offset) : await this.s.list.all(tenantId, limit, offset)) as CaptureRow[];
+    const total = (status ? await this.s.countByStatus.get(tenantId, status) : await this.s.count.get(tenantId)) as number;
     return { rows, total };
   }
   /** The captures that became (or stand for) one node, newest first. */
-  listByNode(tenantId: string, nodeId: string, limit: number, offset: number): { rows: CaptureRow[]; total: number } {
-    return { rows: this.s.listByNode.all(tenantId, nodeId, limit, offset) as CaptureRow[], total: this.s.countByNode.get(tenantId, nodeId) as number };
+  async listByNode(tenantId: string, nodeId: string, limit: number, offset: number): Promise<{ rows: CaptureRow[]; total: number }> {
+    return { rows: await this.s.listByNode.all(tenantId, nodeId, limit, offset) as CaptureRow[], total: await this.s.countByNode.get(tenantId, nodeId) as number };
   }
-  setState(tenantId: string, id: string, st: Pick<CaptureRow, 'status' | 'status_before_archive' | 'attempts' | 'error' | 'updated_at'>): void {
-    this.s.setState.run({ ...st, tenant_id: tenantId, id });
+  async setState(tenantId: string, id: string, st: Pick<CaptureRow, 'status' | 'status_before_archive' | 'attempts' | 'error' | 'updated_at'>): Promise<void> {
+    await this.s.setState.run({ ...st, tenant_id: tenantId, id });
   }
-  setMetadata(tenantId: string, id: string, metadata: string, at: string): void {
-    this.s.setMetadata.run(metadata, at, tenantId, id);
+  async setMetadata(tenantId: string, id: string, metadata: string, at: string): Promise<void> {
+    await this.s.setMetadata.run(metadata, at, tenantId, id);
   }
   /** The node a capture stands for before it completes (a bookmark for a page not fetched yet). */
-  setNode(tenantId: string, id: string, nodeId: string, at: string): void {
-    this.s.setNode.run(nodeId, at, tenantId, id);
+  async setNode(tenantId: string, id: string, nodeId: string, at: string): Promise<void> {
+    await this.s.setNode.run(nodeId, at, tenantId, id);
   }
-  complete(tenantId: string, id: string, r: Pick<CaptureRow, 'status' | 'status_before_archive' | 'node_id' | 'markdown' | 'metadata' | 'processed_at'>): void {
-    this.s.complete.run({ ...r, tenant_id: tenantId, id });
+  async complete(tenantId: string, id: string, r: Pick<CaptureRow, 'status' | 'status_before_archive' | 'node_id' | 'markdown' | 'metadata' | 'processed_at'>): Promise<void> {
+    await this.s.complete.run({ ...r, tenant_id: tenantId, id });
   }
-  delete(tenantId: string, id: string): boolean {
-    return this.s.delete.run(tenantId, id).changes === 1;
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    return (await this.s.delete.run(tenantId, id)).changes === 1;
   }
-  putFile(tenantId: string, captureId: string, filename: string, mime: string, bytes: Uint8Array): void {
-    this.s.putFile.run(captureId, tenantId, filename, mime, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  async putFile(tenantId: string, captureId: string, filename: string, mime: string, bytes: Uint8Array): Promise<void> {
+    await this.s.putFile.run(captureId, tenantId, filename, mime, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
-  getFile(tenantId: string, captureId: string): CaptureFileRow | undefined {
-    return this.s.getFile.get(tenantId, captureId) as CaptureFileRow | undefined;
+  async getFile(tenantId: string, captureId: string): Promise<CaptureFileRow | undefined> {
+    return await this.s.getFile.get(tenantId, captureId) as CaptureFileRow | undefined;
   }
   /** Replaces the capture's kept pictures (a reingest keeps only what the page offers now). */
-  replaceImages(tenantId: string, captureId: string, images: Array<{ kind: CaptureImageKind; mime: string; bytes: Uint8Array }>): void {
-    this.s.clearImages.run(tenantId, captureId);
-    for (const i of images) this.s.putImage.run(captureId, tenantId, i.kind, i.mime, Buffer.from(i.bytes.buffer, i.bytes.byteOffset, i.bytes.byteLength));
+  async replaceImages(tenantId: string, captureId: string, images: Array<{ kind: CaptureImageKind; mime: string; bytes: Uint8Array }>): Promise<void> {
+    await this.s.clearImages.run(tenantId, captureId);
+    for (const i of images) await this.s.putImage.run(captureId, tenantId, i.kind, i.mime, Buffer.from(i.bytes.buffer, i.bytes.byteOffset, i.bytes.byteLength));
   }
-  getImage(tenantId: string, captureId: string, kind: CaptureImageKind): CaptureImageRow | undefined {
-    return this.s.getImage.get(tenantId, captureId, kind) as CaptureImageRow | undefined;
+  async getImage(tenantId: string, captureId: string, kind: CaptureImageKind): Promise<CaptureImageRow | undefined> {
+    return await this.s.getImage.get(tenantId, captureId, kind) as CaptureImageRow | undefined;
   }
-  addEvent(tenantId: string, captureId: string, kind: string, at: string, detail: Record<string, unknown> = {}): void {
-    this.s.addEvent.run(tenantId, captureId, kind, at, JSON.stringify(detail));
+  async addEvent(tenantId: string, captureId: string, kind: string, at: string, detail: Record<string, unknown> = {}): Promise<void> {
+    await this.s.addEvent.run(tenantId, captureId, kind, at, JSON.stringify(detail));
   }
-  events(tenantId: string, captureId: string): CaptureEventRow[] {
-    return this.s.events.all(tenantId, captureId) as CaptureEventRow[];
+  async events(tenantId: string, captureId: string): Promise<CaptureEventRow[]> {
+    return await this.s.events.all(tenantId, captureId) as CaptureEventRow[];
   }
-  addStage(tenantId: string, captureId: string, st: Omit<CaptureStageRow, 'id'>): void {
-    this.s.addStage.run(tenantId, captureId, st.run, st.stage, st.started_at, st.finished_at, st.model, st.output);
+  async addStage(tenantId: string, captureId: string, st: Omit<CaptureStageRow, 'id'>): Promise<void> {
+    await this.s.addStage.run(tenantId, captureId, st.run, st.stage, st.started_at, st.finished_at, st.model, st.output);
   }
-  clearRun(tenantId: string, captureId: string, run: number): void {
-    this.s.clearRun.run(tenantId, captureId, run);
+  async clearRun(tenantId: string, captureId: string, run: number): Promise<void> {
+    await this.s.clearRun.run(tenantId, captureId, run);
   }
   /** Stages of the latest run. */
-  stages(tenantId: string, captureId: string): CaptureStageRow[] {
-    return this.s.stages.all(tenantId, captureId, tenantId, captureId) as CaptureStageRow[];
+  async stages(tenantId: string, captureId: string): Promise<CaptureStageRow[]> {
+    return await this.s.stages.all(tenantId, captureId, tenantId, captureId) as CaptureStageRow[];
   }
-  tenantTags(tenantId: string, limit = 500): string[] {
-    return (this.s.tags.all(tenantId, limit) as { tag: string }[]).map((r) => r.tag);
+  async tenantTags(tenantId: string, limit = 500): Promise<string[]> {
+    return (await this.s.tags.all(tenantId, limit) as { tag: string }[]).map((r) => r.tag);
   }
 }

@@ -1,8 +1,8 @@
 // Reads that rank nodes for session context and link suggestions: node cards with the
 // facts ranking needs, recent nodes, and keyword matches — over the tenant's FTS5 table
 // (rowid = nodes.seq) by default, or another engine's ContextKeywords (pg/context-keywords.pg.ts).
-import type Database from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { Database, Statement } from '../db/store/contract.js';
+import type { SqliteStore } from '../db/store/sqlite-store.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
 
 export interface NodeCard {
@@ -25,11 +25,11 @@ export interface NodeCard {
 /** The keyword reads of context and suggestions; queries are FTS5 quoted phrases OR-ed. */
 export interface ContextKeywords {
   /** Best BM25 matches (dismissed nodes left out), best first. */
-  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }>;
+  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>>;
   /** How many of this tenant's nodes contain the phrase, counted up to `cap`. */
-  docFrequency(tenantId: string, ftsPhrase: string, cap: number): number;
+  docFrequency(tenantId: string, ftsPhrase: string, cap: number): Promise<number>;
   /** Matches newest first (dismissed nodes left out). */
-  newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }>;
+  newestMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>>;
 }
 
 export class ContextRepo {
@@ -41,7 +41,7 @@ export class ContextRepo {
   private readonly textsStmt;
   private readonly keywords: ContextKeywords;
 
-  constructor(db: Db, keywords?: ContextKeywords) {
+  constructor(db: Database, keywords: ContextKeywords) {
     const card = `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.mentioned_dates, n.tags,
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
                        WHERE np.tenant_id = n.tenant_id AND np.node_id = n.id AND np.archived = 0
@@ -59,7 +59,7 @@ export class ContextRepo {
     this.recentStmt = db
       .prepare('SELECT id FROM nodes WHERE tenant_id = ? AND status = ? ORDER BY updated_at DESC, id DESC LIMIT ?')
       .pluck();
-    this.keywords = keywords ?? new Fts5ContextKeywords(db);
+    this.keywords = keywords;
     // The first 20,000 characters of a body are plenty to tell which words a node uses.
     // Lookups by id lists are driven from the list (CROSS JOIN): `tenant_id = ? AND
     // seq IN (json_each)` made SQLite walk every node of the tenant.
@@ -70,76 +70,77 @@ export class ContextRepo {
     );
   }
 
-  cards(tenantId: string, ids: string[]): NodeCard[] {
+  async cards(tenantId: string, ids: string[]): Promise<NodeCard[]> {
     if (ids.length === 0) return [];
-    return this.cardsStmt.all(JSON.stringify(ids), tenantId) as NodeCard[];
+    return await this.cardsStmt.all(JSON.stringify(ids), tenantId) as NodeCard[];
   }
 
-  cardsBySeq(tenantId: string, seqs: number[]): NodeCard[] {
+  async cardsBySeq(tenantId: string, seqs: number[]): Promise<NodeCard[]> {
     if (seqs.length === 0) return [];
-    return this.cardsBySeqStmt.all(JSON.stringify(seqs), tenantId) as NodeCard[];
+    return await this.cardsBySeqStmt.all(JSON.stringify(seqs), tenantId) as NodeCard[];
   }
 
   /** The bodies of these nodes (only of those a response shows: a captured page can be long). */
-  bodies(tenantId: string, ids: string[]): Map<string, string> {
+  async bodies(tenantId: string, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    return new Map((this.bodiesStmt.all(JSON.stringify(ids), tenantId) as Array<{ id: string; body_markdown: string }>).map((r) => [r.id, r.body_markdown]));
+    return new Map((await this.bodiesStmt.all(JSON.stringify(ids), tenantId) as Array<{ id: string; body_markdown: string }>).map((r) => [r.id, r.body_markdown]));
   }
 
   /** Nodes whose date (occurred_at, else created_at) lies in [after, before), latest first. */
-  inRange(tenantId: string, after: string, before: string, limit: number): string[] {
-    return this.inRangeStmt.all(tenantId, after, before, limit) as string[];
+  async inRange(tenantId: string, after: string, before: string, limit: number): Promise<string[]> {
+    return await this.inRangeStmt.all(tenantId, after, before, limit) as string[];
   }
 
-  recent(tenantId: string, status: 'raw' | 'validated', limit: number): string[] {
-    return this.recentStmt.all(tenantId, status, limit) as string[];
+  async recent(tenantId: string, status: 'raw' | 'validated', limit: number): Promise<string[]> {
+    return await this.recentStmt.all(tenantId, status, limit) as string[];
   }
 
-  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
-    return this.keywords.keywordMatches(tenantId, ftsQuery, limit);
+  async keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
+    return await this.keywords.keywordMatches(tenantId, ftsQuery, limit);
   }
 
-  docFrequency(tenantId: string, ftsPhrase: string, cap: number): number {
-    return this.keywords.docFrequency(tenantId, ftsPhrase, cap);
+  async docFrequency(tenantId: string, ftsPhrase: string, cap: number): Promise<number> {
+    return await this.keywords.docFrequency(tenantId, ftsPhrase, cap);
   }
 
-  newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
-    return this.keywords.newestMatches(tenantId, ftsQuery, limit);
+  async newestMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
+    return await this.keywords.newestMatches(tenantId, ftsQuery, limit);
   }
 
   /** Searchable text of these rows (by seq), for measuring which words they contain. */
-  texts(tenantId: string, seqs: number[]): Array<{ seq: number; text: string; bodyText?: string }> {
+  async texts(tenantId: string, seqs: number[]): Promise<Array<{ seq: number; text: string; bodyText?: string }>> {
     if (seqs.length === 0) return [];
-    return this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string; bodyText?: string }>;
+    return await this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string; bodyText?: string }>;
   }
 }
 
 /** ContextKeywords over the tenant's own FTS5 table. */
-class Fts5ContextKeywords implements ContextKeywords {
+export class Fts5ContextKeywords implements ContextKeywords {
   private readonly index: KeywordIndexRepo;
-  private readonly fts = new Map<string, { keyword: Database.Statement; docFrequency: Database.Statement; newest: Database.Statement }>();
+  private readonly fts = new Map<string, { keyword: Statement; docFrequency: Statement; newest: Statement }>();
 
-  constructor(private readonly db: Db) {
-    this.index = new KeywordIndexRepo(db);
+  constructor(private readonly db: SqliteStore) {
+    this.index = new KeywordIndexRepo(db.handle);
   }
 
-  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
-    const s = this.ftsStmts(tenantId);
-    return s ? (s.keyword.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
+  async keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
+    const s = await this.ftsStmts(tenantId);
+    return s ? (await s.keyword.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
   }
 
-  docFrequency(tenantId: string, ftsPhrase: string, cap: number): number {
-    const s = this.ftsStmts(tenantId);
-    return s ? (s.docFrequency.get(ftsPhrase, tenantId, cap) as number) : 0;
+  async docFrequency(tenantId: string, ftsPhrase: string, cap: number): Promise<number> {
+    const s = await this.ftsStmts(tenantId);
+    return s ? (await s.docFrequency.get(ftsPhrase, tenantId, cap) as number) : 0;
   }
 
-  newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
-    const s = this.ftsStmts(tenantId);
-    return s ? (s.newest.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
+  async newestMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
+    const s = await this.ftsStmts(tenantId);
+    return s ? (await s.newest.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
   }
 
   /** Statements over the tenant's own FTS5 table; null when it has none yet. */
-  private ftsStmts(tenantId: string) {
+  private async ftsStmts(tenantId: string) {
+    await this.db.turn();
     const t = this.index.table(tenantId);
     if (!t) return null;
     let s = this.fts.get(t);

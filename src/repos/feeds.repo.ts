@@ -1,5 +1,5 @@
 // Feed subscriptions and the items each has seen.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 import { statementCache, type Prepare } from './statement-cache.js';
 
 export type FeedStatus = 'active' | 'paused' | 'failing';
@@ -33,12 +33,12 @@ export type FeedPollState = Pick<FeedRow, 'status' | 'etag' | 'last_modified' | 
 export class FeedsRepo {
   private readonly prepare: Prepare;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.prepare = statementCache(db);
   }
 
-  insert(row: FeedRow): void {
-    this.prepare(
+  async insert(row: FeedRow): Promise<void> {
+    await this.prepare(
       `INSERT INTO feeds (id, tenant_id, url, site_url, title, format, feed_tag, tags, para_item_id, interval_minutes, status, etag, last_modified,
          last_polled_at, last_success_at, next_poll_at, error_count, failing_since, last_error, items_seen, created_at)
        VALUES (@id, @tenant_id, @url, @site_url, @title, @format, @feed_tag, @tags, @para_item_id, @interval_minutes, @status, @etag, @last_modified,
@@ -46,54 +46,54 @@ export class FeedsRepo {
     ).run(row);
   }
 
-  list(tenantId: string): FeedRow[] {
-    return this.prepare('SELECT * FROM feeds WHERE tenant_id = ? ORDER BY created_at, id').all(tenantId) as FeedRow[];
+  async list(tenantId: string): Promise<FeedRow[]> {
+    return await this.prepare('SELECT * FROM feeds WHERE tenant_id = ? ORDER BY created_at, id').all(tenantId) as FeedRow[];
   }
 
-  get(tenantId: string, id: string): FeedRow | undefined {
-    return this.prepare('SELECT * FROM feeds WHERE tenant_id = ? AND id = ?').get(tenantId, id) as FeedRow | undefined;
+  async get(tenantId: string, id: string): Promise<FeedRow | undefined> {
+    return await this.prepare('SELECT * FROM feeds WHERE tenant_id = ? AND id = ?').get(tenantId, id) as FeedRow | undefined;
   }
 
-  byUrl(tenantId: string, url: string): FeedRow | undefined {
-    return this.prepare('SELECT * FROM feeds WHERE tenant_id = ? AND url = ?').get(tenantId, url) as FeedRow | undefined;
+  async byUrl(tenantId: string, url: string): Promise<FeedRow | undefined> {
+    return await this.prepare('SELECT * FROM feeds WHERE tenant_id = ? AND url = ?').get(tenantId, url) as FeedRow | undefined;
   }
 
-  update(tenantId: string, id: string, p: Pick<FeedRow, 'title' | 'tags' | 'para_item_id' | 'interval_minutes' | 'status'>): void {
-    this.prepare(
+  async update(tenantId: string, id: string, p: Pick<FeedRow, 'title' | 'tags' | 'para_item_id' | 'interval_minutes' | 'status'>): Promise<void> {
+    await this.prepare(
       `UPDATE feeds SET title = @title, tags = @tags, para_item_id = @para_item_id, interval_minutes = @interval_minutes, status = @status
        WHERE tenant_id = @tenant_id AND id = @id`,
     ).run({ ...p, tenant_id: tenantId, id });
   }
 
-  setPollState(tenantId: string, id: string, s: FeedPollState): void {
-    this.prepare(
+  async setPollState(tenantId: string, id: string, s: FeedPollState): Promise<void> {
+    await this.prepare(
       `UPDATE feeds SET status = @status, etag = @etag, last_modified = @last_modified, last_polled_at = @last_polled_at, last_success_at = @last_success_at,
          next_poll_at = @next_poll_at, error_count = @error_count, failing_since = @failing_since, last_error = @last_error
        WHERE tenant_id = @tenant_id AND id = @id`,
     ).run({ ...s, tenant_id: tenantId, id });
   }
 
-  setFeedFacts(tenantId: string, id: string, f: { title: string; site_url: string | null; format: string }): void {
-    this.prepare('UPDATE feeds SET title = @title, site_url = @site_url, format = @format WHERE tenant_id = @tenant_id AND id = @id').run({ ...f, tenant_id: tenantId, id });
+  async setFeedFacts(tenantId: string, id: string, f: { title: string; site_url: string | null; format: string }): Promise<void> {
+    await this.prepare('UPDATE feeds SET title = @title, site_url = @site_url, format = @format WHERE tenant_id = @tenant_id AND id = @id').run({ ...f, tenant_id: tenantId, id });
   }
 
-  delete(tenantId: string, id: string): boolean {
-    return this.prepare('DELETE FROM feeds WHERE tenant_id = ? AND id = ?').run(tenantId, id).changes > 0;
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    return (await this.prepare('DELETE FROM feeds WHERE tenant_id = ? AND id = ?').run(tenantId, id)).changes > 0;
   }
 
   /** Which of these item keys the feed has already seen. */
-  seenKeys(tenantId: string, feedId: string, keys: string[]): Set<string> {
+  async seenKeys(tenantId: string, feedId: string, keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const rows = this.prepare('SELECT item_key FROM feed_items WHERE tenant_id = ? AND feed_id = ? AND item_key IN (SELECT value FROM json_each(?))')
+    const rows = await this.prepare('SELECT item_key FROM feed_items WHERE tenant_id = ? AND feed_id = ? AND item_key IN (SELECT value FROM json_each(?))')
       .pluck()
       .all(tenantId, feedId, JSON.stringify(keys)) as string[];
     return new Set(rows);
   }
 
   /** Item URLs the feed already has (an item whose GUID changed but whose URL did not is the same item). */
-  seenUrls(tenantId: string, feedId: string, urls: string[]): Set<string> {
+  async seenUrls(tenantId: string, feedId: string, urls: string[]): Promise<Set<string>> {
     if (urls.length === 0) return new Set();
-    const rows = this.prepare('SELECT url FROM feed_items WHERE tenant_id = ? AND feed_id = ? AND url IN (SELECT value FROM json_each(?))')
+    const rows = await this.prepare('SELECT url FROM feed_items WHERE tenant_id = ? AND feed_id = ? AND url IN (SELECT value FROM json_each(?))')
       .pluck()
       .all(tenantId, feedId, JSON.stringify(urls)) as string[];
     return new Set(rows);
@@ -103,21 +103,21 @@ export class FeedsRepo {
    * Records an item as seen; false when it already was (two polls of one feed racing: the
    * primary key lets one of them have it, and only that one captures it).
    */
-  addItem(row: { tenant_id: string; feed_id: string; item_key: string; url: string | null; created_at: string }): boolean {
-    const added = this.prepare(
+  async addItem(row: { tenant_id: string; feed_id: string; item_key: string; url: string | null; created_at: string }): Promise<boolean> {
+    const added = (await this.prepare(
       `INSERT OR IGNORE INTO feed_items (tenant_id, feed_id, item_key, url, capture_id, created_at) VALUES (@tenant_id, @feed_id, @item_key, @url, NULL, @created_at)`,
-    ).run(row).changes > 0;
-    if (added) this.prepare('UPDATE feeds SET items_seen = items_seen + 1 WHERE tenant_id = ? AND id = ?').run(row.tenant_id, row.feed_id);
+    ).run(row)).changes > 0;
+    if (added) await this.prepare('UPDATE feeds SET items_seen = items_seen + 1 WHERE tenant_id = ? AND id = ?').run(row.tenant_id, row.feed_id);
     return added;
   }
 
-  setItemCapture(tenantId: string, feedId: string, itemKey: string, captureId: string): void {
-    this.prepare('UPDATE feed_items SET capture_id = ? WHERE tenant_id = ? AND feed_id = ? AND item_key = ?').run(captureId, tenantId, feedId, itemKey);
+  async setItemCapture(tenantId: string, feedId: string, itemKey: string, captureId: string): Promise<void> {
+    await this.prepare('UPDATE feed_items SET capture_id = ? WHERE tenant_id = ? AND feed_id = ? AND item_key = ?').run(captureId, tenantId, feedId, itemKey);
   }
 
   /** The feed a capture came from, if any. */
-  feedOfCapture(tenantId: string, captureId: string): FeedRow | undefined {
-    return this.prepare(
+  async feedOfCapture(tenantId: string, captureId: string): Promise<FeedRow | undefined> {
+    return await this.prepare(
       'SELECT f.* FROM feed_items i JOIN feeds f ON f.id = i.feed_id AND f.tenant_id = i.tenant_id WHERE i.tenant_id = ? AND i.capture_id = ?',
     ).get(tenantId, captureId) as FeedRow | undefined;
   }

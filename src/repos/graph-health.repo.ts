@@ -1,6 +1,6 @@
 // Graph health reads: the trigger-maintained counters of tenant_stats, and stale nodes
 // counted over the (tenant_id, status, updated_at) index — two range counts, no table scan.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface TenantCounters {
   total_nodes: number;
@@ -36,26 +36,26 @@ export class GraphHealthRepo {
   /** Per tenant: whether the recent side was the shorter one last time (both sides give the exact count). */
   private readonly recentSideShorter = new Map<string, boolean>();
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.staleStmt = db.prepare(STALE_SQL).pluck();
     this.oldSideStmt = db.prepare(WITH_STALE_OLD_SIDE_SQL);
     this.recentSideStmt = db.prepare(WITH_STALE_RECENT_SIDE_SQL);
   }
 
   /** Nodes not validated whose updated_at (ISO 8601 UTC) is before `beforeIso`. */
-  staleCount(tenantId: string, beforeIso: string): number {
-    return this.withStale(tenantId, beforeIso).stale_nodes;
+  async staleCount(tenantId: string, beforeIso: string): Promise<number> {
+    return (await this.withStale(tenantId, beforeIso)).stale_nodes;
   }
 
   /**
    * The counters and the stale count from one statement, the count taken over whichever
    * index range (older or newer than `beforeIso`) was the shorter at the tenant's last call.
    */
-  withStale(tenantId: string, beforeIso: string): TenantCounters & { stale_nodes: number } {
+  async withStale(tenantId: string, beforeIso: string): Promise<TenantCounters & { stale_nodes: number }> {
     const bind = { t: tenantId, before: beforeIso };
     const recent = this.recentSideShorter.get(tenantId) ?? true;
-    const r = (recent ? this.recentSideStmt : this.oldSideStmt).get(bind) as (TenantCounters & { stale: number }) | undefined;
-    if (!r) return { ...ZERO, stale_nodes: this.staleStmt.get(bind) as number }; // no counters row: the direct count
+    const r = await (recent ? this.recentSideStmt : this.oldSideStmt).get(bind) as (TenantCounters & { stale: number }) | undefined;
+    if (!r) return { ...ZERO, stale_nodes: await this.staleStmt.get(bind) as number }; // no counters row: the direct count
     const { stale, ...counters } = r;
     const open = counters.total_nodes - counters.validated_nodes;
     this.remember(tenantId, stale >= open - stale);

@@ -1,6 +1,6 @@
 // Daily graph-health snapshots (one small row per tenant and UTC day) and the counts and
 // lists behind the dashboard's "needs attention" inbox.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface HealthSnapshotRow {
   day: string;
@@ -30,7 +30,7 @@ export class HealthHistoryRepo {
   private readonly autoCountStmt;
   private readonly autoStmt;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.upsertStmt = db.prepare(
       `INSERT INTO graph_health_daily (tenant_id, day, total_nodes, validated_nodes, total_links, total_captures, failed_captures, stale_nodes, orphan_nodes)
        VALUES (@tenant_id, @day, @total_nodes, @validated_nodes, @total_links, @total_captures, @failed_captures, @stale_nodes, @orphan_nodes)
@@ -60,43 +60,43 @@ export class HealthHistoryRepo {
     );
   }
 
-  upsert(tenantId: string, row: HealthSnapshotRow): void {
-    this.upsertStmt.run({ tenant_id: tenantId, ...row });
+  async upsert(tenantId: string, row: HealthSnapshotRow): Promise<void> {
+    await this.upsertStmt.run({ tenant_id: tenantId, ...row });
   }
 
-  since(tenantId: string, fromDay: string): HealthSnapshotRow[] {
-    return this.rangeStmt.all(tenantId, fromDay) as HealthSnapshotRow[];
+  async since(tenantId: string, fromDay: string): Promise<HealthSnapshotRow[]> {
+    return await this.rangeStmt.all(tenantId, fromDay) as HealthSnapshotRow[];
   }
 
-  failedCaptureCount(tenantId: string): number {
-    return this.failedCountStmt.get({ t: tenantId }) as number;
+  async failedCaptureCount(tenantId: string): Promise<number> {
+    return await this.failedCountStmt.get({ t: tenantId }) as number;
   }
 
-  orphanCount(tenantId: string): number {
-    return this.orphanCountStmt.get({ t: tenantId }) as number;
+  async orphanCount(tenantId: string): Promise<number> {
+    return await this.orphanCountStmt.get({ t: tenantId }) as number;
   }
 
-  staleRawCount(tenantId: string, beforeIso: string): number {
-    return this.staleCountStmt.get({ t: tenantId, before: beforeIso }) as number;
+  async staleRawCount(tenantId: string, beforeIso: string): Promise<number> {
+    return await this.staleCountStmt.get({ t: tenantId, before: beforeIso }) as number;
   }
 
-  autoFilingCount(tenantId: string): number {
-    return this.autoCountStmt.get({ t: tenantId }) as number;
+  async autoFilingCount(tenantId: string): Promise<number> {
+    return await this.autoCountStmt.get({ t: tenantId }) as number;
   }
 
-  failedCaptures(tenantId: string, limit: number) {
-    return this.failedStmt.all({ t: tenantId, limit }) as Array<{ id: string; title: string; url: string | null; error: string | null; updated_at: string }>;
+  async failedCaptures(tenantId: string, limit: number) {
+    return await this.failedStmt.all({ t: tenantId, limit }) as Array<{ id: string; title: string; url: string | null; error: string | null; updated_at: string }>;
   }
 
-  orphans(tenantId: string, limit: number) {
-    return this.orphansStmt.all({ t: tenantId, limit }) as Array<{ id: string; title: string; updated_at: string }>;
+  async orphans(tenantId: string, limit: number) {
+    return await this.orphansStmt.all({ t: tenantId, limit }) as Array<{ id: string; title: string; updated_at: string }>;
   }
 
-  stale(tenantId: string, beforeIso: string, limit: number) {
-    return this.staleStmt.all({ t: tenantId, before: beforeIso, limit }) as Array<{ id: string; title: string; updated_at: string }>;
+  async stale(tenantId: string, beforeIso: string, limit: number) {
+    return await this.staleStmt.all({ t: tenantId, before: beforeIso, limit }) as Array<{ id: string; title: string; updated_at: string }>;
   }
 
-  autoFilings(tenantId: string, limit: number) {
-    return this.autoStmt.all({ t: tenantId, limit }) as Array<{ node_id: string; title: string; para_item_id: string; para_label: string; score: number | null; method: string | null }>;
+  async autoFilings(tenantId: string, limit: number) {
+    return await this.autoStmt.all({ t: tenantId, limit }) as Array<{ node_id: string; title: string; para_item_id: string; para_label: string; score: number | null; method: string | null }>;
   }
 }

@@ -1,6 +1,6 @@
 // Highlights on nodes. Every statement filters on tenant_id; a write keyed by source_key
 // that is already there does nothing (imports are idempotent).
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface HighlightRow {
   id: string;
@@ -24,7 +24,7 @@ const COLUMNS = 'id, tenant_id, node_id, text, note, color, prefix, suffix, star
 export class HighlightsRepo {
   private readonly s;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.s = {
       insert: db.prepare(`INSERT INTO highlights (${COLUMNS})
         VALUES (@id, @tenant_id, @node_id, @text, @note, @color, @prefix, @suffix, @start_pos, @end_pos, @source, @source_key, @created_at, @updated_at)
@@ -39,25 +39,25 @@ export class HighlightsRepo {
   }
 
   /** false when a highlight with this source_key is already there (nothing written). */
-  insert(row: HighlightRow): boolean {
-    return this.s.insert.run(row).changes > 0;
+  async insert(row: HighlightRow): Promise<boolean> {
+    return (await this.s.insert.run(row)).changes > 0;
   }
-  get(tenantId: string, nodeId: string, id: string): HighlightRow | undefined {
-    return this.s.get.get(tenantId, nodeId, id) as HighlightRow | undefined;
+  async get(tenantId: string, nodeId: string, id: string): Promise<HighlightRow | undefined> {
+    return await this.s.get.get(tenantId, nodeId, id) as HighlightRow | undefined;
   }
-  byNode(tenantId: string, nodeId: string): HighlightRow[] {
-    return this.s.byNode.all(tenantId, nodeId) as HighlightRow[];
+  async byNode(tenantId: string, nodeId: string): Promise<HighlightRow[]> {
+    return await this.s.byNode.all(tenantId, nodeId) as HighlightRow[];
   }
-  byNodes(tenantId: string, nodeIds: string[]): HighlightRow[] {
-    return nodeIds.length ? (this.s.byNodes.all(tenantId, JSON.stringify(nodeIds)) as HighlightRow[]) : [];
+  async byNodes(tenantId: string, nodeIds: string[]): Promise<HighlightRow[]> {
+    return nodeIds.length ? (await this.s.byNodes.all(tenantId, JSON.stringify(nodeIds)) as HighlightRow[]) : [];
   }
-  hasKey(tenantId: string, key: string): boolean {
-    return this.s.hasKey.get(tenantId, key) !== undefined;
+  async hasKey(tenantId: string, key: string): Promise<boolean> {
+    return await this.s.hasKey.get(tenantId, key) !== undefined;
   }
-  update(row: Pick<HighlightRow, 'tenant_id' | 'node_id' | 'id' | 'note' | 'color' | 'updated_at'>): void {
-    this.s.update.run(row);
+  async update(row: Pick<HighlightRow, 'tenant_id' | 'node_id' | 'id' | 'note' | 'color' | 'updated_at'>): Promise<void> {
+    await this.s.update.run(row);
   }
-  delete(tenantId: string, nodeId: string, id: string): boolean {
-    return this.s.delete.run(tenantId, nodeId, id).changes > 0;
+  async delete(tenantId: string, nodeId: string, id: string): Promise<boolean> {
+    return (await this.s.delete.run(tenantId, nodeId, id)).changes > 0;
   }
 }

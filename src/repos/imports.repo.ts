@@ -1,6 +1,6 @@
 // Import bookkeeping: which node each imported file became (by source + path, with the
 // file's content hash), and each import run's status, counts and problems.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface ImportKeyRow {
   node_id: string;
@@ -30,7 +30,7 @@ export class ImportsRepo {
   private readonly finishStmt;
   private readonly interruptStmt;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.keyStmt = db.prepare('SELECT k.node_id, k.content_hash FROM import_keys k WHERE k.tenant_id = ? AND k.key = ?');
     this.byHashStmt = db.prepare('SELECT k.node_id, k.content_hash, k.key FROM import_keys k WHERE k.tenant_id = ? AND k.content_hash = ? ORDER BY k.updated_at DESC');
     this.upsertKeyStmt = db.prepare(
@@ -44,37 +44,37 @@ export class ImportsRepo {
     this.interruptStmt = db.prepare("UPDATE imports SET status = 'interrupted', finished_at = ? WHERE status = 'running'");
   }
 
-  key(tenantId: string, key: string): ImportKeyRow | undefined {
-    return this.keyStmt.get(tenantId, key) as ImportKeyRow | undefined;
+  async key(tenantId: string, key: string): Promise<ImportKeyRow | undefined> {
+    return await this.keyStmt.get(tenantId, key) as ImportKeyRow | undefined;
   }
 
   /** Every imported file with this content, newest first. */
-  byHash(tenantId: string, hash: string): Array<ImportKeyRow & { key: string }> {
-    return this.byHashStmt.all(tenantId, hash) as Array<ImportKeyRow & { key: string }>;
+  async byHash(tenantId: string, hash: string): Promise<Array<ImportKeyRow & { key: string }>> {
+    return await this.byHashStmt.all(tenantId, hash) as Array<ImportKeyRow & { key: string }>;
   }
 
-  upsertKey(tenantId: string, key: string, nodeId: string, hash: string, at: string): void {
-    this.upsertKeyStmt.run(tenantId, key, nodeId, hash, at);
+  async upsertKey(tenantId: string, key: string, nodeId: string, hash: string, at: string): Promise<void> {
+    await this.upsertKeyStmt.run(tenantId, key, nodeId, hash, at);
   }
 
-  insert(row: Pick<ImportRow, 'id' | 'tenant_id' | 'kind' | 'status' | 'total' | 'created_at'>): void {
-    this.insertStmt.run(row.id, row.tenant_id, row.kind, row.status, row.total, row.created_at);
+  async insert(row: Pick<ImportRow, 'id' | 'tenant_id' | 'kind' | 'status' | 'total' | 'created_at'>): Promise<void> {
+    await this.insertStmt.run(row.id, row.tenant_id, row.kind, row.status, row.total, row.created_at);
   }
 
-  get(tenantId: string, id: string): ImportRow | undefined {
-    return this.getStmt.get(tenantId, id) as ImportRow | undefined;
+  async get(tenantId: string, id: string): Promise<ImportRow | undefined> {
+    return await this.getStmt.get(tenantId, id) as ImportRow | undefined;
   }
 
-  progress(tenantId: string, id: string, counts: string, problems: string): void {
-    this.progressStmt.run(counts, problems, tenantId, id);
+  async progress(tenantId: string, id: string, counts: string, problems: string): Promise<void> {
+    await this.progressStmt.run(counts, problems, tenantId, id);
   }
 
-  finish(tenantId: string, id: string, status: ImportRow['status'], counts: string, problems: string, error: string | null, at: string): void {
-    this.finishStmt.run(status, counts, problems, error, at, tenantId, id);
+  async finish(tenantId: string, id: string, status: ImportRow['status'], counts: string, problems: string, error: string | null, at: string): Promise<void> {
+    await this.finishStmt.run(status, counts, problems, error, at, tenantId, id);
   }
 
   /** At start-up: runs a previous process left unfinished. Their counts say what landed. */
-  interruptAll(at: string): number {
-    return this.interruptStmt.run(at).changes;
+  async interruptAll(at: string): Promise<number> {
+    return (await this.interruptStmt.run(at)).changes;
   }
 }

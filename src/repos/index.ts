@@ -1,9 +1,10 @@
-// Every repository over one database: the SQLite file, or PostgreSQL through PgDb. Most
+// Every repository over one store: the SQLite file, or PostgreSQL on a pool. Most
 // repositories are one class on both (their SQL is translated, db/pg/sql-translate.ts);
 // the engine-specific parts — the keyword index and its searches, the vector table — are
 // twins behind one interface (src/repos/pg/), and so is the job claim (SKIP LOCKED there).
-import type { Db } from '../db/open.js';
-import { PgDb } from '../db/pg/pg-db.js';
+import type { Database } from '../db/store/contract.js';
+import { PgStore } from '../db/store/pg-store.js';
+import type { SqliteStore } from '../db/store/sqlite-store.js';
 import { PgContextKeywords } from './pg/context-keywords.pg.js';
 import { PgJobsRepo } from './pg/jobs.pg.js';
 import { PgKeywordIndex } from './pg/keyword-index.pg.js';
@@ -12,7 +13,8 @@ import { PgSearchRepo } from './pg/search.pg.js';
 import { ApiKeysRepo } from './api-keys.repo.js';
 import { CalibrationsRepo } from './calibrations.repo.js';
 import { CapturesRepo } from './captures.repo.js';
-import { ContextRepo } from './context.repo.js';
+import { ContextRepo, Fts5ContextKeywords } from './context.repo.js';
+import { KeywordIndexRepo } from './keyword-index.repo.js';
 import { GraphHealthRepo } from './graph-health.repo.js';
 import { ImportsRepo } from './imports.repo.js';
 import { JobsRepo } from './jobs.repo.js';
@@ -32,37 +34,47 @@ import { WebhooksRepo } from './webhooks.repo.js';
 import { FeedsRepo } from './feeds.repo.js';
 import { RulesRepo } from './rules.repo.js';
 
-export function createRepos(db: Db | PgDb) {
-  if (db instanceof PgDb) return createPgRepos(db);
+export function createRepos(db: SqliteStore | PgStore) {
+  if (db instanceof PgStore) return createPgRepos(db);
   const search = new SearchRepo(db);
+  // The FTS5 index is written synchronously inside the node's own statements' turn.
+  const fts = new KeywordIndexRepo(db.handle);
   return {
     ...portableRepos(db),
-    nodes: new NodesRepo(db),
+    nodes: new NodesRepo(db, {
+      insert: async (t, seq, f) => {
+        await db.turn();
+        fts.insert(t, seq, f);
+      },
+      delete: async (t, seq) => {
+        await db.turn();
+        fts.delete(t, seq);
+      },
+    }),
     search: search as KeywordSearch,
     /** FTS5's own search repository (kept impacts, plain BM25): SQLite only. */
     fts: search as SearchRepo | null,
     jobs: new JobsRepo(db),
     vectors: new VectorsRepo(db) as VectorsApi,
-    context: new ContextRepo(db),
+    context: new ContextRepo(db, new Fts5ContextKeywords(db)),
   };
 }
 
-function createPgRepos(pg: PgDb) {
-  const db = pg as unknown as Db; // PgDb speaks the part of better-sqlite3's API the repositories use
-  const keywords = new PgKeywordIndex(pg.conn);
+function createPgRepos(pg: PgStore) {
+  const keywords = new PgKeywordIndex(pg);
   return {
-    ...portableRepos(db),
-    nodes: new NodesRepo(db, keywords),
+    ...portableRepos(pg),
+    nodes: new NodesRepo(pg, keywords),
     search: new PgSearchRepo(pg, keywords) as KeywordSearch,
     fts: null as SearchRepo | null,
     jobs: new PgJobsRepo(pg) as JobsRepo,
     vectors: new PgVectorsRepo(pg) as VectorsApi,
-    context: new ContextRepo(db, new PgContextKeywords(keywords)),
+    context: new ContextRepo(pg, new PgContextKeywords(keywords)),
   };
 }
 
 /** The repositories whose SQL both engines run. */
-function portableRepos(db: Db) {
+function portableRepos(db: Database) {
   return {
     tenants: new TenantsRepo(db),
     apiKeys: new ApiKeysRepo(db),

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 import { PROCESS_OWNER } from '../process-owner.js';
 
 /** How long a claimed job stays this process's without a renewal (the queue renews every third of it). */
@@ -55,7 +55,7 @@ export class JobsRepo {
   private readonly tenantDepthStmt;
 
   constructor(
-    protected readonly db: Db,
+    protected readonly db: Database,
     opts: JobsRepoOptions = {},
   ) {
     this.owner = opts.owner ?? PROCESS_OWNER;
@@ -104,79 +104,74 @@ export class JobsRepo {
   }
 
   /** Returns false when a queued job with the same dedupe key already exists. */
-  insert(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): boolean {
-    return this.insertStmt.run(tenantId, kind, JSON.stringify(payload ?? {}), dedupeKey, runAfter, now, now).changes === 1;
-  }
-
-  /** insert() without its answer, in the caller's transaction (PostgreSQL sends it with the next statement). */
-  insertLater(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): void {
-    this.insert(tenantId, kind, payload, dedupeKey, runAfter, now);
+  async insert(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): Promise<boolean> {
+    return (await this.insertStmt.run(tenantId, kind, JSON.stringify(payload ?? {}), dedupeKey, runAfter, now, now)).changes === 1;
   }
 
   /** Claims the oldest ready job, plus up to batch-1 more of the same kind. */
-  claim(kinds: string[], now: number, batchOf: (kind: string) => number): JobRow[] {
-    return this.db.transaction(() => {
-      const first = this.readyStmt.get(now, JSON.stringify(kinds)) as JobRow | undefined;
+  async claim(kinds: string[], now: number, batchOf: (kind: string) => number): Promise<JobRow[]> {
+    return await this.db.withTx(async () => {
+      const first = await this.readyStmt.get(now, JSON.stringify(kinds)) as JobRow | undefined;
       if (!first) return [];
-      const rows = this.readyOfKindStmt.all(first.kind, now, batchOf(first.kind)) as JobRow[];
+      const rows = await this.readyOfKindStmt.all(first.kind, now, batchOf(first.kind)) as JobRow[];
       const until = now + this.leaseMs;
-      for (const r of rows) this.claimStmt.run(now, this.owner, until, r.id);
+      for (const r of rows) await this.claimStmt.run(now, this.owner, until, r.id);
       return rows.map((r) => ({ ...r, status: 'running' as const, attempts: r.attempts + 1, locked_by: this.owner, locked_until: until }));
-    })();
+    });
   }
 
-  complete(id: number): void {
-    this.doneStmt.run(id);
+  async complete(id: number): Promise<void> {
+    await this.doneStmt.run(id);
   }
-  retry(id: number, runAfter: number, error: string, now: number): void {
-    if (this.retryStmt.run(runAfter, error, now, id).changes === 0) this.doneStmt.run(id);
+  async retry(id: number, runAfter: number, error: string, now: number): Promise<void> {
+    if ((await this.retryStmt.run(runAfter, error, now, id)).changes === 0) await this.doneStmt.run(id);
   }
-  retryTransient(id: number, runAfter: number, error: string, now: number): void {
-    if (this.retryTransientStmt.run(runAfter, error, now, id).changes === 0) this.doneStmt.run(id);
+  async retryTransient(id: number, runAfter: number, error: string, now: number): Promise<void> {
+    if ((await this.retryTransientStmt.run(runAfter, error, now, id)).changes === 0) await this.doneStmt.run(id);
   }
-  fail(id: number, error: string, now: number): void {
-    this.failStmt.run(error, now, id);
+  async fail(id: number, error: string, now: number): Promise<void> {
+    await this.failStmt.run(error, now, id);
   }
   /**
    * At start-up: requeues the running jobs whose process died — those whose lease expired,
    * this owner's own (it is starting, so none of them runs) and those of `deadOwners`
    * (processes known gone). Jobs another live process holds are left to it.
    */
-  requeueRunning(now: number, deadOwners: string[] = []): number {
-    return this.requeueOrphans(now, [this.owner, ...deadOwners]);
+  async requeueRunning(now: number, deadOwners: string[] = []): Promise<number> {
+    return await this.requeueOrphans(now, [this.owner, ...deadOwners]);
   }
   /** The periodic sweep: requeues the running jobs whose lease expired, whoever held them. */
-  requeueExpired(now: number): number {
-    return this.requeueOrphans(now, []);
+  async requeueExpired(now: number): Promise<number> {
+    return await this.requeueOrphans(now, []);
   }
   /** The processes holding unexpired leases on running jobs. */
-  leaseHolders(now: number): string[] {
-    return this.holdersStmt.all(now) as string[];
+  async leaseHolders(now: number): Promise<string[]> {
+    return await this.holdersStmt.all(now) as string[];
   }
   /** Extends this owner's leases on these running jobs; returns how many it still held. */
-  renew(ids: number[], now: number): number {
+  async renew(ids: number[], now: number): Promise<number> {
     if (ids.length === 0) return 0;
-    return this.renewStmt.run(now + this.leaseMs, this.owner, JSON.stringify(ids)).changes;
+    return (await this.renewStmt.run(now + this.leaseMs, this.owner, JSON.stringify(ids))).changes;
   }
-  private requeueOrphans(now: number, owners: string[]): number {
+  private async requeueOrphans(now: number, owners: string[]): Promise<number> {
     const list = JSON.stringify(owners);
-    return this.db.transaction(() => {
+    return await this.db.withTx(async () => {
       // Requeued, it would collide with an identical job queued meanwhile: that one does the work.
-      this.dropDuplicateRunningStmt.run(now, list);
-      return this.requeueRunningStmt.run(now, now, list).changes;
-    })();
+      await this.dropDuplicateRunningStmt.run(now, list);
+      return (await this.requeueRunningStmt.run(now, now, list)).changes;
+    });
   }
-  depth(): number {
-    return this.depthStmt.get() as number;
+  async depth(): Promise<number> {
+    return await this.depthStmt.get() as number;
   }
   /** Queued and running jobs of one tenant (what /health shows its caller). */
-  depthOf(tenantId: string): number {
-    return this.tenantDepthStmt.get(tenantId) as number;
+  async depthOf(tenantId: string): Promise<number> {
+    return await this.tenantDepthStmt.get(tenantId) as number;
   }
-  nextRunAt(): number | null {
-    return this.nextRunStmt.get() as number | null;
+  async nextRunAt(): Promise<number | null> {
+    return await this.nextRunStmt.get() as number | null;
   }
-  pendingOfKind(tenantId: string, kind: string): number {
-    return this.countKindStmt.get(tenantId, kind) as number;
+  async pendingOfKind(tenantId: string, kind: string): Promise<number> {
+    return await this.countKindStmt.get(tenantId, kind) as number;
   }
 }

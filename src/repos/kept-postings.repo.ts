@@ -12,7 +12,7 @@ import type { PackedPostings, ScoreAccumulator } from '../search/kept-postings.j
 import { FIELD_WEIGHTS, fts5Idf } from '../search/keyword-score.js';
 import { readKept, varint, type ReadOutcome } from './kept-postings-read.js';
 import { KeptPostingsReader } from './kept-postings-reader.js';
-import { statementCache, type Prepare } from './statement-cache.js';
+import { syncStatementCache as statementCache, type SyncPrepare as Prepare } from './statement-cache.js';
 import type { Db } from '../db/open.js';
 
 /** Terms held by fewer nodes cost FTS5 under ~0.1 ms to score: not worth keeping. */

@@ -1,6 +1,6 @@
 // Links are stored in both directions (source → target and target → source, the reverse
 // carrying the inverse type); LinksService keeps the pairs together.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 import type { LinkType } from '../schemas/graph.js';
 
 export interface LinkRow {
@@ -30,7 +30,7 @@ export class LinksRepo {
   private readonly relatedStmt;
   private readonly edgesFromStmt;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.nodeExistsStmt = db.prepare('SELECT 1 FROM nodes WHERE tenant_id = ? AND id = ?').pluck();
     this.existingIdsStmt = db
       .prepare('SELECT n.id FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?')
@@ -60,36 +60,36 @@ export class LinksRepo {
     );
   }
 
-  nodeExists(tenantId: string, id: string): boolean {
-    return this.nodeExistsStmt.get(tenantId, id) !== undefined;
+  async nodeExists(tenantId: string, id: string): Promise<boolean> {
+    return await this.nodeExistsStmt.get(tenantId, id) !== undefined;
   }
 
   /** Which of these ids name nodes of this tenant. */
-  existingIds(tenantId: string, ids: string[]): Set<string> {
+  async existingIds(tenantId: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    return new Set(this.existingIdsStmt.all(JSON.stringify(ids), tenantId) as string[]);
+    return new Set(await this.existingIdsStmt.all(JSON.stringify(ids), tenantId) as string[]);
   }
 
-  outgoing(tenantId: string, sourceId: string): LinkRow[] {
-    return this.outgoingStmt.all(tenantId, sourceId) as LinkRow[];
+  async outgoing(tenantId: string, sourceId: string): Promise<LinkRow[]> {
+    return await this.outgoingStmt.all(tenantId, sourceId) as LinkRow[];
   }
 
   /** Removes one direction; callers remove both. */
-  delete(tenantId: string, sourceId: string, targetId: string): void {
-    this.deleteOneStmt.run(tenantId, sourceId, targetId);
+  async delete(tenantId: string, sourceId: string, targetId: string): Promise<void> {
+    await this.deleteOneStmt.run(tenantId, sourceId, targetId);
   }
 
-  upsert(tenantId: string, sourceId: string, targetId: string, type: LinkType, createdAt: string): void {
-    this.upsertStmt.run(tenantId, sourceId, targetId, type, createdAt);
+  async upsert(tenantId: string, sourceId: string, targetId: string, type: LinkType, createdAt: string): Promise<void> {
+    await this.upsertStmt.run(tenantId, sourceId, targetId, type, createdAt);
   }
 
-  related(tenantId: string, id: string, limit: number): RelatedRow[] {
-    return this.relatedStmt.all(tenantId, id, limit) as RelatedRow[];
+  async related(tenantId: string, id: string, limit: number): Promise<RelatedRow[]> {
+    return await this.relatedStmt.all(tenantId, id, limit) as RelatedRow[];
   }
 
   /** Outgoing rows of many nodes at once (graph walks), at most `limit` rows. */
-  edgesFrom(tenantId: string, sourceIds: string[], limit: number): EdgeRow[] {
+  async edgesFrom(tenantId: string, sourceIds: string[], limit: number): Promise<EdgeRow[]> {
     if (sourceIds.length === 0) return [];
-    return this.edgesFromStmt.all(tenantId, JSON.stringify(sourceIds), limit) as EdgeRow[];
+    return await this.edgesFromStmt.all(tenantId, JSON.stringify(sourceIds), limit) as EdgeRow[];
   }
 }

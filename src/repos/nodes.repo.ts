@@ -1,7 +1,7 @@
 // Nodes, their keyword index rows (the tenant's FTS5 table shares the integer rowid `seq`) and their
 // PARA associations as seen on the node.
-import type { Db } from '../db/open.js';
-import { KeywordIndexRepo, type FtsFields } from './keyword-index.repo.js';
+import type { Database } from '../db/store/contract.js';
+import { type FtsFields } from './keyword-index.repo.js';
 import { statementCache, type Prepare } from './statement-cache.js';
 
 export interface NodeRow {
@@ -81,8 +81,8 @@ export function filterSql(tenantId: string, f: NodeFilter): { sql: string; param
 
 /** What a node's writes need of the keyword index. */
 export interface NodeKeywordIndex {
-  insert(tenantId: string, seq: number, f: FtsFields): void;
-  delete(tenantId: string, seq: number): void;
+  insert(tenantId: string, seq: number, f: FtsFields): Promise<void>;
+  delete(tenantId: string, seq: number): Promise<void>;
 }
 
 export class NodesRepo {
@@ -104,8 +104,8 @@ export class NodesRepo {
 
   /** `keywords`: the engine's keyword index (SQLite: the tenant's FTS5 table; PostgreSQL passes its own). */
   constructor(
-    db: Db,
-    keywords?: NodeKeywordIndex,
+    db: Database,
+    keywords: NodeKeywordIndex,
   ) {
     this.prepare = statementCache(db);
     this.insertStmt = db.prepare(
@@ -120,7 +120,7 @@ export class NodesRepo {
     );
     this.deleteStmt = db.prepare('DELETE FROM nodes WHERE tenant_id = ? AND id = ?');
     this.byIdStmt = db.prepare('SELECT * FROM nodes WHERE tenant_id = ? AND id = ?');
-    this.keywords = keywords ?? new KeywordIndexRepo(db);
+    this.keywords = keywords;
     this.paraOfNode = db.prepare(
       'SELECT para_item_id FROM node_para WHERE tenant_id = ? AND node_id = ? AND archived = 0 ORDER BY created_at, para_item_id',
     ).pluck();
@@ -145,60 +145,60 @@ export class NodesRepo {
   }
 
   /** The dates a node's text mentions (JSON array of 'YYYY-MM-DD' / 'YYYY-MM' / 'YYYY'). */
-  setMentionedDates(tenantId: string, id: string, dates: string[]): void {
-    this.prepare('UPDATE nodes SET mentioned_dates = ? WHERE tenant_id = ? AND id = ?').run(JSON.stringify(dates), tenantId, id);
+  async setMentionedDates(tenantId: string, id: string, dates: string[]): Promise<void> {
+    await this.prepare('UPDATE nodes SET mentioned_dates = ? WHERE tenant_id = ? AND id = ?').run(JSON.stringify(dates), tenantId, id);
   }
 
   /** Lengths (characters of title, summary and body) of the tenant's latest `sample` nodes. */
-  textLengths(tenantId: string, sample: number): number[] {
-    return this.prepare('SELECT length(title) + length(summary) + length(body_markdown) FROM nodes WHERE tenant_id = ? ORDER BY seq DESC LIMIT ?')
+  async textLengths(tenantId: string, sample: number): Promise<number[]> {
+    return (await this.prepare('SELECT length(title) + length(summary) + length(body_markdown) FROM nodes WHERE tenant_id = ? ORDER BY seq DESC LIMIT ?')
       .pluck()
-      .all(tenantId, sample)
+      .all(tenantId, sample))
       .map(Number);
   }
 
   /** A new node; `occurred_at` defaults to none. */
-  insert(row: Omit<NodeRow, 'seq' | 'embedded_hash' | 'occurred_at'> & { occurred_at?: string | null }): number {
-    const seq = Number((this.insertStmt.get({ ...row, occurred_at: row.occurred_at ?? null }) as { seq: number }).seq);
-    this.keywords.insert(row.tenant_id, seq, ftsFields(row));
+  async insert(row: Omit<NodeRow, 'seq' | 'embedded_hash' | 'occurred_at'> & { occurred_at?: string | null }): Promise<number> {
+    const seq = Number((await this.insertStmt.get({ ...row, occurred_at: row.occurred_at ?? null }) as { seq: number }).seq);
+    await this.keywords.insert(row.tenant_id, seq, ftsFields(row));
     return seq;
   }
 
-  update(row: NodeRow, reindex: boolean): void {
-    this.updateStmt.run(row);
+  async update(row: NodeRow, reindex: boolean): Promise<void> {
+    await this.updateStmt.run(row);
     if (reindex) {
-      this.keywords.delete(row.tenant_id, row.seq);
-      this.keywords.insert(row.tenant_id, row.seq, ftsFields(row));
+      await this.keywords.delete(row.tenant_id, row.seq);
+      await this.keywords.insert(row.tenant_id, row.seq, ftsFields(row));
     }
   }
 
-  delete(tenantId: string, row: NodeRow): void {
-    this.keywords.delete(tenantId, row.seq);
-    this.deleteStmt.run(tenantId, row.id);
+  async delete(tenantId: string, row: NodeRow): Promise<void> {
+    await this.keywords.delete(tenantId, row.seq);
+    await this.deleteStmt.run(tenantId, row.id);
   }
 
-  get(tenantId: string, id: string): NodeRow | undefined {
-    return this.byIdStmt.get(tenantId, id) as NodeRow | undefined;
+  async get(tenantId: string, id: string): Promise<NodeRow | undefined> {
+    return await this.byIdStmt.get(tenantId, id) as NodeRow | undefined;
   }
 
   /** Rows for these seqs, in no particular order. */
-  getBySeqs(tenantId: string, seqs: number[]): NodeRow[] {
-    return seqs.length === 0 ? [] : (this.bySeqsStmt.all(JSON.stringify(seqs), tenantId) as NodeRow[]);
+  async getBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
+    return seqs.length === 0 ? [] : (await this.bySeqsStmt.all(JSON.stringify(seqs), tenantId) as NodeRow[]);
   }
 
-  getByIds(tenantId: string, ids: string[]): NodeRow[] {
-    return ids.length === 0 ? [] : (this.byIdsStmt.all(JSON.stringify(ids), tenantId) as NodeRow[]);
+  async getByIds(tenantId: string, ids: string[]): Promise<NodeRow[]> {
+    return ids.length === 0 ? [] : (await this.byIdsStmt.all(JSON.stringify(ids), tenantId) as NodeRow[]);
   }
 
-  paraItemIds(tenantId: string, nodeId: string): string[] {
-    return this.paraOfNode.all(tenantId, nodeId) as string[];
+  async paraItemIds(tenantId: string, nodeId: string): Promise<string[]> {
+    return await this.paraOfNode.all(tenantId, nodeId) as string[];
   }
 
   /** Visible PARA ids for many nodes at once (search results). */
-  paraItemIdsMany(tenantId: string, nodeIds: string[]): Map<string, string[]> {
+  async paraItemIdsMany(tenantId: string, nodeIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (nodeIds.length === 0) return out;
-    const rows = this.prepare(
+    const rows = await this.prepare(
         `SELECT node_id, para_item_id FROM node_para WHERE tenant_id = ? AND archived = 0
          AND node_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, para_item_id`,
       )
@@ -208,29 +208,29 @@ export class NodesRepo {
   }
 
   /** The visible associations become exactly `ids` (all marked as the user's choice). */
-  setUserParaItems(tenantId: string, nodeId: string, ids: string[], at: string): void {
-    this.paraVisibleDelete.run(tenantId, nodeId, JSON.stringify(ids));
-    for (const pid of ids) this.paraUpsertUser.run(tenantId, nodeId, pid, at);
+  async setUserParaItems(tenantId: string, nodeId: string, ids: string[], at: string): Promise<void> {
+    await this.paraVisibleDelete.run(tenantId, nodeId, JSON.stringify(ids));
+    for (const pid of ids) await this.paraUpsertUser.run(tenantId, nodeId, pid, at);
   }
 
   /** Which of these ids are PARA items of the tenant, with their status. */
-  paraItemsOf(tenantId: string, ids: string[]): { id: string; status: string }[] {
-    return this.activeParaIds.all(tenantId, JSON.stringify(ids)) as { id: string; status: string }[];
+  async paraItemsOf(tenantId: string, ids: string[]): Promise<{ id: string; status: string }[]> {
+    return await this.activeParaIds.all(tenantId, JSON.stringify(ids)) as { id: string; status: string }[];
   }
 
-  list(tenantId: string, f: NodeFilter, limit: number, offset: number): { rows: NodeRow[]; total: number } {
+  async list(tenantId: string, f: NodeFilter, limit: number, offset: number): Promise<{ rows: NodeRow[]; total: number }> {
     const { sql, params } = filterSql(tenantId, f);
-    const total = this.prepare(`SELECT count(*) FROM nodes n WHERE ${sql}`).pluck().get(...params) as number;
-    const rows = this.prepare(`SELECT n.* FROM nodes n WHERE ${sql} ORDER BY n.updated_at DESC, n.seq DESC LIMIT ? OFFSET ?`)
+    const total = await this.prepare(`SELECT count(*) FROM nodes n WHERE ${sql}`).pluck().get(...params) as number;
+    const rows = await this.prepare(`SELECT n.* FROM nodes n WHERE ${sql} ORDER BY n.updated_at DESC, n.seq DESC LIMIT ? OFFSET ?`)
       .all(...params, limit, offset) as NodeRow[];
     return { rows, total };
   }
 
   /** Of these seqs, the ones that pass the filters (semantic hits are filtered after k-NN), with their node ids. */
-  passing(tenantId: string, seqs: number[], f: NodeFilter): Map<number, string> {
+  async passing(tenantId: string, seqs: number[], f: NodeFilter): Promise<Map<number, string>> {
     if (seqs.length === 0) return new Map();
     const { sql, params } = filterSql(tenantId, f);
-    const rows = this
+    const rows = await this
       // CROSS JOIN keeps the plan "for each seq, look up its row": left to itself SQLite
       // walks every node of the tenant through an index and probes a bloom filter.
       .prepare(`SELECT n.seq, n.id FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE ${sql}`)
@@ -239,18 +239,18 @@ export class NodesRepo {
     return new Map(rows);
   }
 
-  markEmbedded(tenantId: string, id: string, hash: string): void {
-    this.setEmbedded.run(hash, tenantId, id);
+  async markEmbedded(tenantId: string, id: string, hash: string): Promise<void> {
+    await this.setEmbedded.run(hash, tenantId, id);
   }
 
   /** After a model change every vector is stale (install-wide: the vector space is shared). */
-  clearAllEmbedded(): void {
-    this.clearEmbeddedAll.run();
+  async clearAllEmbedded(): Promise<void> {
+    await this.clearEmbeddedAll.run();
   }
 
   /** Nodes with no vector for the current text, oldest first (re-embedding backlog). */
-  unembedded(limit: number): { tenant_id: string; id: string }[] {
-    return this.prepare('SELECT tenant_id, id FROM nodes WHERE embedded_hash IS NULL ORDER BY seq LIMIT ?')
+  async unembedded(limit: number): Promise<{ tenant_id: string; id: string }[]> {
+    return await this.prepare('SELECT tenant_id, id FROM nodes WHERE embedded_hash IS NULL ORDER BY seq LIMIT ?')
       .all(limit) as { tenant_id: string; id: string }[];
   }
 }

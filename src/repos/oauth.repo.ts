@@ -1,7 +1,7 @@
 // The authorization server's rows: registered clients (per installation), pending
 // authorization requests and one-time codes (both stored by HMAC, consumed once). A request
 // names a tenant only once someone signed in; codes always do, and are used by tenant.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface OAuthClientRow {
   client_id: string;
@@ -58,7 +58,7 @@ export class OAuthRepo {
   private readonly purgeRequests;
   private readonly purgeCodes;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.insertClient = db.prepare(
       `INSERT INTO oauth_clients (client_id, client_name, client_uri, redirect_uris, software_id, software_version, created_at)
        VALUES (@client_id, @client_name, @client_uri, @redirect_uris, @software_id, @software_version, @created_at)`,
@@ -84,48 +84,48 @@ export class OAuthRepo {
     this.purgeCodes = db.prepare('DELETE FROM oauth_codes WHERE expires_at < ?');
   }
 
-  addClient(row: OAuthClientRow): void {
-    this.insertClient.run({ ...row, redirect_uris: JSON.stringify(row.redirect_uris) });
+  async addClient(row: OAuthClientRow): Promise<void> {
+    await this.insertClient.run({ ...row, redirect_uris: JSON.stringify(row.redirect_uris) });
   }
-  client(clientId: string): OAuthClientRow | undefined {
-    const row = this.findClient.get(clientId) as (Omit<OAuthClientRow, 'redirect_uris'> & { redirect_uris: string }) | undefined;
+  async client(clientId: string): Promise<OAuthClientRow | undefined> {
+    const row = await this.findClient.get(clientId) as (Omit<OAuthClientRow, 'redirect_uris'> & { redirect_uris: string }) | undefined;
     return row && { ...row, redirect_uris: JSON.parse(row.redirect_uris) as string[] };
   }
 
-  addRequest(row: Omit<OAuthRequestRow, 'oidc_verifier' | 'tenant_id' | 'user_id' | 'decided_at'>): void {
-    this.insertRequest.run(row);
+  async addRequest(row: Omit<OAuthRequestRow, 'oidc_verifier' | 'tenant_id' | 'user_id' | 'decided_at'>): Promise<void> {
+    await this.insertRequest.run(row);
   }
-  request(handleHmac: Buffer): OAuthRequestRow | undefined {
-    return this.findRequest.get(handleHmac) as OAuthRequestRow | undefined;
+  async request(handleHmac: Buffer): Promise<OAuthRequestRow | undefined> {
+    return await this.findRequest.get(handleHmac) as OAuthRequestRow | undefined;
   }
-  signIn(handleHmac: Buffer, tenantId: string, userId: string): boolean {
-    return this.signInRequest.run(tenantId, userId, handleHmac).changes === 1;
+  async signIn(handleHmac: Buffer, tenantId: string, userId: string): Promise<boolean> {
+    return (await this.signInRequest.run(tenantId, userId, handleHmac)).changes === 1;
   }
-  setOidcVerifier(handleHmac: Buffer, verifier: string): void {
-    this.setVerifier.run(verifier, handleHmac);
+  async setOidcVerifier(handleHmac: Buffer, verifier: string): Promise<void> {
+    await this.setVerifier.run(verifier, handleHmac);
   }
   /** True only for the one caller that decided it (approve or deny happens once). */
-  decide(handleHmac: Buffer, at: number): boolean {
-    return this.decideRequest.run(at, handleHmac).changes === 1;
+  async decide(handleHmac: Buffer, at: number): Promise<boolean> {
+    return (await this.decideRequest.run(at, handleHmac)).changes === 1;
   }
 
-  addCode(row: Omit<OAuthCodeRow, 'used_at' | 'family_id'>): void {
-    this.insertCode.run(row);
+  async addCode(row: Omit<OAuthCodeRow, 'used_at' | 'family_id'>): Promise<void> {
+    await this.insertCode.run(row);
   }
-  code(codeHmac: Buffer): OAuthCodeRow | undefined {
-    return this.findCode.get(codeHmac) as OAuthCodeRow | undefined;
+  async code(codeHmac: Buffer): Promise<OAuthCodeRow | undefined> {
+    return await this.findCode.get(codeHmac) as OAuthCodeRow | undefined;
   }
   /** True only for the one caller that redeemed it. */
-  useCodeOnce(tenantId: string, codeHmac: Buffer, at: number): boolean {
-    return this.useCode.run(at, tenantId, codeHmac).changes === 1;
+  async useCodeOnce(tenantId: string, codeHmac: Buffer, at: number): Promise<boolean> {
+    return (await this.useCode.run(at, tenantId, codeHmac)).changes === 1;
   }
   /** Remembers the session a code became, so a replay of the code can end it. */
-  setCodeFamily(tenantId: string, codeHmac: Buffer, familyId: string): void {
-    this.codeFamily.run(familyId, tenantId, codeHmac);
+  async setCodeFamily(tenantId: string, codeHmac: Buffer, familyId: string): Promise<void> {
+    await this.codeFamily.run(familyId, tenantId, codeHmac);
   }
 
-  purge(now: number): void {
-    this.purgeRequests.run(now);
-    this.purgeCodes.run(now - 24 * 3600 * 1000);
+  async purge(now: number): Promise<void> {
+    await this.purgeRequests.run(now);
+    await this.purgeCodes.run(now - 24 * 3600 * 1000);
   }
 }

@@ -1,5 +1,5 @@
 // Identity-provider flow state and one-time hand-off codes: short-lived, consumed once.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface OidcFlowRow {
   id: string;
@@ -37,7 +37,7 @@ export class OidcRepo {
   private readonly useHandoff;
   private readonly purgeHandoffs;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.insertFlow = db.prepare(
       `INSERT INTO oidc_flows (id, handle_hmac, provider, kind, nonce, code_verifier, device_code, return_to, client_state, handoff_challenge, created_at, expires_at)
        VALUES (@id, @handle_hmac, @provider, @kind, @nonce, @code_verifier, @device_code, @return_to, @client_state, @handoff_challenge, @created_at, @expires_at)`,
@@ -55,28 +55,28 @@ export class OidcRepo {
     this.purgeHandoffs = db.prepare('DELETE FROM oidc_handoffs WHERE expires_at < ?');
   }
 
-  addFlow(row: Omit<OidcFlowRow, 'used_at'>): void {
-    this.insertFlow.run(row);
+  async addFlow(row: Omit<OidcFlowRow, 'used_at'>): Promise<void> {
+    await this.insertFlow.run(row);
   }
-  findFlowByHandle(hmac: Buffer): OidcFlowRow | undefined {
-    return this.findFlow.get(hmac) as OidcFlowRow | undefined;
+  async findFlowByHandle(hmac: Buffer): Promise<OidcFlowRow | undefined> {
+    return await this.findFlow.get(hmac) as OidcFlowRow | undefined;
   }
   /** True only for the one caller that consumed it. */
-  consumeFlow(id: string, at: number): boolean {
-    return this.useFlow.run(at, id).changes === 1;
+  async consumeFlow(id: string, at: number): Promise<boolean> {
+    return (await this.useFlow.run(at, id)).changes === 1;
   }
-  addHandoff(row: Omit<OidcHandoffRow, 'used_at'>): void {
-    this.insertHandoff.run(row);
+  async addHandoff(row: Omit<OidcHandoffRow, 'used_at'>): Promise<void> {
+    await this.insertHandoff.run(row);
   }
-  findHandoffByCode(hmac: Buffer): OidcHandoffRow | undefined {
-    return this.findHandoff.get(hmac) as OidcHandoffRow | undefined;
+  async findHandoffByCode(hmac: Buffer): Promise<OidcHandoffRow | undefined> {
+    return await this.findHandoff.get(hmac) as OidcHandoffRow | undefined;
   }
-  consumeHandoff(tenantId: string, hmac: Buffer, at: number): boolean {
-    return this.useHandoff.run(at, tenantId, hmac).changes === 1;
+  async consumeHandoff(tenantId: string, hmac: Buffer, at: number): Promise<boolean> {
+    return (await this.useHandoff.run(at, tenantId, hmac)).changes === 1;
   }
   /** Drops rows expired before `before` (they can no longer be used anyway). */
-  purge(before: number): void {
-    this.purgeFlows.run(before);
-    this.purgeHandoffs.run(before);
+  async purge(before: number): Promise<void> {
+    await this.purgeFlows.run(before);
+    await this.purgeHandoffs.run(before);
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 import type { ParaCategory, ParaItem, ParaStatus } from '../schemas/para.js';
 
 export interface ParaItemRow extends ParaItem {
@@ -35,7 +35,7 @@ export class ParaRepo {
   private readonly rateGetStmt;
   private readonly rateSetStmt;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.insertStmt = db.prepare(
       `INSERT INTO para_items (id, tenant_id, category, label, description, slug, status, created_at, updated_at)
        VALUES (@id, @tenant_id, @category, @label, @description, @slug, 'active', @created_at, @created_at)`,
@@ -90,58 +90,58 @@ export class ParaRepo {
     );
   }
 
-  insert(row: Omit<ParaItemRow, 'status' | 'updated_at'>): void {
-    this.insertStmt.run(row);
+  async insert(row: Omit<ParaItemRow, 'status' | 'updated_at'>): Promise<void> {
+    await this.insertStmt.run(row);
   }
 
-  get(tenantId: string, id: string): ParaItem | undefined {
-    return this.getStmt.get(tenantId, id) as ParaItem | undefined;
+  async get(tenantId: string, id: string): Promise<ParaItem | undefined> {
+    return await this.getStmt.get(tenantId, id) as ParaItem | undefined;
   }
 
-  list(tenantId: string, filter: { category?: ParaCategory; status?: ParaStatus }): ParaItem[] {
-    return this.listStmt.all({ tenant_id: tenantId, category: filter.category ?? null, status: filter.status ?? null }) as ParaItem[];
+  async list(tenantId: string, filter: { category?: ParaCategory; status?: ParaStatus }): Promise<ParaItem[]> {
+    return await this.listStmt.all({ tenant_id: tenantId, category: filter.category ?? null, status: filter.status ?? null }) as ParaItem[];
   }
 
   /** Slugs equal to base or of the form base-N (the candidates a new slug must avoid). */
-  slugsLike(tenantId: string, base: string, excludeId: string | null): string[] {
+  async slugsLike(tenantId: string, base: string, excludeId: string | null): Promise<string[]> {
     const escaped = base.replace(/[\\%_]/g, (m) => `\\${m}`);
-    return this.slugsStmt.all(tenantId, base, `${escaped}-%`, excludeId) as string[];
+    return await this.slugsStmt.all(tenantId, base, `${escaped}-%`, excludeId) as string[];
   }
 
-  update(tenantId: string, item: ParaItem): void {
+  async update(tenantId: string, item: ParaItem): Promise<void> {
     const { id, label, description, slug, status, updated_at } = item;
-    this.updateStmt.run({ tenant_id: tenantId, id, label, description, slug, status, updated_at });
+    await this.updateStmt.run({ tenant_id: tenantId, id, label, description, slug, status, updated_at });
   }
 
   /** Hides the item's visible associations; only this sets archived = 1, so restore undoes exactly it. */
-  hideAssociations(tenantId: string, itemId: string): number {
-    return this.hideStmt.run(tenantId, itemId).changes;
+  async hideAssociations(tenantId: string, itemId: string): Promise<number> {
+    return (await this.hideStmt.run(tenantId, itemId)).changes;
   }
 
-  restoreAssociations(tenantId: string, itemId: string): number {
-    return this.restoreStmt.run(tenantId, itemId).changes;
+  async restoreAssociations(tenantId: string, itemId: string): Promise<number> {
+    return (await this.restoreStmt.run(tenantId, itemId)).changes;
   }
 
   /** Associations per item (visible for live items; for archived ones, those unarchive restores). */
-  nodeCounts(tenantId: string): Map<string, number> {
-    const rows = this.countsStmt.all(tenantId) as { id: string; n: number }[];
+  async nodeCounts(tenantId: string): Promise<Map<string, number>> {
+    const rows = await this.countsStmt.all(tenantId) as { id: string; n: number }[];
     return new Map(rows.map((r) => [r.id, r.n]));
   }
 
-  activeItems(tenantId: string): ParaItem[] {
-    return this.activeStmt.all(tenantId) as ParaItem[];
+  async activeItems(tenantId: string): Promise<ParaItem[]> {
+    return await this.activeStmt.all(tenantId) as ParaItem[];
   }
 
-  hasActiveItems(tenantId: string): boolean {
-    return this.anyActiveStmt.get(tenantId) === 1;
+  async hasActiveItems(tenantId: string): Promise<boolean> {
+    return await this.anyActiveStmt.get(tenantId) === 1;
   }
 
-  orphanIds(tenantId: string): string[] {
-    return this.orphansStmt.all(tenantId) as string[];
+  async orphanIds(tenantId: string): Promise<string[]> {
+    return await this.orphansStmt.all(tenantId) as string[];
   }
 
-  isOrphan(tenantId: string, nodeId: string): boolean {
-    return this.isOrphanStmt.get(tenantId, nodeId) === 1;
+  async isOrphan(tenantId: string, nodeId: string): Promise<boolean> {
+    return await this.isOrphanStmt.get(tenantId, nodeId) === 1;
   }
 
   /**
@@ -149,19 +149,19 @@ export class ParaRepo {
    * assignments stay out so the classifier never learns from its own guesses (measured:
    * warm-start precision 0.93 with them, 0.96 without).
    */
-  userNodeIds(tenantId: string, itemId: string, limit: number): string[] {
-    return this.itemNodesStmt.all(tenantId, itemId, limit) as string[];
+  async userNodeIds(tenantId: string, itemId: string, limit: number): Promise<string[]> {
+    return await this.itemNodesStmt.all(tenantId, itemId, limit) as string[];
   }
 
-  insertAuto(tenantId: string, a: AutoAssignment, createdAt: string): boolean {
-    return this.insertAutoStmt.run(tenantId, a.nodeId, a.itemId, a.score, a.method, a.model, createdAt).changes === 1;
+  async insertAuto(tenantId: string, a: AutoAssignment, createdAt: string): Promise<boolean> {
+    return (await this.insertAutoStmt.run(tenantId, a.nodeId, a.itemId, a.score, a.method, a.model, createdAt)).changes === 1;
   }
 
-  rateLimitLastAt(tenantId: string, name: string): number | null {
-    return (this.rateGetStmt.get(tenantId, name) as number | undefined) ?? null;
+  async rateLimitLastAt(tenantId: string, name: string): Promise<number | null> {
+    return (await this.rateGetStmt.get(tenantId, name) as number | undefined) ?? null;
   }
 
-  setRateLimit(tenantId: string, name: string, at: number): void {
-    this.rateSetStmt.run(tenantId, name, at);
+  async setRateLimit(tenantId: string, name: string, at: number): Promise<void> {
+    await this.rateSetStmt.run(tenantId, name, at);
   }
 }

@@ -1,7 +1,7 @@
 // The keyword side of search: FTS5 BM25 over the four fields, weighted, under the filters,
 // in the tenant's own FTS5 table (keyword-index.repo.ts).
 import type Database from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { SqliteStore } from '../db/store/sqlite-store.js';
 import { ftsAnyOfQuoted } from '../search/text.js';
 import { topKOfCandidates, topKWithImpacts, unionSize } from '../search/term-impacts.js';
 import { ScoreAccumulator } from '../search/kept-postings.js';
@@ -9,7 +9,7 @@ import { KeptPostingsRepo } from './kept-postings.repo.js';
 import { FIELD_WEIGHTS } from '../search/keyword-score.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
 import { TermImpactsRepo } from './term-impacts.repo.js';
-import { statementCache, type Prepare } from './statement-cache.js';
+import { syncStatementCache as statementCache, type SyncPrepare as Prepare } from './statement-cache.js';
 import { filterSql, isFiltered, type NodeFilter, type NodeRow } from './nodes.repo.js';
 
 /**
@@ -28,10 +28,10 @@ export interface KeywordTop {
 
 /** What search needs of a keyword engine (FTS5 here; PostgreSQL: pg/search.pg.ts). */
 export interface KeywordSearch {
-  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): KeywordTop;
-  keywordCount(tenantId: string, match: string, f: NodeFilter): number;
-  termStats(tenantId: string, phrases: string[]): { n: number; df: number[] };
-  nodesBySeqs(tenantId: string, seqs: number[]): NodeRow[];
+  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop>;
+  keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number>;
+  termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }>;
+  nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]>;
 }
 
 export class SearchRepo implements KeywordSearch {
@@ -47,7 +47,8 @@ export class SearchRepo implements KeywordSearch {
   useKept = true;
   private readonly prepare: Prepare;
 
-  constructor(db: Db) {
+  constructor(private readonly store: SqliteStore) {
+    const db = store.handle;
     this.keywords = new KeywordIndexRepo(db);
     this.impacts = new TermImpactsRepo(db, this.keywords);
     this.kept = new KeptPostingsRepo(db, this.keywords);
@@ -56,7 +57,7 @@ export class SearchRepo implements KeywordSearch {
   }
 
   /** Top `limit` matches, best first; score = -bm25 (higher is better). */
-  keyword(tenantId: string, match: string, f: NodeFilter, limit: number): { seq: number; score: number }[] {
+  keywordNow(tenantId: string, match: string, f: NodeFilter, limit: number): { seq: number; score: number }[] {
     const t = this.keywords.table(tenantId);
     if (!t) return [];
     const { sql, params } = filterSql(tenantId, f);
@@ -77,7 +78,7 @@ export class SearchRepo implements KeywordSearch {
    */
   private ranked(tenantId: string, match: string, f: NodeFilter, limit: number): KeywordTop {
     const t = this.keywords.table(tenantId);
-    if (!t || isFiltered(f)) return { hits: this.keyword(tenantId, match, f, limit) };
+    if (!t || isFiltered(f)) return { hits: this.keywordNow(tenantId, match, f, limit) };
     const rows = this.prepare(
         `SELECT seq, score, count(*) OVER () AS total
          FROM (SELECT rowid AS seq, -bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) AS score FROM ${t} WHERE ${t} MATCH ?)
@@ -93,12 +94,12 @@ export class SearchRepo implements KeywordSearch {
    * and the common terms' contributions come from the kept impacts (term-impacts.ts):
    * the cost stops growing with how many notes contain a common word.
    */
-  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, floor?: number): KeywordTop {
+  keywordTopNow(tenantId: string, phrases: string[], f: NodeFilter, limit: number, floor?: number): KeywordTop {
     const match = ftsAnyOfQuoted(phrases);
     if (!match) return { hits: [] };
     const filtered = isFiltered(f);
     const n = this.keywords.rows(tenantId);
-    if (!this.useImpacts) return { hits: this.keyword(tenantId, match, f, limit) };
+    if (!this.useImpacts) return { hits: this.keywordNow(tenantId, match, f, limit) };
     if (filtered || n === 0) return this.ranked(tenantId, match, f, limit);
     const df = this.keywords.docFrequencies(tenantId, phrases);
     const cut = floor ?? commonTermFloor(n);
@@ -144,13 +145,13 @@ export class SearchRepo implements KeywordSearch {
    * The tenant's BM25 statistics for these terms (each a quoted FTS5 phrase): N, the number
    * of the tenant's nodes, and each term's document frequency among them.
    */
-  termStats(tenantId: string, phrases: string[]): { n: number; df: number[] } {
+  termStatsNow(tenantId: string, phrases: string[]): { n: number; df: number[] } {
     const n = this.keywords.rows(tenantId);
     return { n, df: n ? this.keywords.docFrequencies(tenantId, phrases) : phrases.map(() => 0) };
   }
 
   /** How many nodes the keyword side matches under the filters (total_matches). */
-  keywordCount(tenantId: string, match: string, f: NodeFilter): number {
+  keywordCountNow(tenantId: string, match: string, f: NodeFilter): number {
     const t = this.keywords.table(tenantId);
     if (!t) return 0;
     const { sql, params } = filterSql(tenantId, f);
@@ -160,7 +161,7 @@ export class SearchRepo implements KeywordSearch {
   }
 
   /** Rows for these seqs (the page being returned), by primary key. */
-  nodesBySeqs(tenantId: string, seqs: number[]): NodeRow[] {
+  nodesBySeqsNow(tenantId: string, seqs: number[]): NodeRow[] {
     if (seqs.length === 0) return [];
     return this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRow[];
   }
@@ -169,7 +170,7 @@ export class SearchRepo implements KeywordSearch {
    * Plain FTS5 BM25 (equal column weights) for a MATCH expression, node ids best first:
    * the baseline `npm run eval` measures every mode against.
    */
-  plainBm25(tenantId: string, match: string, limit: number): string[] {
+  plainBm25Now(tenantId: string, match: string, limit: number): string[] {
     const t = this.keywords.table(tenantId);
     if (!t) return [];
     return this.prepare(
@@ -178,5 +179,37 @@ export class SearchRepo implements KeywordSearch {
       )
       .pluck()
       .all(match, tenantId, limit) as string[];
+  }
+
+  // The asynchronous contract: each read waits for its turn on the connection (no other
+  // caller's transaction open), then runs through FTS5 synchronously as before.
+  async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, floor?: number): Promise<KeywordTop> {
+    await this.store.turn();
+    return this.keywordTopNow(tenantId, phrases, f, limit, floor);
+  }
+
+  async keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number> {
+    await this.store.turn();
+    return this.keywordCountNow(tenantId, match, f);
+  }
+
+  async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {
+    await this.store.turn();
+    return this.termStatsNow(tenantId, phrases);
+  }
+
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
+    await this.store.turn();
+    return this.nodesBySeqsNow(tenantId, seqs);
+  }
+
+  async plainBm25(tenantId: string, match: string, limit: number): Promise<string[]> {
+    await this.store.turn();
+    return this.plainBm25Now(tenantId, match, limit);
+  }
+
+  async keyword(tenantId: string, match: string, f: NodeFilter, limit: number): Promise<{ seq: number; score: number }[]> {
+    await this.store.turn();
+    return this.keywordNow(tenantId, match, f, limit);
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface TenantRow {
   id: string;
@@ -15,7 +15,7 @@ export class TenantsRepo {
   private readonly metaGet;
   private readonly metaSet;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.insertStmt = db.prepare('INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)');
     this.byNameStmt = db.prepare('SELECT * FROM tenants WHERE name = ?');
     this.byIdStmt = db.prepare('SELECT * FROM tenants WHERE id = ?');
@@ -25,26 +25,26 @@ export class TenantsRepo {
     this.metaSet = db.prepare('INSERT INTO server_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING');
   }
 
-  insert(row: TenantRow): void {
-    this.insertStmt.run(row.id, row.name, row.created_at);
+  async insert(row: TenantRow): Promise<void> {
+    await this.insertStmt.run(row.id, row.name, row.created_at);
   }
-  findByName(name: string): TenantRow | undefined {
-    return this.byNameStmt.get(name) as TenantRow | undefined;
+  async findByName(name: string): Promise<TenantRow | undefined> {
+    return await this.byNameStmt.get(name) as TenantRow | undefined;
   }
-  findById(id: string): TenantRow | undefined {
-    return this.byIdStmt.get(id) as TenantRow | undefined;
+  async findById(id: string): Promise<TenantRow | undefined> {
+    return await this.byIdStmt.get(id) as TenantRow | undefined;
   }
-  count(): number {
-    return this.countStmt.get() as number;
+  async count(): Promise<number> {
+    return await this.countStmt.get() as number;
   }
-  list(): TenantRow[] {
-    return this.listStmt.all() as TenantRow[];
+  async list(): Promise<TenantRow[]> {
+    return await this.listStmt.all() as TenantRow[];
   }
   /** Install-wide settings; setting an existing key keeps the first value. */
-  getMeta(key: string): string | undefined {
-    return this.metaGet.get(key) as string | undefined;
+  async getMeta(key: string): Promise<string | undefined> {
+    return await this.metaGet.get(key) as string | undefined;
   }
-  setMetaOnce(key: string, value: string): void {
-    this.metaSet.run(key, value);
+  async setMetaOnce(key: string, value: string): Promise<void> {
+    await this.metaSet.run(key, value);
   }
 }

@@ -1,5 +1,5 @@
 // Magic-link tokens and refresh tokens, stored only as HMACs.
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface MagicLinkRow {
   token_hmac: Buffer;
@@ -33,7 +33,7 @@ export class TokensRepo {
   private readonly revokeFamilyStmt;
   private readonly familyRevokedStmt;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.insertLink = db.prepare(
       'INSERT INTO magic_links (token_hmac, tenant_id, user_id, expires_at) VALUES (@token_hmac, @tenant_id, @user_id, @expires_at)',
     );
@@ -54,29 +54,29 @@ export class TokensRepo {
       .pluck();
   }
 
-  addMagicLink(row: Omit<MagicLinkRow, 'used_at'>): void {
-    this.insertLink.run(row);
+  async addMagicLink(row: Omit<MagicLinkRow, 'used_at'>): Promise<void> {
+    await this.insertLink.run(row);
   }
-  findMagicLink(hmac: Buffer): MagicLinkRow | undefined {
-    return this.findLink.get(hmac) as MagicLinkRow | undefined;
+  async findMagicLink(hmac: Buffer): Promise<MagicLinkRow | undefined> {
+    return await this.findLink.get(hmac) as MagicLinkRow | undefined;
   }
   /** True only for the one caller that consumed it. */
-  consumeMagicLink(tenantId: string, hmac: Buffer, at: number): boolean {
-    return this.useLink.run(at, tenantId, hmac).changes === 1;
+  async consumeMagicLink(tenantId: string, hmac: Buffer, at: number): Promise<boolean> {
+    return (await this.useLink.run(at, tenantId, hmac)).changes === 1;
   }
-  addRefresh(row: Omit<RefreshTokenRow, 'used_at' | 'revoked_at'>): void {
-    this.insertRefresh.run(row);
+  async addRefresh(row: Omit<RefreshTokenRow, 'used_at' | 'revoked_at'>): Promise<void> {
+    await this.insertRefresh.run(row);
   }
-  findRefreshByHmac(hmac: Buffer): RefreshTokenRow | undefined {
-    return this.findRefresh.get(hmac) as RefreshTokenRow | undefined;
+  async findRefreshByHmac(hmac: Buffer): Promise<RefreshTokenRow | undefined> {
+    return await this.findRefresh.get(hmac) as RefreshTokenRow | undefined;
   }
-  markRefreshUsed(tenantId: string, id: string, at: number): boolean {
-    return this.useRefresh.run(at, tenantId, id).changes === 1;
+  async markRefreshUsed(tenantId: string, id: string, at: number): Promise<boolean> {
+    return (await this.useRefresh.run(at, tenantId, id)).changes === 1;
   }
-  revokeFamily(tenantId: string, familyId: string, at: number): void {
-    this.revokeFamilyStmt.run(at, tenantId, familyId);
+  async revokeFamily(tenantId: string, familyId: string, at: number): Promise<void> {
+    await this.revokeFamilyStmt.run(at, tenantId, familyId);
   }
-  familyRevoked(tenantId: string, familyId: string): boolean {
-    return this.familyRevokedStmt.get(tenantId, familyId) !== undefined;
+  async familyRevoked(tenantId: string, familyId: string): Promise<boolean> {
+    return await this.familyRevokedStmt.get(tenantId, familyId) !== undefined;
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 
 export interface UserRow {
   id: string;
@@ -12,7 +12,7 @@ export class UsersRepo {
   private readonly byEmailStmt;
   private readonly byIdStmt;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.insertStmt = db.prepare('INSERT INTO users (id, tenant_id, email, created_at) VALUES (@id, @tenant_id, @email, @created_at)');
     // Login starts from an email alone; the user row is what names the tenant.
     // Without case on both sides: SQLite's NOCASE column index; PostgreSQL's lower(email) index.
@@ -20,13 +20,13 @@ export class UsersRepo {
     this.byIdStmt = db.prepare('SELECT * FROM users WHERE tenant_id = ? AND id = ?');
   }
 
-  insert(row: UserRow): void {
-    this.insertStmt.run(row);
+  async insert(row: UserRow): Promise<void> {
+    await this.insertStmt.run(row);
   }
-  findByEmail(email: string): UserRow | undefined {
-    return this.byEmailStmt.get(email) as UserRow | undefined;
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    return await this.byEmailStmt.get(email) as UserRow | undefined;
   }
-  findById(tenantId: string, id: string): UserRow | undefined {
-    return this.byIdStmt.get(tenantId, id) as UserRow | undefined;
+  async findById(tenantId: string, id: string): Promise<UserRow | undefined> {
+    return await this.byIdStmt.get(tenantId, id) as UserRow | undefined;
   }
 }

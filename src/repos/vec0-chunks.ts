@@ -5,8 +5,8 @@
 // 0.1.9's (`<table>_chunks`: partition, validity bitmap, int64 rowids; `<table>_vector_chunks00`:
 // float32 vectors), so it is used only for tables that version created; anything else
 // falls back to the rowid lookups.
-import type Database from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { Statement } from '../db/store/contract.js';
+import type { SqliteStore } from '../db/store/sqlite-store.js';
 
 /** The sqlite-vec version whose chunk layout this reads. */
 const LAYOUT_VERSION = 'v0.1.9';
@@ -18,15 +18,15 @@ export interface ChunkVector {
 
 export class Vec0Chunks {
   private constructor(
-    private readonly next: Database.Statement<unknown[], unknown>,
-    private readonly blob: Database.Statement<unknown[], unknown>,
+    private readonly next: Statement,
+    private readonly blob: Statement,
     private readonly dim: number,
   ) {}
 
   /** A reader for `table`, or null when the table was not made by the layout's version. */
-  static open(db: Db, table: string, dim: number): Vec0Chunks | null {
+  static open(db: SqliteStore, table: string, dim: number): Vec0Chunks | null {
     try {
-      const version = db.prepare(`SELECT value FROM "${table}_info" WHERE key = 'CREATE_VERSION'`).pluck().get();
+      const version = db.handle.prepare(`SELECT value FROM "${table}_info" WHERE key = 'CREATE_VERSION'`).pluck().get();
       if (version !== LAYOUT_VERSION) return null;
       // Two statements, not a join: joined, SQLite scans every vector chunk for each page
       // (the blob table's key is a plain column named rowid, not the rowid).
@@ -42,12 +42,12 @@ export class Vec0Chunks {
    * The valid vectors of the partition's next `chunks` chunks after chunk `after`, and the
    * last chunk read (null when there was none left).
    */
-  page(partition: string, after: number, chunks: number): { vectors: ChunkVector[]; last: number | null } {
-    const rows = this.next.all(partition, after, chunks) as Array<{ chunk_id: number; size: number; validity: Buffer; rowids: Buffer }>;
+  async page(partition: string, after: number, chunks: number): Promise<{ vectors: ChunkVector[]; last: number | null }> {
+    const rows = await this.next.all(partition, after, chunks) as Array<{ chunk_id: number; size: number; validity: Buffer; rowids: Buffer }>;
     const vectors: ChunkVector[] = [];
     const bytes = this.dim * 4;
     for (const r of rows) {
-      const blob = this.blob.get(r.chunk_id) as Buffer | undefined;
+      const blob = await this.blob.get(r.chunk_id) as Buffer | undefined;
       if (!blob) continue;
       const n = Math.min(r.size, r.validity.length * 8, r.rowids.length / 8, Math.floor(blob.length / bytes));
       for (let i = 0; i < n; i++) {

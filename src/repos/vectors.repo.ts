@@ -3,11 +3,11 @@
 // embedding model, so the table is created here rather than in schema.sql, and
 // embedding_spaces records which model filled it. Every statement is prepared once, when
 // the table is known to exist.
-import type Database from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { Statement } from '../db/store/contract.js';
+import type { SqliteStore } from '../db/store/sqlite-store.js';
 import { Vec0Chunks } from './vec0-chunks.js';
 
-type Stmt = Database.Statement<unknown[], unknown>;
+type Stmt = Statement;
 
 export interface EmbeddingSpace {
   model_id: string;
@@ -53,7 +53,7 @@ export class VectorsRepo implements VectorsApi {
   private readonly countStmt: Stmt;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: SqliteStore,
     /** `chunks: false` reads vectors one rowid at a time even where vec0's chunks could be read (for comparison). */
     private readonly opts: { chunks?: boolean } = {},
   ) {
@@ -64,25 +64,26 @@ export class VectorsRepo implements VectorsApi {
        ON CONFLICT(id) DO UPDATE SET model_id = excluded.model_id, dimension = excluded.dimension, created_at = excluded.created_at`,
     );
     this.countStmt = db.prepare('SELECT count(*) FROM nodes WHERE tenant_id = ? AND embedded_hash IS NOT NULL').pluck();
-    const space = this.space();
-    if (space && this.tableStmt.get()) this.prepare(space.dimension);
+    // Read once at construction, before anything is served.
+    const space = db.handle.prepare('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1').get() as EmbeddingSpace | undefined;
+    if (space && db.handle.prepare("SELECT 1 FROM sqlite_master WHERE name = 'node_vectors'").get()) this.prepare(space.dimension);
   }
 
-  space(): EmbeddingSpace | undefined {
-    return this.spaceStmt.get() as EmbeddingSpace | undefined;
+  async space(): Promise<EmbeddingSpace | undefined> {
+    return await this.spaceStmt.get() as EmbeddingSpace | undefined;
   }
 
   /** True when the vector table exists for exactly this model and dimension. */
-  matches(modelId: string, dimension: number): boolean {
-    const cur = this.space();
-    return !!cur && cur.model_id === modelId && cur.dimension === dimension && !!this.tableStmt.get();
+  async matches(modelId: string, dimension: number): Promise<boolean> {
+    const cur = await this.space();
+    return !!cur && cur.model_id === modelId && cur.dimension === dimension && !!await this.tableStmt.get();
   }
 
   /** Drops every vector and creates the table for a new model (the caller holds the transaction). */
-  recreate(modelId: string, dimension: number, at: string): void {
-    this.db.exec('DROP TABLE IF EXISTS node_vectors');
-    this.db.exec(`CREATE VIRTUAL TABLE node_vectors USING vec0(tenant_id text partition key, embedding float[${dimension}] distance_metric=cosine)`);
-    this.setSpaceStmt.run(modelId, dimension, at);
+  async recreate(modelId: string, dimension: number, at: string): Promise<void> {
+    await this.db.exec('DROP TABLE IF EXISTS node_vectors');
+    await this.db.exec(`CREATE VIRTUAL TABLE node_vectors USING vec0(tenant_id text partition key, embedding float[${dimension}] distance_metric=cosine)`);
+    await this.setSpaceStmt.run(modelId, dimension, at);
     this.prepare(dimension);
   }
 
@@ -94,25 +95,25 @@ export class VectorsRepo implements VectorsApi {
     return this.stmts !== undefined;
   }
 
-  upsert(tenantId: string, seq: number, vector: Float32Array): void {
+  async upsert(tenantId: string, seq: number, vector: Float32Array): Promise<void> {
     const s = this.require();
-    s.del.run(BigInt(seq));
-    s.ins.run(BigInt(seq), tenantId, vector);
+    await s.del.run(BigInt(seq));
+    await s.ins.run(BigInt(seq), tenantId, vector);
   }
 
-  delete(seq: number): void {
-    this.stmts?.del.run(BigInt(seq));
+  async delete(seq: number): Promise<void> {
+    await this.stmts?.del.run(BigInt(seq));
   }
 
   /** Exact k nearest nodes of the tenant, nearest first (brute force over the partition): the baseline. */
-  knnExact(tenantId: string, vector: Float32Array, k: number): KnnHit[] {
+  async knnExact(tenantId: string, vector: Float32Array, k: number): Promise<KnnHit[]> {
     if (!this.stmts || vector.length !== this.dim || k <= 0) return [];
-    return this.stmts.knn.all(vector, BigInt(Math.min(k, VEC0_MAX_K)), tenantId) as KnnHit[];
+    return await this.stmts.knn.all(vector, BigInt(Math.min(k, VEC0_MAX_K)), tenantId) as KnnHit[];
   }
 
-  get(tenantId: string, nodeId: string): Float32Array | null {
+  async get(tenantId: string, nodeId: string): Promise<Float32Array | null> {
     if (!this.stmts) return null;
-    const row = this.stmts.get.get(tenantId, nodeId, tenantId) as { embedding: Buffer } | undefined;
+    const row = await this.stmts.get.get(tenantId, nodeId, tenantId) as { embedding: Buffer } | undefined;
     return row ? new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength / 4) : null;
   }
 
@@ -123,46 +124,46 @@ export class VectorsRepo implements VectorsApi {
    * come in one read (vec0-chunks.ts); otherwise it is a node seq, and vectors are read one
    * rowid lookup each after a page of the nodes table (a rowid range over vec0 is a scan).
    */
-  page(tenantId: string, after: number, limit: number): { vectors: StoredVector[]; last: number | null } {
+  async page(tenantId: string, after: number, limit: number): Promise<{ vectors: StoredVector[]; last: number | null }> {
     if (!this.stmts) return { vectors: [], last: null };
     const chunks = this.stmts.chunks;
     if (chunks) {
-      const { vectors, last } = chunks.page(tenantId, after, Math.max(1, Math.ceil(limit / 1024)));
+      const { vectors, last } = await chunks.page(tenantId, after, Math.max(1, Math.ceil(limit / 1024)));
       if (vectors.length === 0) return { vectors: [], last };
       const ids = new Map(
-        (this.stmts.idsOf.all(tenantId, JSON.stringify(vectors.map((v) => v.seq))) as Array<{ seq: number; id: string }>).map((r) => [r.seq, r.id]),
+        (await this.stmts.idsOf.all(tenantId, JSON.stringify(vectors.map((v) => v.seq))) as Array<{ seq: number; id: string }>).map((r) => [r.seq, r.id]),
       );
       return { vectors: vectors.filter((v) => ids.has(v.seq)).map((v) => ({ seq: v.seq, id: ids.get(v.seq)!, embedding: v.embedding })), last };
     }
-    const nodes = this.stmts.seqPage.all(tenantId, after, limit) as Array<{ seq: number; id: string }>;
+    const nodes = await this.stmts.seqPage.all(tenantId, after, limit) as Array<{ seq: number; id: string }>;
     const vectors: StoredVector[] = [];
     for (const n of nodes) {
-      const row = this.stmts.bySeq.get(BigInt(n.seq)) as { embedding: Buffer } | undefined;
+      const row = await this.stmts.bySeq.get(BigInt(n.seq)) as { embedding: Buffer } | undefined;
       if (row) vectors.push({ seq: n.seq, id: n.id, embedding: row.embedding });
     }
     return { vectors, last: nodes.length ? nodes[nodes.length - 1].seq : null };
   }
 
   /** How many of the tenant's nodes have a vector (from the nodes table: vec0 would scan). */
-  count(tenantId: string): number {
-    return this.countStmt.get(tenantId) as number;
+  async count(tenantId: string): Promise<number> {
+    return await this.countStmt.get(tenantId) as number;
   }
 
   /** The stored vectors at these node seqs (the tenant's only). */
-  bySeqs(tenantId: string, seqs: number[]): Array<{ seq: number; embedding: Buffer }> {
+  async bySeqs(tenantId: string, seqs: number[]): Promise<Array<{ seq: number; embedding: Buffer }>> {
     if (!this.stmts) return [];
     const out: Array<{ seq: number; embedding: Buffer }> = [];
     for (const seq of seqs) {
-      const row = this.stmts.bySeq.get(BigInt(seq)) as { embedding: Buffer; tenant_id: string } | undefined;
+      const row = await this.stmts.bySeq.get(BigInt(seq)) as { embedding: Buffer; tenant_id: string } | undefined;
       if (row && row.tenant_id === tenantId) out.push({ seq, embedding: row.embedding });
     }
     return out;
   }
 
   /** The stored vectors of these nodes. */
-  some(tenantId: string, nodeIds: string[]): StoredVector[] {
+  async some(tenantId: string, nodeIds: string[]): Promise<StoredVector[]> {
     if (!this.stmts || nodeIds.length === 0) return [];
-    return this.stmts.some.all(tenantId, JSON.stringify(nodeIds), tenantId) as StoredVector[];
+    return await this.stmts.some.all(tenantId, JSON.stringify(nodeIds), tenantId) as StoredVector[];
   }
 
   private require(): Stmts {

@@ -1,5 +1,5 @@
 // Webhook subscriptions and the delivery log (the outbox rows the delivery job sends).
-import type { Db } from '../db/open.js';
+import type { Database } from '../db/store/contract.js';
 import { statementCache, type Prepare } from './statement-cache.js';
 
 export interface WebhookRow {
@@ -40,44 +40,44 @@ export interface AttemptOutcome {
 export class WebhooksRepo {
   private readonly prepare: Prepare;
 
-  constructor(db: Db) {
+  constructor(db: Database) {
     this.prepare = statementCache(db);
   }
 
-  insert(row: WebhookRow): void {
-    this.prepare('INSERT INTO webhooks (id, tenant_id, url, events, secret, created_at) VALUES (@id, @tenant_id, @url, @events, @secret, @created_at)').run(row);
+  async insert(row: WebhookRow): Promise<void> {
+    await this.prepare('INSERT INTO webhooks (id, tenant_id, url, events, secret, created_at) VALUES (@id, @tenant_id, @url, @events, @secret, @created_at)').run(row);
   }
 
-  list(tenantId: string): WebhookRow[] {
-    return this.prepare('SELECT * FROM webhooks WHERE tenant_id = ? ORDER BY created_at, id').all(tenantId) as WebhookRow[];
+  async list(tenantId: string): Promise<WebhookRow[]> {
+    return await this.prepare('SELECT * FROM webhooks WHERE tenant_id = ? ORDER BY created_at, id').all(tenantId) as WebhookRow[];
   }
 
-  get(tenantId: string, id: string): WebhookRow | undefined {
-    return this.prepare('SELECT * FROM webhooks WHERE tenant_id = ? AND id = ?').get(tenantId, id) as WebhookRow | undefined;
+  async get(tenantId: string, id: string): Promise<WebhookRow | undefined> {
+    return await this.prepare('SELECT * FROM webhooks WHERE tenant_id = ? AND id = ?').get(tenantId, id) as WebhookRow | undefined;
   }
 
-  delete(tenantId: string, id: string): boolean {
-    return this.prepare('DELETE FROM webhooks WHERE tenant_id = ? AND id = ?').run(tenantId, id).changes > 0;
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    return (await this.prepare('DELETE FROM webhooks WHERE tenant_id = ? AND id = ?').run(tenantId, id)).changes > 0;
   }
 
-  insertDelivery(row: Pick<DeliveryRow, 'id' | 'tenant_id' | 'webhook_id' | 'event_type' | 'body' | 'created_at'>): void {
-    this.prepare(
+  async insertDelivery(row: Pick<DeliveryRow, 'id' | 'tenant_id' | 'webhook_id' | 'event_type' | 'body' | 'created_at'>): Promise<void> {
+    await this.prepare(
       `INSERT INTO webhook_deliveries (id, tenant_id, webhook_id, event_type, body, status, attempts, created_at)
        VALUES (@id, @tenant_id, @webhook_id, @event_type, @body, 'pending', 0, @created_at)`,
     ).run(row);
   }
 
-  delivery(tenantId: string, id: string): DeliveryRow | undefined {
-    return this.prepare('SELECT * FROM webhook_deliveries WHERE tenant_id = ? AND id = ?').get(tenantId, id) as DeliveryRow | undefined;
+  async delivery(tenantId: string, id: string): Promise<DeliveryRow | undefined> {
+    return await this.prepare('SELECT * FROM webhook_deliveries WHERE tenant_id = ? AND id = ?').get(tenantId, id) as DeliveryRow | undefined;
   }
 
   /** A webhook's deliveries, newest first. */
-  deliveries(tenantId: string, webhookId: string, limit: number): DeliveryRow[] {
-    return this.prepare('SELECT * FROM webhook_deliveries WHERE tenant_id = ? AND webhook_id = ? ORDER BY created_at DESC, id DESC LIMIT ?').all(tenantId, webhookId, limit) as DeliveryRow[];
+  async deliveries(tenantId: string, webhookId: string, limit: number): Promise<DeliveryRow[]> {
+    return await this.prepare('SELECT * FROM webhook_deliveries WHERE tenant_id = ? AND webhook_id = ? ORDER BY created_at DESC, id DESC LIMIT ?').all(tenantId, webhookId, limit) as DeliveryRow[];
   }
 
-  recordAttempt(tenantId: string, id: string, o: AttemptOutcome): void {
-    this.prepare(
+  async recordAttempt(tenantId: string, id: string, o: AttemptOutcome): Promise<void> {
+    await this.prepare(
       `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, response_status = @response_status, response_ms = @response_ms,
          error = @error, last_attempt_at = @at, delivered_at = CASE WHEN @status = 'delivered' THEN @at ELSE delivered_at END
        WHERE tenant_id = @tenant_id AND id = @id`,
@@ -85,7 +85,7 @@ export class WebhooksRepo {
   }
 
   /** Replay: the delivery goes back to pending (its log keeps the earlier attempts' count). */
-  reopen(tenantId: string, id: string): void {
-    this.prepare("UPDATE webhook_deliveries SET status = 'pending', error = NULL WHERE tenant_id = ? AND id = ?").run(tenantId, id);
+  async reopen(tenantId: string, id: string): Promise<void> {
+    await this.prepare("UPDATE webhook_deliveries SET status = 'pending', error = NULL WHERE tenant_id = ? AND id = ?").run(tenantId, id);
   }
 }

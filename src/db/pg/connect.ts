@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { pgModule } from './lazy-modules.js';
 
 /** int8 → number when it is exact, bigint otherwise; numeric stays text. */
-const types = {
+export const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === 20 && format !== 'binary') {
       return (v: string) => {
@@ -45,7 +45,7 @@ function reason(e: unknown): string {
 
 /** A connected client, or a PgUnreachableError with one line that says why. */
 export async function connectPg(url: string, opts: { connectTimeoutMs?: number } = {}): Promise<pg.Client> {
-  const client = new (pgModule().Client)({ connectionString: url, types, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000 });
+  const client = new (pgModule().Client)({ connectionString: url, types: pgTypes, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000 });
   // An error event after connecting (server shut down) must not crash the process.
   client.on('error', () => {});
   try {

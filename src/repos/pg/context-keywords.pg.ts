@@ -10,15 +10,15 @@ const notDismissed = (tenantId: string) => ({ sql: "n.tenant_id = ? AND n.status
 export class PgContextKeywords implements ContextKeywords {
   constructor(private readonly index: PgKeywordIndex) {}
 
-  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
-    return this.index.rank(tenantId, phraseLexemes(ftsQuery), limit, { where: notDismissed(tenantId) }).map(({ id, seq }) => ({ id, seq }));
+  async keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
+    return (await this.index.rank(tenantId, phraseLexemes(ftsQuery), limit, { where: notDismissed(tenantId) })).map(({ id, seq }) => ({ id, seq }));
   }
 
-  docFrequency(tenantId: string, ftsPhrase: string, cap: number): number {
-    return this.index.count(tenantId, phraseLexemes(ftsPhrase), undefined, cap);
+  async docFrequency(tenantId: string, ftsPhrase: string, cap: number): Promise<number> {
+    return await this.index.count(tenantId, phraseLexemes(ftsPhrase), undefined, cap);
   }
 
-  newestMatches(tenantId: string, ftsQuery: string, limit: number): Array<{ id: string; seq: number }> {
-    return this.index.rank(tenantId, phraseLexemes(ftsQuery), limit, { where: notDismissed(tenantId), newest: true }).map(({ id, seq }) => ({ id, seq }));
+  async newestMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
+    return (await this.index.rank(tenantId, phraseLexemes(ftsQuery), limit, { where: notDismissed(tenantId), newest: true })).map(({ id, seq }) => ({ id, seq }));
   }
 }

@@ -4,8 +4,7 @@
 // same rows. One statement instead: the oldest ready job of the asked kinds and up to its
 // kind's batch of the same kind, each row locked with FOR UPDATE SKIP LOCKED (rows another
 // claimer holds are passed over, never waited on), marked running with this process's lease.
-import type { Db } from '../../db/open.js';
-import type { PgDb, PgStatement } from '../../db/pg/pg-db.js';
+import type { PgStore } from '../../db/store/pg-store.js';
 import { JobsRepo, type JobRow, type JobsRepoOptions } from '../jobs.repo.js';
 
 /** Exported for the concurrency test, which also runs it from several asynchronous clients at once. */
@@ -26,22 +25,17 @@ RETURNING jobs.*`;
 
 export class PgJobsRepo extends JobsRepo {
   constructor(
-    private readonly pg: PgDb,
+    private readonly pg: PgStore,
     opts: JobsRepoOptions = {},
   ) {
-    super(pg as unknown as Db, opts);
-  }
-
-  /** Goes to PostgreSQL with the transaction's next statement, at the latest its COMMIT: one round trip fewer per write. */
-  override insertLater(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): void {
-    (this.insertStmt as unknown as PgStatement).runLater(tenantId, kind, JSON.stringify(payload ?? {}), dedupeKey, runAfter, now, now);
+    super(pg, opts);
   }
 
   /** Claims the oldest ready job, plus up to batch-1 more of the same kind, skipping rows other processes are claiming. */
-  override claim(kinds: string[], now: number, batchOf: (kind: string) => number): JobRow[] {
+  override async claim(kinds: string[], now: number, batchOf: (kind: string) => number): Promise<JobRow[]> {
     if (kinds.length === 0) return [];
     const sizes = kinds.map((k) => Math.max(1, Math.floor(batchOf(k))));
-    const rows = this.pg.conn.query<JobRow>(PG_CLAIM_SQL, [now, kinds, sizes, this.owner, now + this.leaseMs]).rows;
+    const rows = (await this.pg.query<JobRow>(PG_CLAIM_SQL, [now, kinds, sizes, this.owner, now + this.leaseMs])).rows;
     return rows.sort((a, b) => a.id - b.id);
   }
 }

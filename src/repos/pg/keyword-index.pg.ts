@@ -8,13 +8,13 @@
 //
 // Queries arrive either as free text (search()) or as lexemes (rank() and the counts): the
 // callers that speak FTS5's quoted phrases turn them into lexemes with phraseLexemes().
-import type { PgSync } from '../../db/pg/sync-client.js';
+import type { PgStore } from '../../db/store/pg-store.js';
 import { translateSql } from '../../db/pg/sql-translate.js';
 import { BM25_B, BM25_K1 } from '../../search/keyword-score.js';
 import { anyOfTsquery, nodeLexemes, queryLexemes } from '../../search/lexemes.js';
 import type { FtsFields } from '../keyword-index.repo.js';
 
-type Queryable = Pick<PgSync, 'query'>;
+type Queryable = Pick<PgStore, 'query'>;
 
 /** A condition on `n` (the nodes table) with its `?` parameters: nodes.repo.ts's filterSql(). */
 export interface NodeCondition {
@@ -81,9 +81,9 @@ export class PgKeywordIndex {
   constructor(private readonly db: Queryable) {}
 
   /** Indexes (or re-indexes) a node's four fields. */
-  upsert(tenantId: string, seq: number, f: FtsFields): void {
+  async upsert(tenantId: string, seq: number, f: FtsFields): Promise<void> {
     const l = nodeLexemes(f);
-    this.db.query(
+    await this.db.query(
       `INSERT INTO node_keywords (seq, tenant_id, terms, tf, len) VALUES ($1, $2, $3::tsvector, $4::jsonb, $5)
        ON CONFLICT (seq) DO UPDATE SET tenant_id = excluded.tenant_id, terms = excluded.terms, tf = excluded.tf, len = excluded.len`,
       [seq, tenantId, l.tsvector, JSON.stringify(l.tf), l.len],
@@ -91,17 +91,17 @@ export class PgKeywordIndex {
   }
 
   /** A new node (NodesRepo's keyword index on PostgreSQL). */
-  insert(tenantId: string, seq: number, f: FtsFields): void {
-    this.upsert(tenantId, seq, f);
+  async insert(tenantId: string, seq: number, f: FtsFields): Promise<void> {
+    await this.upsert(tenantId, seq, f);
   }
 
-  delete(tenantId: string, seq: number): void {
-    this.db.query('DELETE FROM node_keywords WHERE tenant_id = $1 AND seq = $2', [tenantId, seq]);
+  async delete(tenantId: string, seq: number): Promise<void> {
+    await this.db.query('DELETE FROM node_keywords WHERE tenant_id = $1 AND seq = $2', [tenantId, seq]);
   }
 
   /** Top `limit` nodes for the text's content terms, best first; score is FTS5's -bm25 with the field weights. */
-  search(tenantId: string, text: string, limit: number): { seq: number; score: number }[] {
-    return this.rank(tenantId, queryLexemes(text), limit).map(({ seq, score }) => ({ seq, score }));
+  async search(tenantId: string, text: string, limit: number): Promise<{ seq: number; score: number }[]> {
+    return (await this.rank(tenantId, queryLexemes(text), limit)).map(({ seq, score }) => ({ seq, score }));
   }
 
   /**
@@ -109,29 +109,29 @@ export class PgKeywordIndex {
    * a condition; each row also carries `total`, how many nodes match in all (the window
    * count over every scored match, before the limit: no second query to count them).
    */
-  rank(tenantId: string, lexemes: string[], limit: number, o: RankOptions = {}): { seq: number; id: string; score: number; total: number }[] {
+  async rank(tenantId: string, lexemes: string[], limit: number, o: RankOptions = {}): Promise<{ seq: number; id: string; score: number; total: number }[]> {
     // Not deduplicated: two query terms with one stem count twice, as two FTS5 phrases do.
     if (!lexemes.length || limit <= 0) return [];
     const order = o.newest ? 's.seq DESC' : 's.score DESC, s.seq';
     const base = [tenantId, lexemes, lexemes.map((l) => anyOfTsquery([l])), tenantId, tenantId];
     const sql = this.translated(`rank:${o.newest ? 'newest' : 'best'}:${o.where?.sql ?? ''}`, () => rankSql(o.where?.sql ?? null, order));
     const params = o.where ? [...base, ...o.where.params, limit] : [...base, limit, tenantId];
-    return this.db.query<{ seq: number; id: string; score: number; total: number }>(sql, params).rows;
+    return (await this.db.query<{ seq: number; id: string; score: number; total: number }>(sql, params)).rows;
   }
 
   /** How many of the tenant's nodes meeting the condition hold any of the lexemes, counted up to `cap`. */
-  count(tenantId: string, lexemes: string[], where?: NodeCondition, cap = Number.MAX_SAFE_INTEGER): number {
+  async count(tenantId: string, lexemes: string[], where?: NodeCondition, cap = Number.MAX_SAFE_INTEGER): Promise<number> {
     const tsq = anyOfTsquery(lexemes);
     if (!tsq) return 0;
     const w = where ?? { sql: 'n.tenant_id = ?', params: [tenantId] };
     const sql = this.translated(`count:${w.sql}`, () => COUNT_SQL(w.sql));
-    const r = this.db.query<{ c: number }>(sql, [tenantId, tsq, ...w.params, cap]);
+    const r = await this.db.query<{ c: number }>(sql, [tenantId, tsq, ...w.params, cap]);
     return Number(r.rows[0].c);
   }
 
   /** The tenant's N and each lexeme's document frequency (for the absolute keyword score). */
-  termStats(tenantId: string, lexemes: string[]): { n: number; df: number[] } {
-    const r = this.db.query<{ n: number | string; df: (number | string)[] }>(
+  async termStats(tenantId: string, lexemes: string[]): Promise<{ n: number; df: number[] }> {
+    const r = await this.db.query<{ n: number | string; df: (number | string)[] }>(
       `SELECT coalesce((SELECT docs FROM keyword_stats WHERE tenant_id = $1), 0) AS n,
               coalesce(array_agg(coalesce(k.df, 0) ORDER BY t.i), '{}') AS df
        FROM unnest($2::text[]) WITH ORDINALITY AS t(term, i)

@@ -4,47 +4,48 @@
 // outside a transaction rank from the process's kept postings (term-postings.pg.ts: one
 // statement a query, coherent with every process's writes); filtered ones score their
 // matches in SQL (docs/scale-out.md, "Speed on PostgreSQL").
-import type { PgDb, PgStatement } from '../../db/pg/pg-db.js';
+import type { Statement } from '../../db/store/contract.js';
+import type { PgStore } from '../../db/store/pg-store.js';
 import { filterSql, isFiltered, type NodeFilter, type NodeRow } from '../nodes.repo.js';
 import type { KeywordSearch, KeywordTop } from '../search.repo.js';
 import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
 import { PgTermPostings } from './term-postings.pg.js';
 
 export class PgSearchRepo implements KeywordSearch {
-  private readonly bySeqs: PgStatement;
+  private readonly bySeqs: Statement;
   readonly postings: PgTermPostings;
   /** false: every keyword query scores its matches in SQL (the reference route; tests and the bench compare both). */
   usePostings = true;
   constructor(
-    private readonly db: PgDb,
+    private readonly db: PgStore,
     readonly keywords: PgKeywordIndex,
   ) {
     this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ?');
-    this.postings = new PgTermPostings(db.conn);
+    this.postings = new PgTermPostings(db);
   }
 
-  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): KeywordTop {
+  async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop> {
     const lexemes = phrases.flatMap((p) => phraseLexemes(p));
     if (this.usePostings && !isFiltered(f) && !this.db.inTransaction && lexemes.length && limit > 0) {
-      const r = this.postings.top(tenantId, lexemes, limit);
+      const r = await this.postings.top(tenantId, lexemes, limit);
       // The statistics come from the ranking's own read: the page and its normalisation share one snapshot.
       if (r) return { hits: r.hits, total: r.total, stats: { n: r.stats.n, df: r.stats.df } };
     }
-    const rows = this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSql(tenantId, f) : undefined });
+    const rows = await this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSql(tenantId, f) : undefined });
     // The exact number of matches comes with the ranking (total_matches needs no count query).
     return { hits: rows.map(({ seq, score }) => ({ seq, score })), total: rows.length ? Number(rows[0].total) : 0 };
   }
 
-  keywordCount(tenantId: string, match: string, f: NodeFilter): number {
-    return this.keywords.count(tenantId, phraseLexemes(match), filterSql(tenantId, f));
+  async keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number> {
+    return await this.keywords.count(tenantId, phraseLexemes(match), filterSql(tenantId, f));
   }
 
-  termStats(tenantId: string, phrases: string[]): { n: number; df: number[] } {
-    return this.keywords.termStats(tenantId, phrases.flatMap((p) => phraseLexemes(p)));
+  async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {
+    return await this.keywords.termStats(tenantId, phrases.flatMap((p) => phraseLexemes(p)));
   }
 
-  nodesBySeqs(tenantId: string, seqs: number[]): NodeRow[] {
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
     if (seqs.length === 0) return [];
-    return this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRow[];
+    return await this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRow[];
   }
 }

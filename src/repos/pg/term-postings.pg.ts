@@ -17,14 +17,14 @@
 //
 // Memory: 16 B a posting, plus 12 B for the contributions of a term's list once ranked;
 // least recently used terms go beyond the budget (impactBudget, as SQLite's kept impacts).
-import type { PgSync } from '../../db/pg/sync-client.js';
+import type { PgStore } from '../../db/store/pg-store.js';
 import { contributions, postingsBytes, scoresOf, type TermPostings } from '../../search/pg/postings-score.js';
 import { anyOfTsquery } from '../../search/lexemes.js';
 import { impactBytes, topKWithImpacts, type ScoredSeq, type TermImpacts } from '../../search/term-impacts.js';
 import { commonTermFloor } from '../search.repo.js';
 import { impactBudget } from '../term-impacts.repo.js';
 
-type Queryable = Pick<PgSync, 'query'>;
+type Queryable = Pick<PgStore, 'query'>;
 
 interface Entry {
   /** keyword_terms.xmin when the postings were read. */
@@ -96,11 +96,11 @@ export class PgTermPostings {
    * of them and the statistics read. Null when a seq does not fit the kept arrays (the
    * caller ranks in SQL).
    */
-  top(tenantId: string, lexemes: string[], limit: number): { hits: ScoredSeq[]; total: number; stats: ReadStats } | null {
+  async top(tenantId: string, lexemes: string[], limit: number): Promise<{ hits: ScoredSeq[]; total: number; stats: ReadStats } | null> {
     const distinct = [...new Set(lexemes)];
     const keyOf = (l: string) => `${tenantId}\u0000${l}`;
     const have = distinct.map((l) => this.cache.get(keyOf(l))?.version ?? '');
-    const rows = this.db.query<ReadRow>(READ_SQL, [tenantId, distinct, distinct.map((l) => anyOfTsquery([l])), have]).rows;
+    const rows = (await this.db.query<ReadRow>(READ_SQL, [tenantId, distinct, distinct.map((l) => anyOfTsquery([l])), have])).rows;
     if (rows.length === 0) return { hits: [], total: 0, stats: { n: 0, totalLen: 0, df: lexemes.map(() => 0) } };
     const n = Number(rows[0].docs);
     const totalLen = Number(rows[0].total_len);

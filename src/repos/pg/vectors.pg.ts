@@ -5,7 +5,7 @@
 // records the model in embedding_spaces. Exact k-NN (used only while a tenant's in-memory
 // index loads) is brute force in JavaScript over the tenant's vectors read in pages:
 // PostgreSQL 15 here has no vector type to compute a distance with (docs/scale-out.md).
-import type { PgDb } from '../../db/pg/pg-db.js';
+import type { PgStore } from '../../db/store/pg-store.js';
 import type { EmbeddingSpace, KnnHit, StoredVector, VectorsApi } from '../vectors.repo.js';
 
 const VEC0_MAX_K = 4096;
@@ -35,13 +35,10 @@ function floats(u: Uint8Array): Float32Array {
 export class PgVectorsRepo implements VectorsApi {
   private dim = 0;
 
-  constructor(private readonly db: PgDb) {
-    const space = this.space();
-    if (space) this.dim = space.dimension;
-  }
+  constructor(private readonly db: PgStore) {}
 
-  private q<T>(sql: string, params: unknown[]): T[] {
-    return this.db.conn.query<T>(sql, params).rows;
+  private async q<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return (await this.db.query<T>(sql, params)).rows;
   }
 
   /**
@@ -49,26 +46,27 @@ export class PgVectorsRepo implements VectorsApi {
    * index asks for it on every search (several times), a statement each is a round trip
    * (~0.4 ms) on PostgreSQL, and a model change restarts the servers anyway.
    */
-  space(): EmbeddingSpace | undefined {
+  async space(): Promise<EmbeddingSpace | undefined> {
     const now = Date.now();
     if (this.cached && now - this.cached.at < SPACE_TTL_MS && !this.db.inTransaction) return this.cached.space;
-    const space = this.q<EmbeddingSpace>('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1', [])[0];
+    const space = (await this.q<EmbeddingSpace>('SELECT model_id, dimension FROM embedding_spaces WHERE id = 1', []))[0];
     this.cached = this.db.inTransaction ? undefined : { space, at: now };
+    if (space) this.dim = space.dimension;
     return space;
   }
   private cached: { space: EmbeddingSpace | undefined; at: number } | undefined;
 
   /** True when the stored vectors belong to exactly this model and dimension. */
-  matches(modelId: string, dimension: number): boolean {
-    const cur = this.space();
+  async matches(modelId: string, dimension: number): Promise<boolean> {
+    const cur = await this.space();
     return !!cur && cur.model_id === modelId && cur.dimension === dimension;
   }
 
   /** Drops every vector and records the new model's space (the caller holds the transaction). */
-  recreate(modelId: string, dimension: number, at: string): void {
+  async recreate(modelId: string, dimension: number, at: string): Promise<void> {
     this.cached = undefined;
-    this.q('DELETE FROM node_vectors', []);
-    this.q(
+    await this.q('DELETE FROM node_vectors', []);
+    await this.q(
       `INSERT INTO embedding_spaces (id, model_id, dimension, created_at) VALUES (1, $1, $2, $3)
        ON CONFLICT (id) DO UPDATE SET model_id = excluded.model_id, dimension = excluded.dimension, created_at = excluded.created_at`,
       [modelId, dimension, at],
@@ -84,24 +82,24 @@ export class PgVectorsRepo implements VectorsApi {
     return this.dim > 0;
   }
 
-  upsert(tenantId: string, seq: number, vector: Float32Array): void {
+  async upsert(tenantId: string, seq: number, vector: Float32Array): Promise<void> {
     if (!this.ready) throw new Error('vector table not initialised: the embedding model is not ready');
-    this.q(
+    await this.q(
       `INSERT INTO node_vectors (seq, tenant_id, embedding) VALUES ($1, $2, $3)
        ON CONFLICT (seq) DO UPDATE SET tenant_id = excluded.tenant_id, embedding = excluded.embedding`,
       [seq, tenantId, bytesOf(vector)],
     );
   }
 
-  delete(seq: number): void {
-    this.q('DELETE FROM node_vectors WHERE seq = $1', [seq]);
+  async delete(seq: number): Promise<void> {
+    await this.q('DELETE FROM node_vectors WHERE seq = $1', [seq]);
   }
 
   /**
    * Exact k nearest nodes of the tenant by cosine distance, nearest first (ties by seq), as
    * vec0's brute force ranks them: the tenant's vectors are read a page at a time and scored here.
    */
-  knnExact(tenantId: string, vector: Float32Array, k: number): KnnHit[] {
+  async knnExact(tenantId: string, vector: Float32Array, k: number): Promise<KnnHit[]> {
     if (!this.ready || vector.length !== this.dim || k <= 0) return [];
     const want = Math.min(k, VEC0_MAX_K);
     let qn = 0;
@@ -110,7 +108,7 @@ export class PgVectorsRepo implements VectorsApi {
     let best: KnnHit[] = [];
     let worst = Infinity; // the distance a hit must beat once `best` is full
     for (let after = 0; ; ) {
-      const rows = this.q<{ seq: number; id: string; embedding: Buffer }>(
+      const rows = await this.q<{ seq: number; id: string; embedding: Buffer }>(
         `SELECT v.seq, n.id, v.embedding FROM node_vectors v JOIN nodes n ON n.seq = v.seq
          WHERE v.tenant_id = $1 AND v.seq > $2 ORDER BY v.seq LIMIT $3`,
         [tenantId, after, SCAN_PAGE],
@@ -138,12 +136,12 @@ export class PgVectorsRepo implements VectorsApi {
     return trim(best, want);
   }
 
-  get(tenantId: string, nodeId: string): Float32Array | null {
-    const row = this.q<{ embedding: Buffer }>(
+  async get(tenantId: string, nodeId: string): Promise<Float32Array | null> {
+    const row = (await this.q<{ embedding: Buffer }>(
       `SELECT v.embedding FROM node_vectors v JOIN nodes n ON n.seq = v.seq
        WHERE n.tenant_id = $1 AND n.id = $2 AND v.tenant_id = $1`,
       [tenantId, nodeId],
-    )[0];
+    ))[0];
     return row ? floats(row.embedding) : null;
   }
 
@@ -151,9 +149,9 @@ export class PgVectorsRepo implements VectorsApi {
    * The tenant's next stored vectors after node seq `after` (0 to start), at most `limit`,
    * and the cursor to go on from (null: none left). Keyset pagination on (tenant_id, seq).
    */
-  page(tenantId: string, after: number, limit: number): { vectors: StoredVector[]; last: number | null } {
+  async page(tenantId: string, after: number, limit: number): Promise<{ vectors: StoredVector[]; last: number | null }> {
     if (!this.ready || limit <= 0) return { vectors: [], last: null };
-    const rows = this.q<StoredVector>(
+    const rows = await this.q<StoredVector>(
       `SELECT v.seq, n.id, v.embedding FROM node_vectors v JOIN nodes n ON n.seq = v.seq AND n.tenant_id = v.tenant_id
        WHERE v.tenant_id = $1 AND v.seq > $2 ORDER BY v.seq LIMIT $3`,
       [tenantId, after, limit],
@@ -163,14 +161,14 @@ export class PgVectorsRepo implements VectorsApi {
   }
 
   /** How many of the tenant's nodes have a vector (from the nodes table, as on SQLite). */
-  count(tenantId: string): number {
-    return Number(this.q<{ n: number }>('SELECT count(*)::int AS n FROM nodes WHERE tenant_id = $1 AND embedded_hash IS NOT NULL', [tenantId])[0].n);
+  async count(tenantId: string): Promise<number> {
+    return Number((await this.q<{ n: number }>('SELECT count(*)::int AS n FROM nodes WHERE tenant_id = $1 AND embedded_hash IS NOT NULL', [tenantId]))[0].n);
   }
 
   /** The stored vectors at these node seqs (the tenant's only), in the order asked. */
-  bySeqs(tenantId: string, seqs: number[]): Array<{ seq: number; embedding: Buffer }> {
+  async bySeqs(tenantId: string, seqs: number[]): Promise<Array<{ seq: number; embedding: Buffer }>> {
     if (!this.ready || seqs.length === 0) return [];
-    const rows = this.q<{ seq: number; embedding: Buffer }>(
+    const rows = await this.q<{ seq: number; embedding: Buffer }>(
       'SELECT seq, embedding FROM node_vectors WHERE tenant_id = $1 AND seq = ANY($2::bigint[])',
       [tenantId, seqs],
     );
@@ -179,9 +177,9 @@ export class PgVectorsRepo implements VectorsApi {
   }
 
   /** The stored vectors of these nodes. */
-  some(tenantId: string, nodeIds: string[]): StoredVector[] {
+  async some(tenantId: string, nodeIds: string[]): Promise<StoredVector[]> {
     if (!this.ready || nodeIds.length === 0) return [];
-    const rows = this.q<StoredVector>(
+    const rows = await this.q<StoredVector>(
       `SELECT n.seq, n.id, v.embedding FROM nodes n JOIN node_vectors v ON v.seq = n.seq
        WHERE n.tenant_id = $1 AND n.id = ANY($2::text[]) AND v.tenant_id = $1 ORDER BY n.seq`,
       [tenantId, nodeIds],

@@ -37,8 +37,7 @@ export class GraphViewService {
       }));
       const links: GraphViewRecord['links'] = [];
       let linksCut = false;
-      for (const l of this.repo.links(tenantId)) {
-        if (!kept.has(l.source_id) || !kept.has(l.target_id)) continue;
+      for (const l of await this.repo.links(tenantId, [...kept], maxLinks + 1)) {
         if (links.length >= maxLinks) {
           linksCut = true;
           break;

@@ -1,0 +1,45 @@
+// The one storage contract every repository is written against, whichever engine is under
+// it: statements whose calls return promises, and transactions as asynchronous units of
+// work. Services never see this: they see repositories and the UnitOfWork.
+export type Engine = 'sqlite' | 'postgres';
+
+export interface RunResult {
+  changes: number;
+  /** SQLite's rowid of the last insert; always 0 on PostgreSQL (say RETURNING and call get()). */
+  lastInsertRowid: number | bigint;
+}
+
+/** A prepared statement. pluck() and raw() return a statement in that mode (the original is unchanged). */
+export interface Statement {
+  get(...params: unknown[]): Promise<unknown>;
+  all(...params: unknown[]): Promise<unknown[]>;
+  run(...params: unknown[]): Promise<RunResult>;
+  /** Rows as their first column's value. */
+  pluck(on?: boolean): Statement;
+  /** Rows as arrays of values. */
+  raw(on?: boolean): Statement;
+}
+
+export interface UnitOfWork {
+  /**
+   * Runs fn in one transaction, all or nothing. A call made inside fn (at any depth of
+   * awaits) joins the enclosing transaction as a savepoint: its failure undoes only its part.
+   * Nested calls inside one transaction run one after another.
+   */
+  withTx<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs fn once the enclosing transaction has committed (at once outside a transaction);
+   * dropped if it rolls back. For effects outside the database: in-memory indexes, events.
+   */
+  afterCommit(fn: () => void): void;
+}
+
+/** What a repository holds: statements, DDL for the engine's own tables, and transactions. */
+export interface Database extends UnitOfWork {
+  readonly engine: Engine;
+  prepare(sql: string): Statement;
+  exec(sql: string): Promise<void>;
+  /** Whether the caller is inside an open transaction. */
+  readonly inTransaction: boolean;
+  close(): Promise<void>;
+}

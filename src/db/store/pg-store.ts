@@ -1,0 +1,222 @@
+// The PostgreSQL store: node-postgres's Pool behind the asynchronous contract. A statement
+// outside a transaction takes any pooled connection for its own time; a transaction holds one
+// client from BEGIN to COMMIT, found again by every repository call inside it. One slow
+// statement ties up one connection, never the process.
+//
+// Errors: a statement PostgreSQL rejects throws PgQueryError with its SQLSTATE `code`; a
+// database that cannot be reached, or a connection lost mid-call, throws PgUnavailableError
+// (the HTTP layer answers 503 with Retry-After). A broken client is destroyed rather than
+// returned to the pool, and the next call connects afresh: service resumes with no restart.
+import type pg from 'pg';
+import { pgTypes } from '../pg/connect.js';
+import { PgQueryError, PgUnavailableError } from '../pg/errors.js';
+import { pgModule } from '../pg/lazy-modules.js';
+import { translateSql, type Translated } from '../pg/sql-translate.js';
+import type { Database, RunResult, Statement } from './contract.js';
+import { Transactions } from './transactions.js';
+
+export interface PgStoreOptions {
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  /** How long getting a connection may take before the call fails as unavailable (default 2000 ms). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL's statement_timeout for every session (0: none; default 30 s). */
+  statementTimeoutMs?: number;
+}
+
+/** SQLSTATEs that mean the server or the link went away (08: connection, 57P: shut down), not a bad statement. */
+const UNAVAILABLE = /^(08(?!P01)|57P0)/;
+/** node-postgres's own errors (no SQLSTATE) for a connection that broke or could not be made. */
+const BROKEN = /Connection terminated|ECONNRESET|ECONNREFUSED|EPIPE|ENOTFOUND|EAI_AGAIN|not queryable|connection error|timeout expired|timeout exceeded when trying to connect/i;
+
+function isBroken(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return err.code ? UNAVAILABLE.test(err.code) || /^E[A-Z]+$/.test(err.code) : BROKEN.test(err.message ?? '');
+}
+
+/** A driver error as the services see it. */
+export function pgError(e: unknown): Error {
+  if (e instanceof PgQueryError || e instanceof PgUnavailableError) return e;
+  const err = e as { code?: string; message?: string };
+  const message = (err.message ?? String(e)).split('\n')[0];
+  return isBroken(e) ? new PgUnavailableError(message) : new PgQueryError(message, err.code);
+}
+
+function isBindObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Date);
+}
+
+type Mode = 'rows' | 'pluck' | 'raw';
+
+class PgStatement implements Statement {
+  constructor(
+    private readonly store: PgStore,
+    readonly source: string,
+    private readonly t: Translated,
+    private readonly mode: Mode = 'rows',
+  ) {}
+
+  pluck(on = true): Statement {
+    return new PgStatement(this.store, this.source, this.t, on ? 'pluck' : 'rows');
+  }
+
+  raw(on = true): Statement {
+    return new PgStatement(this.store, this.source, this.t, on ? 'raw' : 'rows');
+  }
+
+  async get(...args: unknown[]): Promise<unknown> {
+    return this.shape((await this.store.query(this.t.sql, this.bind(args))).rows)[0];
+  }
+
+  async all(...args: unknown[]): Promise<unknown[]> {
+    return this.shape((await this.store.query(this.t.sql, this.bind(args))).rows);
+  }
+
+  async run(...args: unknown[]): Promise<RunResult> {
+    return { changes: (await this.store.query(this.t.sql, this.bind(args))).rowCount ?? 0, lastInsertRowid: 0 };
+  }
+
+  private bind(args: unknown[]): unknown[] {
+    const p = this.t.params;
+    if (p.kind === 'named') {
+      const obj = args[0];
+      if (!isBindObject(obj)) throw new TypeError(`named parameters need an object: ${this.source.slice(0, 60)}`);
+      return p.names.map((n) => {
+        if (!(n in obj)) throw new RangeError(`missing named parameter '${n}'`);
+        return obj[n];
+      });
+    }
+    const flat = args.flatMap((a) => (Array.isArray(a) ? a : [a]));
+    const want = p.kind === 'positional' ? p.count : 0;
+    if (flat.length !== want) throw new RangeError(`statement takes ${want} parameters, got ${flat.length}`);
+    return flat;
+  }
+
+  private shape(rows: Record<string, unknown>[]): unknown[] {
+    if (this.mode === 'pluck') return rows.map((r) => r[Object.keys(r)[0]]);
+    if (this.mode === 'raw') return rows.map((r) => Object.values(r));
+    return rows;
+  }
+}
+
+export interface PgResult<T> {
+  rows: T[];
+  rowCount: number | null;
+}
+
+/** Statements prepared by name on each connection, up to this many shapes (SQL built per call runs unnamed past it). */
+const MAX_NAMED = 500;
+
+export class PgStore implements Database {
+  readonly engine = 'postgres' as const;
+  readonly pool: pg.Pool;
+  private readonly tx: Transactions<pg.PoolClient>;
+  private readonly translated = new Map<string, Translated>();
+  private readonly names = new Map<string, string>();
+
+  constructor(
+    readonly url: string,
+    opts: PgStoreOptions = {},
+    /** Where an after-commit hook's error goes (the container points it at the log). */
+    public onHookError: (e: unknown) => void = () => {},
+  ) {
+    const { Pool } = pgModule();
+    this.pool = new Pool({
+      connectionString: url,
+      types: pgTypes,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 2000,
+      statement_timeout: opts.statementTimeoutMs ?? 30_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle client's error (the server restarted) must not crash the process: the pool drops it.
+    this.pool.on('error', () => {});
+    this.tx = new Transactions<pg.PoolClient>(
+      {
+        begin: async () => {
+          const client = await this.connect();
+          try {
+            await client.query('BEGIN');
+          } catch (e) {
+            client.release(true);
+            throw pgError(e);
+          }
+          return client;
+        },
+        commit: async (c) => void (await this.send(c, 'COMMIT', [])),
+        rollback: async (c) => void (await c.query('ROLLBACK')),
+        // A client whose transaction failed on a broken link is destroyed, not pooled again.
+        end: (c, failed) => c.release(failed !== undefined && isBroken(failed) ? true : undefined),
+        statement: async (c, sql) => void (await this.send(c, sql, [])),
+      },
+      (e) => this.onHookError(e),
+    );
+  }
+
+  prepare(sql: string): Statement {
+    let t = this.translated.get(sql);
+    if (!t) this.translated.set(sql, (t = translateSql(sql)));
+    return new PgStatement(this, sql, t);
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.query(sql);
+  }
+
+  /** Runs one statement (`$1`… parameters): in the caller's transaction, else on any pooled connection. */
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<PgResult<T>> {
+    const f = this.tx.frame();
+    if (f) return this.send<T>(f.root.conn, sql, params);
+    let client: pg.PoolClient;
+    client = await this.connect();
+    let broken = false;
+    try {
+      return await this.send<T>(client, sql, params);
+    } catch (e) {
+      broken = e instanceof PgUnavailableError;
+      throw e;
+    } finally {
+      client.release(broken || undefined);
+    }
+  }
+
+  get inTransaction(): boolean {
+    return this.tx.frame() !== undefined;
+  }
+
+  withTx<T>(fn: () => Promise<T>): Promise<T> {
+    return this.tx.run(fn);
+  }
+
+  afterCommit(fn: () => void): void {
+    this.tx.afterCommit(fn);
+  }
+
+  /** Pool figures for /health and metrics. */
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => {});
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (e) {
+      throw new PgUnavailableError(`cannot reach PostgreSQL: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+
+  private async send<T>(client: pg.PoolClient, sql: string, params: unknown[]): Promise<PgResult<T>> {
+    let name = params.length ? this.names.get(sql) : undefined;
+    if (params.length && !name && this.names.size < MAX_NAMED) this.names.set(sql, (name = `rz${this.names.size}`));
+    try {
+      const r = await client.query(name ? { name, text: sql, values: params } : params.length ? { text: sql, values: params } : sql);
+      return { rows: r.rows as T[], rowCount: r.rowCount };
+    } catch (e) {
+      throw pgError(e);
+    }
+  }
+}

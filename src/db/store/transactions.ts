@@ -1,0 +1,105 @@
+// What the two engines' stores share about transactions: where the caller is (an
+// AsyncLocalStorage frame, so a repository called at any depth of awaits inside withTx
+// joins it), savepoints for nested units of work, and the hooks run after the outermost commit.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** One outermost transaction. */
+export interface TxRoot<C> {
+  open: boolean;
+  /** The engine's handle on it (PostgreSQL: the pooled client it holds). */
+  conn: C;
+  hooks: Array<() => void>;
+}
+
+export interface TxFrame<C> {
+  root: TxRoot<C>;
+  depth: number;
+  /** Nested units of work started from this frame run one after another. */
+  chain: Promise<unknown>;
+}
+
+/** The engine's statements for one transaction handle. */
+export interface TxDriver<C> {
+  begin(): Promise<C>;
+  commit(conn: C): Promise<void>;
+  rollback(conn: C): Promise<void>;
+  /** After commit or rollback (PostgreSQL: the client goes back to the pool). */
+  end(conn: C, failed: unknown): void;
+  statement(conn: C, sql: string): Promise<void>;
+}
+
+export class Transactions<C> {
+  private readonly als = new AsyncLocalStorage<TxFrame<C>>();
+
+  constructor(
+    private readonly driver: TxDriver<C>,
+    private readonly onHookError: (e: unknown) => void,
+  ) {}
+
+  /** The caller's open transaction frame, if any (a frame whose transaction ended is none). */
+  frame(): TxFrame<C> | undefined {
+    const f = this.als.getStore();
+    return f?.root.open ? f : undefined;
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const f = this.frame();
+    if (f) return this.nested(f, fn);
+    const root: TxRoot<C> = { open: true, conn: await this.driver.begin(), hooks: [] };
+    let result: T;
+    let failed: unknown;
+    try {
+      result = await this.als.run({ root, depth: 0, chain: Promise.resolve() }, fn);
+      await this.driver.commit(root.conn);
+    } catch (e) {
+      failed = e ?? new Error('transaction failed');
+      await this.driver.rollback(root.conn).catch(() => {});
+      throw e;
+    } finally {
+      root.open = false;
+      this.driver.end(root.conn, failed);
+    }
+    this.runHooks(root.hooks);
+    return result;
+  }
+
+  afterCommit(fn: () => void): void {
+    const f = this.frame();
+    if (f) f.root.hooks.push(fn);
+    else this.runHooks([fn]);
+  }
+
+  private nested<T>(f: TxFrame<C>, fn: () => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      const depth = f.depth + 1;
+      const sp = `rz_sp${depth}`;
+      const mark = f.root.hooks.length;
+      await this.driver.statement(f.root.conn, `SAVEPOINT ${sp}`);
+      try {
+        const r = await this.als.run({ root: f.root, depth, chain: Promise.resolve() }, fn);
+        await this.driver.statement(f.root.conn, `RELEASE SAVEPOINT ${sp}`);
+        return r;
+      } catch (e) {
+        if (f.root.open) {
+          await this.driver.statement(f.root.conn, `ROLLBACK TO SAVEPOINT ${sp}`).catch(() => {});
+          await this.driver.statement(f.root.conn, `RELEASE SAVEPOINT ${sp}`).catch(() => {});
+        }
+        f.root.hooks.length = mark; // what the failed part scheduled never happened
+        throw e;
+      }
+    };
+    const p = f.chain.then(run, run);
+    f.chain = p.catch(() => {});
+    return p;
+  }
+
+  private runHooks(hooks: Array<() => void>): void {
+    for (const h of hooks) {
+      try {
+        h();
+      } catch (e) {
+        this.onHookError(e);
+      }
+    }
+  }
+}
