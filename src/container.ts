@@ -68,7 +68,7 @@ export interface ServiceOptions {
   oidcFetch?: import('openid-client').CustomFetch;
 }
 
-export function buildContainer(o: ServiceOptions) {
+export async function buildContainer(o: ServiceOptions) {
   const clock = o.clock ?? systemClock;
   const log = o.log ?? createLogger(o.config.logLevel);
   const { db, embedder, config } = o;
@@ -87,7 +87,7 @@ export function buildContainer(o: ServiceOptions) {
   const events = new EventBus(outbox);
   const webhooks = new WebhooksService(tx, repos.webhooks, outbox, clock, config.allowPrivateFetch);
 
-  const keys = loadKeys(repos.tenants);
+  const keys = await loadKeys(repos.tenants);
   const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
   const tenants = new TenantsService(tx, repos.tenants, auth, clock);
   const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
@@ -98,10 +98,10 @@ export function buildContainer(o: ServiceOptions) {
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
-  const semanticGates = new SemanticGates({ embedder, vectors, textLengths: (t, n) => repos.nodes.textLengths(t, n) });
+  const semanticGates = new SemanticGates({ embedder, vectors, textLengths: async (t, n) => await repos.nodes.textLengths(t, n) });
   const search = new SearchService(repos.search, repos.nodes, vectors, embedding, semanticGates);
   // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
-  const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, () => repos.tenants.list().map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
+  const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration, events });
   const links = new LinksService(tx, repos.links, clock);
@@ -116,9 +116,9 @@ export function buildContainer(o: ServiceOptions) {
   const captures = createCaptures({
     config, tx, repo: repos.captures, clock, log, queue, embedder, embedQuery, vectors,
     nodes: {
-      create: (t, n, dates) => nodes.create(t, n, dates),
-      update: (t, id, n) => nodes.update(t, id, n),
-      exists: (t, id) => repos.nodes.get(t, id) !== undefined,
+      create: async (t, n, dates) => await nodes.create(t, n, dates),
+      update: async (t, id, n) => await nodes.update(t, id, n),
+      exists: async (t, id) => await repos.nodes.get(t, id) !== undefined,
     },
     para: paraClassifier,
     suggest: async (t, text, limit) => (await suggestions.suggest(t, text, limit)).suggestions,
@@ -127,18 +127,18 @@ export function buildContainer(o: ServiceOptions) {
     snapshots: new CaptureSnapshotsRepo(db),
   });
 
-  const paraItemActive = (t: string, id: string) => repos.para.get(t, id)?.status === 'active';
+  const paraItemActive = async (t: string, id: string) => (await repos.para.get(t, id))?.status === 'active';
   const rules = new RulesService({
     tx, repo: repos.rules, clock, nodes, paraItemActive,
-    captureFacts: (t, captureId) => {
-      const c = repos.captures.get(t, captureId);
-      return c && { url: c.url, content_type: c.content_type, feed_id: repos.feeds.feedOfCapture(t, captureId)?.id ?? null };
+    captureFacts: async (t, captureId) => {
+      const c = await repos.captures.get(t, captureId);
+      return c && { url: c.url, content_type: c.content_type, feed_id: (await repos.feeds.feedOfCapture(t, captureId))?.id ?? null };
     },
-    createCapture: (t, input) => captures.intake.create(t, input),
+    createCapture: async (t, input) => await captures.intake.create(t, input),
   });
 
   const imports = new ImportsService({
-    onNodeImported: (t, nodeId) => rules.onImportedNode(t, nodeId),
+    onNodeImported: async (t, nodeId) => await rules.onImportedNode(t, nodeId),
     tx, repo: repos.imports, clock, log, nodes, para, links, intake: captures.intake, highlights,
     upload: (t, input, origin) => captures.intake.upload(t, input, origin),
   });
@@ -146,9 +146,9 @@ export function buildContainer(o: ServiceOptions) {
   const feeds = new FeedsService({
     tx, repo: repos.feeds, queue, clock, fetcher: feedPolls,
     paraItemActive,
-    fileNode: (t, nodeId, itemId) => {
-      const n = nodes.get(t, nodeId);
-      if (!n.para_item_ids.includes(itemId)) nodes.update(t, nodeId, { para_item_ids: [...n.para_item_ids, itemId] });
+    fileNode: async (t, nodeId, itemId) => {
+      const n = await nodes.get(t, nodeId);
+      if (!n.para_item_ids.includes(itemId)) await nodes.update(t, nodeId, { para_item_ids: [...n.para_item_ids, itemId] });
     },
   });
   const exports = new ExportService({ clock, search, links, para, captures: captures.lifecycle, highlights, archive: captures.archive });
@@ -161,9 +161,9 @@ export function buildContainer(o: ServiceOptions) {
       dimension: embedder.dimension,
       ...(embedder.error ? { error: embedder.error } : {}),
     }),
-    queueDepth: () => queue.depth(),
+    queueDepth: async () => await queue.depth(),
     /** One tenant's queued and running jobs: /health shows a caller only its own. */
-    queueDepthOf: (tenantId: string) => queue.depthOf(tenantId),
+    queueDepthOf: async (tenantId: string) => await queue.depthOf(tenantId),
     storage,
   };
 
@@ -177,13 +177,13 @@ export function buildContainer(o: ServiceOptions) {
     captures: { intake: captures.intake, lifecycle: captures.lifecycle, archive: captures.archive, linkCheck: captures.linkCheck },
     highlights,
     imports, exports, webhooks, feeds, rules,
-    backup: (file: string) => backupStore(db, file),
+    backup: async (file: string) => await backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
     db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline, events, feedPolls,
   };
 }
 
-export type Container = ReturnType<typeof buildContainer>;
+export type Container = Awaited<ReturnType<typeof buildContainer>>;
 
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<

@@ -19,6 +19,6 @@ export function installProcessGuards(log: Logger, shutdown: () => Promise<void>)
     crashing = true;
     const hardStop = setTimeout(() => process.exit(CRASH_EXIT_CODE), 10_000);
     hardStop.unref();
-    shutdown().finally(() => process.exit(CRASH_EXIT_CODE));
+    void shutdown().finally(() => process.exit(CRASH_EXIT_CODE));
   });
 }

@@ -49,7 +49,7 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
   const gate = perTurn > 0 ? createTurnGate(perTurn) : null;
   const listener = getRequestListener(async (req, env) => {
     const turn = gate?.enter(waitsOnModel(env.incoming.method, env.incoming.url));
-    if (turn) await turn;
+    if (turn !== undefined) await turn;
     return (app ?? (await ready, app!)).fetch(req, env);
   }, {
     hostname: config.host,
@@ -63,10 +63,10 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   if (config.port === 0) config = Object.freeze({ ...config, port, publicUrl: config.publicUrl.endsWith(':0') ? url : config.publicUrl });
 
-  const services = buildContainer({ config, db, embedder, log });
+  const services = await buildContainer({ config, db, embedder, log });
   registerJobHandlers(services);
   wireEvents(services);
-  const boot = services.tenants.bootstrap();
+  const boot = await services.tenants.bootstrap();
   if (boot) {
     const file = join(config.dataDir, 'credentials');
     writeFileSync(file, JSON.stringify({ tenant: 'default', tenant_id: boot.tenant_id, api_key: boot.api_key, api_url: config.publicUrl }, null, 2) + '\n', { mode: 0o600 });
@@ -78,7 +78,7 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
   }
   const recordUrl = localUrl(config.host, port);
   announce(config, recordUrl, log);
-  startBackground(services);
+  await startBackground(services);
   const vectorFollower = config.databaseUrl ? followOtherProcesses(services, config.databaseUrl) : null;
   app = createApp(services, [webMount]);
   appReady();
@@ -104,7 +104,7 @@ export async function startServer(config: Config, opts: { embedder?: WorkerEmbed
       await step('closing the rate limiters', () => services.limiters.close());
       await step('draining the job queue', () => services.queue.stop());
       await step('stopping the model worker', () => embedder.close());
-      closeStore(db);
+      await closeStore(db);
       removeServerRecord(config.clientConfigDir, recordUrl);
     })());
   return { url, services, close };

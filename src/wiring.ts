@@ -19,10 +19,12 @@ export function registerJobHandlers(c: Container): void {
 
 /** Who hears what: stored vectors give orphan nodes a chance to be filed into PARA. */
 export function wireEvents(c: Container): void {
-  c.vectors.onEmbedded(({ tenantId, nodeIds }) => c.paraClassifier.enqueueForNodes(tenantId, nodeIds));
+  c.vectors.onEmbedded(({ tenantId, nodeIds }) => {
+    c.paraClassifier.enqueueForNodes(tenantId, nodeIds).catch((e) => c.log.error('queueing PARA classification failed', e));
+  });
   // The feed's own PARA item first, then the rules in their order.
-  c.events.on('capture.completed', (t, e) => c.feeds.onCaptureCompleted(t, e.capture_id, e.node_id));
-  c.events.on('capture.completed', (t, e) => c.rules.onCaptureCompleted(t, e.capture_id, e.node_id));
+  c.events.on('capture.completed', async (t, e) => await c.feeds.onCaptureCompleted(t, e.capture_id, e.node_id));
+  c.events.on('capture.completed', async (t, e) => await c.rules.onCaptureCompleted(t, e.capture_id, e.node_id));
 }
 
 /** Handlers and events: a container ready to take requests and run jobs (tests, admin commands). */
@@ -39,15 +41,15 @@ export function wire(c: Container): Container {
  * semantic queries are answered exactly from vec0 until a tenant's index is complete);
  * the keyword side's terms are read into memory after it (services/nodes/keyword-warmer.ts).
  */
-export function startBackground(c: Container): void {
-  const interrupted = c.imports.markInterrupted();
+export async function startBackground(c: Container): Promise<void> {
+  const interrupted = await c.imports.markInterrupted();
   if (interrupted) c.log.info(`${interrupted} import(s) were interrupted by the last stop; importing again completes them`);
-  c.queue.start();
+  await c.queue.start();
   startLinkChecks(c);
   c.embedding.init().then(
     async () => {
       const t0 = Date.now();
-      const n = await loadIndexes(c, c.repos.tenants.list().map((t) => t.id));
+      const n = await loadIndexes(c, (await c.repos.tenants.list()).map((t) => t.id));
       c.log.info(`semantic index ready: ${n} vector(s) in ${Date.now() - t0} ms`);
       c.keywordWarmer?.start();
     },
@@ -63,16 +65,16 @@ export function startBackground(c: Container): void {
  * whose last check is a week old gets one queued (the first look comes a little after start).
  */
 function startLinkChecks(c: Container): void {
-  const due = () => {
+  const due = async () => {
     try {
-      c.captures.linkCheck.scheduleDue(c.repos.tenants.list().map((t) => t.id));
+      await c.captures.linkCheck.scheduleDue((await c.repos.tenants.list()).map((t) => t.id));
     } catch (e) {
       c.log.error('scheduling link checks failed', e);
     }
   };
   setTimeout(() => {
-    due();
-    setInterval(due, LINK_CHECK_LOOK_MS).unref();
+    void due();
+    setInterval(() => void due(), LINK_CHECK_LOOK_MS).unref();
   }, LINK_CHECK_FIRST_MS).unref();
 }
 const LINK_CHECK_FIRST_MS = 10 * 60_000;
@@ -81,10 +83,10 @@ const LINK_CHECK_LOOK_MS = 6 * 3600_000;
 /** Loads these tenants' vector indexes in the background, a slice per event-loop turn; returns how many vectors. */
 async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {
   let n = 0;
-  c.vectors.willLoad(tenantIds);
+  await c.vectors.willLoad(tenantIds);
   for (const id of tenantIds) {
-    while (!c.vectors.loadSome(id, INDEX_SLICE)) await new Promise((r) => setImmediate(r));
-    n += c.vectors.warm(id);
+    while (!await c.vectors.loadSome(id, INDEX_SLICE)) await new Promise((r) => setImmediate(r));
+    n += await c.vectors.warm(id);
   }
   return n;
 }
@@ -97,7 +99,7 @@ export function followOtherProcesses(c: Container, url: string): PgVectorListene
   const listener = new PgVectorListener({
     url,
     log: c.log,
-    onChanges: (changes) => c.vectors.applyChanges(changes),
+    onChanges: async (changes) => await c.vectors.applyChanges(changes),
     onGap: () => {
       const held = c.vectors.resetIndexes();
       loadIndexes(c, held).catch((e) => c.log.error('reloading vector indexes failed', e));

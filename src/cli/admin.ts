@@ -11,10 +11,10 @@ export async function withServices<T>(config: Config, fn: (s: Services) => T | P
   const embedder = new LazyEmbedder({ model: config.embedModel, cacheDir: config.dataDir });
   try {
     // Admin commands never embed: the container is built but nothing is wired or started.
-    return await fn(buildContainer({ config, db, embedder, log: createLogger('error') }));
+    return await fn(await buildContainer({ config, db, embedder, log: createLogger('error') }));
   } finally {
     await embedder.close();
     // A running server may own the file: fold in only what needs no waiting for it.
-    closeStore(db, { checkpoint: 'PASSIVE' });
+    await closeStore(db, { checkpoint: 'PASSIVE' });
   }
 }

@@ -17,7 +17,7 @@ export async function authenticate(auth: AuthService, header: string | undefined
   if (!m) throw new UnauthorizedError('Malformed Authorization header');
   const scheme = m[1].toLowerCase();
   const principal =
-    scheme === 'apikey' ? auth.authenticateApiKey(m[2])
+    scheme === 'apikey' ? await auth.authenticateApiKey(m[2])
     : scheme === 'bearer' ? await auth.authenticateBearer(m[2])
     : null;
   if (!principal) throw new UnauthorizedError(`Unsupported authorization scheme "${m[1]}"`);

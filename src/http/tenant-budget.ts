@@ -29,14 +29,14 @@ export function tenantBudget(s: Pick<Services, 'config' | 'tenants' | 'log' | 'l
   const perMinute = s.config.limits.tenantBudgetPerMinute;
   const limiter = perMinute > 0 ? s.limiters.create('tenant-budget', perMinute, 60) : null;
   let shared = { value: false, at: -Infinity };
-  const severalTenants = () => {
+  const severalTenants = async () => {
     const now = Date.now();
-    if (now - shared.at > TENANT_COUNT_TTL_MS) shared = { value: s.tenants.count() > 1, at: now };
+    if (now - shared.at > TENANT_COUNT_TTL_MS) shared = { value: await s.tenants.count() > 1, at: now };
     return shared.value;
   };
   return async (c, next) => {
     const tenantId = c.get('tenantId');
-    if (!limiter || !tenantId || !isExpensive(c.req.method, c.req.path, c.req.query('query')) || !severalTenants()) return next();
+    if (!limiter || !tenantId || !isExpensive(c.req.method, c.req.path, c.req.query('query')) || !await severalTenants()) return next();
     try {
       await limiter.consume(tenantId);
     } catch (res) {

@@ -77,6 +77,7 @@ export class JobQueue {
   /** Ids of the jobs this process runs now: their leases are renewed. */
   private readonly inFlight = new Set<number>();
   private pumping = false;
+  private pumpAgain = false;
   /** Set when stop() handed the unfinished jobs back: their late outcomes are not written. */
   private released = false;
   /** Storage trouble seen: wait before claiming again (no busy loop against a full disk). */
@@ -100,10 +101,10 @@ export class JobQueue {
     this.handlers.set(handler.kind, handler);
   }
 
-  enqueue(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): boolean {
+  async enqueue(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<boolean> {
     const now = this.clock.now();
-    const added = this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
-    if (this.running) setImmediate(() => this.pump());
+    const added = await this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
+    if (this.running) setImmediate(() => void this.pump());
     return added;
   }
 
@@ -111,24 +112,24 @@ export class JobQueue {
    * enqueue() from inside the caller's transaction when the answer (added or a duplicate)
    * is not needed: on PostgreSQL the insert goes with the transaction's next statement.
    */
-  enqueueInTx(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): void {
+  async enqueueInTx(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {
     const now = this.clock.now();
-    this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
-    if (this.running) setImmediate(() => this.pump());
+    await this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
+    if (this.running) setImmediate(() => void this.pump());
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     this.released = false;
     const now = this.clock.now();
     // A predecessor that died on this machine (a crash, kill -9) is known gone: its jobs
     // resume now. Any other process keeps its jobs until its lease expires.
-    const resumed = this.repo.requeueRunning(now, this.repo.leaseHolders(now).filter(isDeadHere));
+    const resumed = await this.repo.requeueRunning(now, (await this.repo.leaseHolders(now)).filter(isDeadHere));
     if (resumed) this.log.info(`resuming ${resumed} job(s) interrupted by a previous shutdown`);
     this.running = true;
-    this.leaseTimer = setInterval(() => this.tendLeases(), Math.max(10, Math.floor(this.repo.leaseMs / 3)));
+    this.leaseTimer = setInterval(() => void this.tendLeases(), Math.max(10, Math.floor(this.repo.leaseMs / 3)));
     this.leaseTimer.unref();
-    this.pump();
+    await this.pump();
   }
 
   /**
@@ -152,7 +153,7 @@ export class JobQueue {
     this.released = true;
     const handedBack = [...this.inFlight];
     try {
-      const n = this.repo.requeueRunning(this.clock.now());
+      const n = await this.repo.requeueRunning(this.clock.now());
       this.log.info(`job queue: ${n} job(s) still running after ${drainMs} ms went back to the queue for the next start`);
     } catch (err) {
       this.log.error(`job queue: handing back ${handedBack.length} running job(s) failed; their leases requeue them at the next start`, err);
@@ -161,15 +162,15 @@ export class JobQueue {
   }
 
   /** Renews the leases of the jobs running here; requeues those whose process stopped renewing. */
-  tendLeases(): void {
+  async tendLeases(): Promise<void> {
     const now = this.clock.now();
     try {
       // Running here, or done with an outcome the disk has not let us write yet.
       const ids = [...new Set([...this.inFlight, ...this.unsettled.keys()])];
-      const held = this.repo.renew(ids, now);
+      const held = await this.repo.renew(ids, now);
       if (held < ids.length) this.log.warn(`job queue: ${ids.length - held} running job(s) lost their lease (this process stalled past it); another process may run them again`);
       if (!this.running) return;
-      const resumed = this.repo.requeueExpired(now);
+      const resumed = await this.repo.requeueExpired(now);
       if (resumed) this.log.info(`resuming ${resumed} job(s) whose process stopped renewing its lease`);
     } catch (err) {
       if (isStorageError(err)) this.storageTrouble(err);
@@ -177,11 +178,11 @@ export class JobQueue {
     }
   }
 
-  depthOf(tenantId: string): number {
-    return this.repo.depthOf(tenantId);
+  async depthOf(tenantId: string): Promise<number> {
+    return await this.repo.depthOf(tenantId);
   }
-  depth(): number {
-    return this.repo.depth();
+  async depth(): Promise<number> {
+    return await this.repo.depth();
   }
 
   /**
@@ -189,8 +190,8 @@ export class JobQueue {
    * their result (exactly-once captures) call this inside it; the queue's own delete after
    * the handler returns then finds nothing.
    */
-  complete(jobId: number): void {
-    this.repo.complete(jobId);
+  async complete(jobId: number): Promise<void> {
+    await this.repo.complete(jobId);
   }
 
   /** Resolves when nothing is queued that is ready to run and nothing is running (tests, CLI wait). */
@@ -198,22 +199,26 @@ export class JobQueue {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       await this.pq.onIdle();
-      const next = this.repo.nextRunAt();
+      const next = await this.repo.nextRunAt();
       if (this.pq.size === 0 && this.pq.pending === 0 && (next === null || next > this.clock.now())) return;
-      this.pump();
+      await this.pump();
       await new Promise((r) => setTimeout(r, 10));
     }
     throw new Error('job queue did not become idle in time');
   }
 
-  private pump(): void {
-    if (!this.running || this.pumping) return;
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true; // work arrived while this pump was awaiting: it goes round once more
+      return;
+    }
+    if (!this.running) return;
     if (this.clock.now() < this.pauseUntil) return this.scheduleNext();
     this.pumping = true;
     try {
-      this.settleUnsettled();
+      await this.settleUnsettled();
       while (this.running && this.pq.size + this.pq.pending < this.pq.concurrency) {
-        const rows = this.repo.claim([...this.handlers.keys()], this.clock.now(), (k) => this.handlers.get(k)?.batchSize ?? 1);
+        const rows = await this.repo.claim([...this.handlers.keys()], this.clock.now(), (k) => this.handlers.get(k)?.batchSize ?? 1);
         if (rows.length === 0) break;
         for (const r of rows) this.inFlight.add(r.id);
         void this.pq.add(() => this.execute(rows));
@@ -224,21 +229,25 @@ export class JobQueue {
     } finally {
       this.pumping = false;
     }
-    this.scheduleNext();
+    if (this.pumpAgain && this.running) {
+      this.pumpAgain = false;
+      return this.pump();
+    }
+    await this.scheduleNext();
   }
 
-  private scheduleNext(): void {
+  private async scheduleNext(): Promise<void> {
     clearTimeout(this.timer);
     if (!this.running) return;
     let wait: number;
     try {
-      const next = this.repo.nextRunAt();
+      const next = await this.repo.nextRunAt();
       wait = next === null ? 1000 : Math.min(1000, Math.max(5, next - this.clock.now()));
     } catch {
       wait = 1000;
     }
     if (this.pauseUntil > this.clock.now()) wait = Math.max(wait, this.pauseUntil - this.clock.now());
-    this.timer = setTimeout(() => this.pump(), wait);
+    this.timer = setTimeout(() => void this.pump(), wait);
     this.timer.unref();
   }
 
@@ -251,16 +260,16 @@ export class JobQueue {
       if (this.released) return; // handed back by stop(): queued again, its outcome unwritten
       ran = true;
       for (const j of jobs) this.unsettled.set(j.id, { done: true });
-      this.settleUnsettled();
+      await this.settleUnsettled();
     } catch (e) {
       if (this.released) return;
       const err = e instanceof Error ? e : new Error(String(e));
       if (ran) this.storageTrouble(err); // the work is done; only its deletion waits for space
-      else if (isStorageError(err)) for (const j of jobs) this.settleStorageFailure(j, err);
-      else for (const j of jobs) this.settleFailure(handler, j, err);
+      else if (isStorageError(err)) for (const j of jobs) await this.settleStorageFailure(j, err);
+      else for (const j of jobs) await this.settleFailure(handler, j, err);
     } finally {
       for (const j of jobs) this.inFlight.delete(j.id);
-      setImmediate(() => this.pump());
+      setImmediate(() => void this.pump());
     }
   }
 
@@ -274,23 +283,23 @@ export class JobQueue {
    * refunded (it can never end `failed` for it). If even that cannot be written, it is
    * remembered and written as soon as the disk allows, so it never stays `running`.
    */
-  private settleStorageFailure(job: Job, err: Error): void {
+  private async settleStorageFailure(job: Job, err: Error): Promise<void> {
     this.storageTrouble(err);
     this.repeated.error(`job ${job.kind}: the disk refused a write, will retry`, err);
     this.unsettled.set(job.id, { retryAt: this.clock.now() + STORAGE_RETRY_MS, error: err.message });
     try {
-      this.settleUnsettled();
+      await this.settleUnsettled();
     } catch {
       /* stays unsettled: retried by the next pump */
     }
   }
 
   /** Writes the outcomes the disk refused earlier; throws (leaving the rest) if it still refuses. */
-  private settleUnsettled(): void {
+  private async settleUnsettled(): Promise<void> {
     for (const [id, what] of this.unsettled) {
       try {
-        if ('done' in what) this.repo.complete(id);
-        else this.repo.retryTransient(id, what.retryAt, what.error, this.clock.now());
+        if ('done' in what) await this.repo.complete(id);
+        else await this.repo.retryTransient(id, what.retryAt, what.error, this.clock.now());
       } catch (e) {
         if (isStorageError(e)) this.storageTrouble(e);
         throw e;
@@ -299,18 +308,18 @@ export class JobQueue {
     }
   }
 
-  private settleFailure(handler: JobHandler, job: Job, err: Error): void {
+  private async settleFailure(handler: JobHandler, job: Job, err: Error): Promise<void> {
     const now = this.clock.now();
     const max = handler.maxAttempts ?? 5;
     try {
       if (job.attempts < max) {
         const backoff = (handler.retryDelayMs ?? retryDelayMs)(job.attempts);
         this.log.info(`job ${job.kind}#${job.id} failed (attempt ${job.attempts}/${max}), retrying in ${backoff} ms: ${err.message}`);
-        this.repo.retry(job.id, now + backoff, err.message, now);
+        await this.repo.retry(job.id, now + backoff, err.message, now);
         return;
       }
       this.log.error(`job ${job.kind}#${job.id} failed for good`, err);
-      this.repo.fail(job.id, err.message, now);
+      await this.repo.fail(job.id, err.message, now);
     } catch (inner) {
       this.log.error(`job ${job.kind}#${job.id}: recording the failure failed`, inner);
     }

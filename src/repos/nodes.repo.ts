@@ -1,7 +1,7 @@
 // Nodes, their keyword index rows (the tenant's FTS5 table shares the integer rowid `seq`) and their
 // PARA associations as seen on the node.
 import type { Database } from '../db/store/contract.js';
-import { type FtsFields } from './keyword-index.repo.js';
+import type { FtsFields } from './keyword-index.repo.js';
 import { statementCache, type Prepare } from './statement-cache.js';
 
 export interface NodeRow {

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 import { closeDatabase, openDatabase } from '../db/open.js';
 import { createFtsTable } from '../db/fts-tables.js';
+import { SqliteStore } from '../db/store/sqlite-store.js';
 import { VectorsRepo } from '../repos/vectors.repo.js';
 import { connectPg } from '../db/pg/connect.js';
 import { PG_SCHEMA_VERSION, pgSchemaVersion } from '../db/pg/migrate.js';
@@ -45,13 +46,13 @@ export async function postgresToSqlite(url: string, sqlitePath: string, progress
       } else {
         const columns = columnsOf(db, t.name);
         const ins = db.prepare(`INSERT INTO "${t.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-        const vectors = new VectorsRepo(db);
+        const vectors = new VectorsRepo(new SqliteStore(db));
         for await (const row of readPgTable(pg, t, columns, t.name === 'capture_files' || t.name === 'capture_images' || t.name === 'capture_snapshots' ? 20 : 1000)) {
           sum.add(row);
           if (t.name === 'embedding_spaces') {
             // The vec0 table is made for the space's dimension, and the space's row with it.
             const r = Object.fromEntries(columns.map((c, i) => [c, row[i]]));
-            vectors.recreate(String(r.model_id), Number(r.dimension), String(r.created_at));
+            await vectors.recreate(String(r.model_id), Number(r.dimension), String(r.created_at));
           } else ins.run(...row);
           progress?.tick();
         }

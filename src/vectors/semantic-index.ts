@@ -14,10 +14,10 @@ export interface StoredVector {
 
 export interface VectorSource {
   /** The live embedding space, or undefined before the model has created the vec0 table. */
-  space(): { model_id: string; dimension: number } | undefined;
+  space(): Promise<{ model_id: string; dimension: number } | undefined>;
   /** The next vectors after cursor `after` (0 to start; a node seq or a vec0 chunk, the source decides); `last` is the cursor to go on from (null: none left). */
-  page(tenantId: string, afterSeq: number, limit: number): { vectors: StoredVector[]; last: number | null };
-  some(tenantId: string, nodeIds: string[]): StoredVector[];
+  page(tenantId: string, afterSeq: number, limit: number): Promise<{ vectors: StoredVector[]; last: number | null }>;
+  some(tenantId: string, nodeIds: string[]): Promise<StoredVector[]>;
 }
 
 interface TenantIndex {
@@ -52,6 +52,8 @@ const asFloats = (b: Buffer | Uint8Array) => new Float32Array(b.buffer.slice(b.b
 
 export class SemanticIndexes {
   private spaceKey = '';
+  /** The space as last read from the source (the synchronous checks go by it). */
+  private current: { model_id: string; dimension: number } | undefined;
   private readonly tenants = new Map<string, TenantIndex>();
   /** False: searches scan every code, not the partition (a comparison for `npm run bench`). */
   usePartition = true;
@@ -59,8 +61,8 @@ export class SemanticIndexes {
   constructor(private readonly source: VectorSource) {}
 
   /** The tenant's index, as far as it is loaded; null while there is no vector table. */
-  private tenant(tenantId: string): TenantIndex | null {
-    const space = this.source.space();
+  private async tenant(tenantId: string): Promise<TenantIndex | null> {
+    const space = (this.current = await this.source.space());
     if (!space) return null;
     const key = `${space.model_id}:${space.dimension}`;
     if (key !== this.spaceKey) {
@@ -76,10 +78,10 @@ export class SemanticIndexes {
   }
 
   /** The tenant's index once complete (loading the rest now if need be); null without a vector table. */
-  private loaded(tenantId: string): TenantIndex | null {
-    const t = this.tenant(tenantId);
+  private async loaded(tenantId: string): Promise<TenantIndex | null> {
+    const t = await this.tenant(tenantId);
     if (!t || t.complete) return t;
-    while (!t.complete) this.step(t, tenantId, WARM_PAGE);
+    while (!t.complete) await this.step(t, tenantId, WARM_PAGE);
     t.index.buildPartition(); // part of loading it now, as the caller asked
     return t;
   }
@@ -95,8 +97,10 @@ export class SemanticIndexes {
     setImmediate(slice).unref();
   }
 
-  private step(t: TenantIndex, tenantId: string, limit: number): void {
-    const { vectors, last } = this.source.page(tenantId, t.after, limit);
+  private async step(t: TenantIndex, tenantId: string, limit: number): Promise<void> {
+    const after = t.after;
+    const { vectors, last } = await this.source.page(tenantId, after, limit);
+    if (t.after !== after || t.complete) return; // another load read this page meanwhile
     for (const v of vectors) this.put(t, v);
     if (last === null) t.complete = true;
     else t.after = last;
@@ -110,8 +114,8 @@ export class SemanticIndexes {
   }
 
   /** Loads the tenant's vectors now (the first query would otherwise pay for it). */
-  warm(tenantId: string): number {
-    return this.loaded(tenantId)?.index.size ?? 0;
+  async warm(tenantId: string): Promise<number> {
+    return (await this.loaded(tenantId))?.index.size ?? 0;
   }
 
   /**
@@ -120,11 +124,11 @@ export class SemanticIndexes {
    * the index as soon as every vector is in (the flat scan until the partition is built).
    * True once both are done (or there is no vector table).
    */
-  loadSome(tenantId: string, limit: number): boolean {
-    const t = this.tenant(tenantId);
+  async loadSome(tenantId: string, limit: number): Promise<boolean> {
+    const t = await this.tenant(tenantId);
     if (!t) return true;
     t.background = true;
-    if (!t.complete) this.step(t, tenantId, limit);
+    if (!t.complete) await this.step(t, tenantId, limit);
     return t.complete && t.index.buildPartition(PARTITION_SLICE_MS);
   }
 
@@ -133,44 +137,44 @@ export class SemanticIndexes {
    * vec0 instead of waiting for it. Without one, the first query loads the index itself.
    */
   isLoading(tenantId: string): boolean {
-    const space = this.source.space();
+    const space = this.current;
     const t = this.tenants.get(tenantId);
     return !!space && `${space.model_id}:${space.dimension}` === this.spaceKey && t !== undefined && !t.complete && t.background;
   }
 
   /** Announces a background load of these tenants (before its first slice reaches them). */
-  willLoad(tenantIds: string[]): void {
+  async willLoad(tenantIds: string[]): Promise<void> {
     for (const id of tenantIds) {
-      const t = this.tenant(id);
+      const t = await this.tenant(id);
       if (t) t.background = true;
     }
   }
 
   /** True when the tenant's index holds every stored vector. */
   isComplete(tenantId: string): boolean {
-    const space = this.source.space();
+    const space = this.current;
     return !!space && `${space.model_id}:${space.dimension}` === this.spaceKey && this.tenants.get(tenantId)?.complete === true;
   }
 
-  search(tenantId: string, query: Float32Array, k: number): IndexHit[] {
-    const t = this.loaded(tenantId);
+  async search(tenantId: string, query: Float32Array, k: number): Promise<IndexHit[]> {
+    const t = await this.loaded(tenantId);
     if (!t) return [];
     t.index.usePartition = this.usePartition;
     return t.index.search(query, k).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
   }
 
   /** The query's approximate cosine to these seqs (the ones in the index), with their node ids. */
-  scoreOf(tenantId: string, query: Float32Array, seqs: number[]): IndexHit[] {
-    const t = this.loaded(tenantId);
+  async scoreOf(tenantId: string, query: Float32Array, seqs: number[]): Promise<IndexHit[]> {
+    const t = await this.loaded(tenantId);
     if (!t || seqs.length === 0) return [];
     return t.index.scoreOf(query, seqs).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
   }
 
   /** These nodes have new vectors (a tenant still loading gets them now, and re-reads them harmlessly later). */
-  onEmbedded(tenantId: string, nodeIds: string[]): void {
+  async onEmbedded(tenantId: string, nodeIds: string[]): Promise<void> {
     const t = this.tenants.get(tenantId);
     if (!t || nodeIds.length === 0) return;
-    for (const v of this.source.some(tenantId, nodeIds)) this.put(t, v);
+    for (const v of await this.source.some(tenantId, nodeIds)) this.put(t, v);
     this.schedulePartition(tenantId, t);
   }
 

@@ -46,24 +46,24 @@ export class VectorStore {
   private readonly index: SemanticIndexes;
 
   constructor(private readonly d: VectorStoreDeps) {
-    this.index = new SemanticIndexes({ space: () => d.repo.space(), page: (t, after, limit) => d.repo.page(t, after, limit), some: (t, ids) => d.repo.some(t, ids) });
+    this.index = new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await d.repo.page(t, after, limit), some: async (t, ids) => await d.repo.some(t, ids) });
   }
 
-  space(): EmbeddingSpace | undefined {
-    return this.d.repo.space();
+  async space(): Promise<EmbeddingSpace | undefined> {
+    return await this.d.repo.space();
   }
 
   /**
    * Makes the vector table belong to this model. Returns true when it had to be (re)created:
    * every vector is then gone and every node needs embedding again.
    */
-  ensureSpace(modelId: string, dimension: number, at: string): boolean {
+  async ensureSpace(modelId: string, dimension: number, at: string): Promise<boolean> {
     // Never drop a live vector table for a model that has not told us what it is.
     if (!modelId || !(dimension > 0)) throw new Error(`refusing an embedding space without a model (id "${modelId}", dimension ${dimension})`);
-    if (this.d.repo.matches(modelId, dimension)) return false;
-    this.d.tx.withTx(() => {
-      this.d.repo.recreate(modelId, dimension, at);
-      this.d.nodes.clearAllEmbedded();
+    if (await this.d.repo.matches(modelId, dimension)) return false;
+    await this.d.tx.withTx(async () => {
+      await this.d.repo.recreate(modelId, dimension, at);
+      await this.d.nodes.clearAllEmbedded();
     });
     return true;
   }
@@ -75,25 +75,25 @@ export class VectorStore {
    * Joins the caller's transaction; the index and "embedded" listeners hear of the
    * writes once it commits.
    */
-  storeNodeVectors(tenantId: string, writes: VectorWrite[], modelId: string): string[] {
+  async storeNodeVectors(tenantId: string, writes: VectorWrite[], modelId: string): Promise<string[]> {
     if (writes.length === 0) return [];
-    const written = this.d.tx.withTx(() => {
-      const space = this.d.repo.space();
+    const written = await this.d.tx.withTx(async () => {
+      const space = await this.d.repo.space();
       if (!space || space.model_id !== modelId || !this.d.repo.ready) return [];
       const done: string[] = [];
       for (const w of writes) {
         if (w.vector.length !== space.dimension) continue;
-        const row = this.d.nodes.get(tenantId, w.nodeId);
+        const row = await this.d.nodes.get(tenantId, w.nodeId);
         if (!row || embeddingText(row) !== w.text) continue; // changed or gone meanwhile: its own job follows
-        this.d.repo.upsert(tenantId, row.seq, w.vector);
-        this.d.nodes.markEmbedded(tenantId, row.id, textHash(w.text));
+        await this.d.repo.upsert(tenantId, row.seq, w.vector);
+        await this.d.nodes.markEmbedded(tenantId, row.id, textHash(w.text));
         done.push(row.id);
       }
       return done;
     });
     if (written.length) {
-      this.d.tx.afterCommit(() => {
-        this.index.onEmbedded(tenantId, written);
+      this.d.tx.afterCommit(async () => {
+        await this.index.onEmbedded(tenantId, written);
         this.events.emit('embedded', { tenantId, nodeIds: written } satisfies EmbeddedEvent);
       });
     }
@@ -101,8 +101,8 @@ export class VectorStore {
   }
 
   /** Drops a node's vector (inside the caller's transaction); the index forgets it after commit. */
-  removeNode(tenantId: string, seq: number): void {
-    this.d.repo.delete(seq);
+  async removeNode(tenantId: string, seq: number): Promise<void> {
+    await this.d.repo.delete(seq);
     this.d.tx.afterCommit(() => this.index.forget(tenantId, [seq]));
   }
 
@@ -110,13 +110,13 @@ export class VectorStore {
    * Vector writes and deletes another process committed (PostgreSQL notifications, in
    * commit order): the indexes held follow them. Tenants not held load fresh when needed.
    */
-  applyChanges(changes: Array<{ tenantId: string; op: 'u' | 'd'; seq: number; nodeId: string }>): void {
+  async applyChanges(changes: Array<{ tenantId: string; op: 'u' | 'd'; seq: number; nodeId: string }>): Promise<void> {
     for (let i = 0; i < changes.length; ) {
       const { tenantId, op } = changes[i];
       let j = i;
       while (j < changes.length && changes[j].tenantId === tenantId && changes[j].op === op) j++;
       const run = changes.slice(i, j);
-      if (op === 'u') this.index.onEmbedded(tenantId, run.map((c) => c.nodeId).filter(Boolean));
+      if (op === 'u') await this.index.onEmbedded(tenantId, run.map((c) => c.nodeId).filter(Boolean));
       else this.index.forget(tenantId, run.map((c) => c.seq));
       i = j;
     }
@@ -132,13 +132,13 @@ export class VectorStore {
     this.events.on('embedded', listener);
   }
 
-  get(tenantId: string, nodeId: string): Float32Array | null {
-    return this.d.repo.get(tenantId, nodeId);
+  async get(tenantId: string, nodeId: string): Promise<Float32Array | null> {
+    return await this.d.repo.get(tenantId, nodeId);
   }
 
   /** Loads the tenant's vectors into the in-memory index now; returns how many. */
-  warm(tenantId: string): number {
-    return this.index.warm(tenantId);
+  async warm(tenantId: string): Promise<number> {
+    return await this.index.warm(tenantId);
   }
 
   /** False: k-NN scans every code instead of the partition's nearest lists (a comparison for `npm run bench`). */
@@ -156,21 +156,21 @@ export class VectorStore {
   }
 
   /** How many vectors the tenant has, without loading its index. */
-  count(tenantId: string): number {
-    return this.index.isLoading(tenantId) ? this.d.repo.count(tenantId) : this.index.warm(tenantId);
+  async count(tenantId: string): Promise<number> {
+    return this.index.isLoading(tenantId) ? await this.d.repo.count(tenantId) : await this.index.warm(tenantId);
   }
 
   /**
    * One slice of loading the tenant's index in the background (`limit` vectors); true once
    * it is complete. Until then, queries are answered exactly from vec0.
    */
-  loadSome(tenantId: string, limit: number): boolean {
-    return this.index.loadSome(tenantId, limit);
+  async loadSome(tenantId: string, limit: number): Promise<boolean> {
+    return await this.index.loadSome(tenantId, limit);
   }
 
   /** Marks these tenants' indexes as loading in the background (queries go to vec0 meanwhile). */
-  willLoad(tenantIds: string[]): void {
-    this.index.willLoad(tenantIds);
+  async willLoad(tenantIds: string[]): Promise<void> {
+    await this.index.willLoad(tenantIds);
   }
 
   /**
@@ -179,15 +179,15 @@ export class VectorStore {
    * Hits are checked against the nodes table: a deleted node's vector, or one whose seq a
    * newer node took, is dropped and pruned from the index.
    */
-  nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): ScoredNode[] {
+  async nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): Promise<ScoredNode[]> {
     if (k <= 0) return [];
     if (this.index.isLoading(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
     const filtered = isFiltered(filter);
-    const available = this.index.warm(tenantId);
+    const available = await this.index.warm(tenantId);
     let want = Math.min(k, available);
     for (;;) {
-      const hits = this.index.search(tenantId, vec, want);
-      const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
+      const hits = await this.index.search(tenantId, vec, want);
+      const live = await this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
       const stale = hits.filter((h) => (filtered ? live.has(h.seq) && live.get(h.seq) !== h.id : live.get(h.seq) !== h.id));
       if (stale.length) this.index.forget(tenantId, stale.map((h) => h.seq));
       const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
@@ -201,22 +201,22 @@ export class VectorStore {
    * background; scored like similarities() in that state (the stored floats' dot product),
    * so a node's score does not depend on which of the two found it.
    */
-  private nearestExact(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter): ScoredNode[] {
+  private async nearestExact(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter): Promise<ScoredNode[]> {
     let want = k;
     for (;;) {
-      const hits = this.d.repo.knnExact(tenantId, vec, want);
-      const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
+      const hits = await this.d.repo.knnExact(tenantId, vec, want);
+      const live = await this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
       const kept = hits.filter((h) => live.get(h.seq) === h.id);
       if (kept.length >= k || hits.length < want || want >= VEC0_MAX_K) {
-        const exact = new Map(this.exactScores(tenantId, vec, kept.slice(0, k).map((h) => h.seq)).map((r) => [r.seq, r.score]));
+        const exact = new Map((await this.exactScores(tenantId, vec, kept.slice(0, k).map((h) => h.seq))).map((r) => [r.seq, r.score]));
         return kept.slice(0, k).map((h) => ({ seq: h.seq, id: h.id, score: exact.get(h.seq) ?? 1 - h.distance }));
       }
       want = Math.min(want * 4, VEC0_MAX_K);
     }
   }
 
-  private exactScores(tenantId: string, vec: Float32Array, seqs: number[]): Array<{ seq: number; score: number }> {
-    return this.d.repo.bySeqs(tenantId, seqs).map((r) => ({ seq: r.seq, score: dot(vec, new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4)) }));
+  private async exactScores(tenantId: string, vec: Float32Array, seqs: number[]): Promise<Array<{ seq: number; score: number }>> {
+    return (await this.d.repo.bySeqs(tenantId, seqs)).map((r) => ({ seq: r.seq, score: dot(vec, new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4)) }));
   }
 
   /**
@@ -224,25 +224,25 @@ export class VectorStore {
    * them; exact while the index is loading), for those that have a vector and are still
    * live; order not guaranteed.
    */
-  similarities(tenantId: string, vec: Float32Array, seqs: number[]): ScoredNode[] {
+  async similarities(tenantId: string, vec: Float32Array, seqs: number[]): Promise<ScoredNode[]> {
     if (seqs.length === 0) return [];
     if (this.index.isLoading(tenantId)) {
-      const rows = this.exactScores(tenantId, vec, seqs);
-      const live = this.d.nodes.passing(tenantId, rows.map((r) => r.seq), {});
+      const rows = await this.exactScores(tenantId, vec, seqs);
+      const live = await this.d.nodes.passing(tenantId, rows.map((r) => r.seq), {});
       return rows.filter((r) => live.has(r.seq)).map((r) => ({ seq: r.seq, id: live.get(r.seq)!, score: r.score }));
     }
-    const hits = this.index.scoreOf(tenantId, vec, seqs);
-    const live = this.d.nodes.passing(tenantId, hits.map((h) => h.seq), {});
+    const hits = await this.index.scoreOf(tenantId, vec, seqs);
+    const live = await this.d.nodes.passing(tenantId, hits.map((h) => h.seq), {});
     return hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
   }
 
   /** The k nodes nearest to a vector, nearest first; distance = 1 - approximate cosine. */
-  knn(tenantId: string, vec: Float32Array, k: number): KnnHit[] {
-    return this.nearest(tenantId, vec, k).map((h) => ({ id: h.id, seq: h.seq, distance: 1 - h.score }));
+  async knn(tenantId: string, vec: Float32Array, k: number): Promise<KnnHit[]> {
+    return (await this.nearest(tenantId, vec, k)).map((h) => ({ id: h.id, seq: h.seq, distance: 1 - h.score }));
   }
 
   /** Exact brute-force k-NN in vec0: the baseline `npm run bench` measures the index against. */
-  knnExact(tenantId: string, vec: Float32Array, k: number): KnnHit[] {
-    return this.d.repo.knnExact(tenantId, vec, k);
+  async knnExact(tenantId: string, vec: Float32Array, k: number): Promise<KnnHit[]> {
+    return await this.d.repo.knnExact(tenantId, vec, k);
   }
 }

@@ -67,7 +67,7 @@ export function registerServerCommands(program: Command): void {
     .description('create a tenant and its first API key')
     .option('--json', 'print {"tenant_id", "api_key"} as JSON')
     .action(async (name: string, opts: { json?: boolean }) => {
-      const out = await withServices(loadConfig(), (s) => s.tenants.create(name)).catch(asCliError);
+      const out = await withServices(loadConfig(), async (s) => await s.tenants.create(name)).catch(asCliError);
       if (opts.json) process.stdout.write(JSON.stringify(out) + '\n');
       else process.stdout.write(`Created tenant "${name}" (${out.tenant_id}).\nAPI key (shown once): ${out.api_key}\n`);
     });
@@ -79,7 +79,7 @@ export function registerServerCommands(program: Command): void {
     .requiredOption('--tenant <name>', 'tenant the user belongs to')
     .option('--json', 'print the user as JSON')
     .action(async (email: string, opts: { tenant: string; json?: boolean }) => {
-      const user = await withServices(loadConfig(), (s) => s.auth.addUser(email, opts.tenant)).catch(asCliError);
+      const user = await withServices(loadConfig(), async (s) => await s.auth.addUser(email, opts.tenant)).catch(asCliError);
       if (opts.json) process.stdout.write(JSON.stringify(user) + '\n');
       else process.stdout.write(`Added ${user.email} to tenant "${opts.tenant}".\n`);
     });
@@ -90,7 +90,7 @@ export function registerServerCommands(program: Command): void {
     .action(async (file: string) => {
       const { existsSync } = await import('node:fs');
       if (existsSync(file)) throw new CliError(`${file} already exists; choose a new file name`, EXIT.usage);
-      await withServices(loadConfig(), (s) => s.backup(file)).catch(asCliError);
+      await withServices(loadConfig(), async (s) => await s.backup(file)).catch(asCliError);
       process.stdout.write(`Backup written to ${file}\n`);
     });
 }

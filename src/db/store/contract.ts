@@ -30,8 +30,9 @@ export interface UnitOfWork {
   /**
    * Runs fn once the enclosing transaction has committed (at once outside a transaction);
    * dropped if it rolls back. For effects outside the database: in-memory indexes, events.
+   * The outermost withTx resolves once its hooks have run, one after another.
    */
-  afterCommit(fn: () => void): void;
+  afterCommit(fn: () => void | Promise<void>): void;
 }
 
 /** What a repository holds: statements, DDL for the engine's own tables, and transactions. */

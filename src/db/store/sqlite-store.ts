@@ -112,11 +112,11 @@ export class SqliteStore implements Database {
     return this.tx.frame() !== undefined;
   }
 
-  withTx<T>(fn: () => Promise<T>): Promise<T> {
-    return this.tx.run(fn);
+  async withTx<T>(fn: () => Promise<T>): Promise<T> {
+    return await this.tx.run(fn);
   }
 
-  afterCommit(fn: () => void): void {
+  afterCommit(fn: () => void | Promise<void>): void {
     this.tx.afterCommit(fn);
   }
 

@@ -8,7 +8,7 @@ export interface TxRoot<C> {
   open: boolean;
   /** The engine's handle on it (PostgreSQL: the pooled client it holds). */
   conn: C;
-  hooks: Array<() => void>;
+  hooks: Array<() => void | Promise<void>>;
 }
 
 export interface TxFrame<C> {
@@ -59,14 +59,14 @@ export class Transactions<C> {
       root.open = false;
       this.driver.end(root.conn, failed);
     }
-    this.runHooks(root.hooks);
+    await this.runHooks(root.hooks);
     return result;
   }
 
-  afterCommit(fn: () => void): void {
+  afterCommit(fn: () => void | Promise<void>): void {
     const f = this.frame();
     if (f) f.root.hooks.push(fn);
-    else this.runHooks([fn]);
+    else void this.runHooks([fn]);
   }
 
   private nested<T>(f: TxFrame<C>, fn: () => Promise<T>): Promise<T> {
@@ -93,10 +93,10 @@ export class Transactions<C> {
     return p;
   }
 
-  private runHooks(hooks: Array<() => void>): void {
+  private async runHooks(hooks: Array<() => void | Promise<void>>): Promise<void> {
     for (const h of hooks) {
       try {
-        h();
+        await h();
       } catch (e) {
         this.onHookError(e);
       }

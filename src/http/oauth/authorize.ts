@@ -69,15 +69,15 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
         c.header('Retry-After', String(Math.max(1, Math.ceil(e.msBeforeNext / 1000))));
         return send(c, errorPage('Too many requests', 'Too many sign-in pages were opened from this address; wait a minute and try again.'), 429);
       }
-      const check = authorization.check(new URL(c.req.url).searchParams);
+      const check = await authorization.check(new URL(c.req.url).searchParams);
       if (!check.ok) return c.redirect(check.redirect, 302);
       let browser = browserOf(c);
       if (!/^[A-Za-z0-9_-]{43}$/.test(browser)) {
         browser = randomBytes(32).toString('base64url');
         setCookie(c, COOKIE, browser, { path: BASE, httpOnly: true, sameSite: 'Lax', secure, maxAge: 3600 });
       }
-      const handle = authorization.begin(check.params, browser);
-      return send(c, signInPage(authorization.view(handle, browser), providers()));
+      const handle = await authorization.begin(check.params, browser);
+      return send(c, signInPage(await authorization.view(handle, browser), providers()));
     }),
   );
 
@@ -85,7 +85,7 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
     step(c, async () => {
       const f = await form(c);
       const email = (f.email ?? '').trim();
-      const view = authorization.view(f.request ?? '', browserOf(c));
+      const view = await authorization.view(f.request ?? '', browserOf(c));
       if (!/^[^@\s]{1,200}@[^@\s]{1,200}$/.test(email)) return send(c, signInPage(view, providers(), 'Enter a valid email address.'), 400);
       // Past the sign-in link limits the page reads the same, and nothing is sent.
       const t = throttleFor(s);
@@ -103,10 +103,10 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
   );
 
   app.get(`${BASE}/signin`, (c) =>
-    step(c, () => {
+    step(c, async () => {
       const q = new URL(c.req.url).searchParams;
       const handle = q.get('request') ?? '';
-      authorization.signInWithToken(handle, browserOf(c), (q.get('token') ?? '').slice(0, 200));
+      await authorization.signInWithToken(handle, browserOf(c), (q.get('token') ?? '').slice(0, 200));
       return toConsent(c, handle);
     }),
   );
@@ -114,14 +114,14 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
   app.post(`${BASE}/signin`, (c) =>
     step(c, async () => {
       const f = await form(c);
-      authorization.signInWithToken(f.request ?? '', browserOf(c), (f.token ?? '').trim().slice(0, 200));
+      await authorization.signInWithToken(f.request ?? '', browserOf(c), (f.token ?? '').trim().slice(0, 200));
       return toConsent(c, f.request ?? '');
     }),
   );
 
   app.get(`${BASE}/consent`, (c) =>
-    step(c, () => {
-      const view = authorization.view(new URL(c.req.url).searchParams.get('request') ?? '', browserOf(c));
+    step(c, async () => {
+      const view = await authorization.view(new URL(c.req.url).searchParams.get('request') ?? '', browserOf(c));
       return send(c, view.email ? consentPage(view) : signInPage(view, providers()));
     }),
   );
@@ -130,7 +130,7 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
     step(c, async () => {
       const f = await form(c);
       if (f.decision !== 'approve' && f.decision !== 'deny') throw new ConsentPageError('Bad request', 'Choose Approve or Deny.');
-      return c.redirect(authorization.decide(f.request ?? '', browserOf(c), f.decision === 'approve'), 303);
+      return c.redirect(await authorization.decide(f.request ?? '', browserOf(c), f.decision === 'approve'), 303);
     }),
   );
 
@@ -150,7 +150,7 @@ export function authorizeMount(app: Hono<AppEnv>, s: Services): void {
       const handle = q.get('state') ?? '';
       const error = q.get('oidc_error');
       if (error) {
-        const view = authorization.view(handle, browserOf(c));
+        const view = await authorization.view(handle, browserOf(c));
         return send(c, signInPage(view, providers(), error.slice(0, 500)), 401);
       }
       await authorization.finishProvider(handle, browserOf(c), (q.get('oidc_code') ?? '').slice(0, 200));

@@ -69,7 +69,7 @@ export function endpointsMount(app: Hono<AppEnv>, s: Services): void {
     // Counted before validation: a flood of bad bodies is a flood too.
     const wait = await consume(registrations, address(c));
     if (wait) throw slowDown(wait);
-    return oauthJson(c, s.oauth.clients.register(body), 201);
+    return oauthJson(c, await s.oauth.clients.register(body), 201);
   }));
 
   app.post(OAUTH_PATHS.token, guard(async (c) => {
@@ -83,7 +83,7 @@ export function endpointsMount(app: Hono<AppEnv>, s: Services): void {
   }));
 
   app.post(OAUTH_PATHS.revoke, guard(async (c) => {
-    s.oauth.tokens.revoke(await readForm(c));
+    await s.oauth.tokens.revoke(await readForm(c));
     return oauthJson(c, {}, 200);
   }));
 }

@@ -9,7 +9,7 @@ export function authRoutes(s: Services) {
 
   r.openapi(
     createRoute({ method: 'get', path: '/auth/api-keys', tags: ['auth'], summary: 'List API keys (never the secret)', responses: { 200: json(ApiKeyList), ...errors() } }),
-    (c) => c.json({ data: s.auth.listApiKeys(c.get('tenantId')) }, 200),
+    async (c) => c.json({ data: await s.auth.listApiKeys(c.get('tenantId')) }, 200),
   );
 
   r.openapi(
@@ -17,7 +17,7 @@ export function authRoutes(s: Services) {
       method: 'post', path: '/auth/api-keys', tags: ['auth'], summary: 'Create an API key; the raw key is in this response only',
       request: body(ApiKeyCreate), responses: { 201: json(ApiKeyCreated, 'Created'), ...errors(400) },
     }),
-    (c) => c.json(s.auth.createApiKey(c.get('tenantId'), c.req.valid('json').name), 201),
+    async (c) => c.json(await s.auth.createApiKey(c.get('tenantId'), c.req.valid('json').name), 201),
   );
 
   r.openapi(
@@ -25,8 +25,8 @@ export function authRoutes(s: Services) {
       method: 'delete', path: '/auth/api-keys/{id}', tags: ['auth'], summary: 'Revoke an API key (effective on the next request)',
       request: { params: IdParam }, responses: { 204: { description: 'Revoked' }, ...errors(404) },
     }),
-    (c) => {
-      s.auth.revokeApiKey(c.get('tenantId'), c.req.valid('param').id);
+    async (c) => {
+      await s.auth.revokeApiKey(c.get('tenantId'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
@@ -62,8 +62,8 @@ export function authRoutes(s: Services) {
       method: 'post', path: '/auth/logout', tags: ['auth'], summary: 'End a session: revokes the refresh token\'s family and its access tokens at once',
       security: [], request: body(RefreshRequest), responses: { 204: { description: 'Signed out (also for an unknown token: nothing is revealed)' }, ...errors(400) },
     }),
-    (c) => {
-      s.auth.logout(c.req.valid('json').refresh_token);
+    async (c) => {
+      await s.auth.logout(c.req.valid('json').refresh_token);
       return c.body(null, 204);
     },
   );

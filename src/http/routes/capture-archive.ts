@@ -18,8 +18,8 @@ export function captureArchiveRoutes(s: Services) {
       request: { params: IdParam },
       responses: { 200: { description: 'The copy', content: { 'text/html': { schema: z.string() }, 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } }, ...errors(404) },
     }),
-    (c) => {
-      const copy = s.captures.archive.copy(c.get('tenantId'), c.req.valid('param').id);
+    async (c) => {
+      const copy = await s.captures.archive.copy(c.get('tenantId'), c.req.valid('param').id);
       return c.body(copy.bytes as never, 200, {
         'Content-Type': copy.mime,
         'X-Content-Type-Options': 'nosniff',
@@ -37,7 +37,7 @@ export function captureArchiveRoutes(s: Services) {
       summary: 'Archive the page again: it is fetched anew and the new copy replaces the old one (in the background)',
       request: { params: IdParam }, responses: { 202: json(ArchiveQueued, 'Queued'), ...errors(404) },
     }),
-    (c) => c.json(s.captures.archive.rearchive(c.get('tenantId'), c.req.valid('param').id), 202),
+    async (c) => c.json(await s.captures.archive.rearchive(c.get('tenantId'), c.req.valid('param').id), 202),
   );
 
   r.openapi(

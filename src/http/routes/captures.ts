@@ -23,7 +23,7 @@ export function capturesRoutes(s: Services) {
       method: 'post', path: '/captures', tags: tag, summary: 'Capture a page, note or selection; processed in the background',
       request: body(CaptureCreate), responses: { 201: json(CaptureAccepted, 'Accepted and queued'), ...errors(400, 413) },
     }),
-    (c) => c.json(s.captures.intake.create(c.get('tenantId'), c.req.valid('json')), 201),
+    async (c) => c.json(await s.captures.intake.create(c.get('tenantId'), c.req.valid('json')), 201),
   );
 
   // The upload is read as a stream (never through a body validator that would buffer it),
@@ -60,7 +60,7 @@ export function capturesRoutes(s: Services) {
       throw new ValidationError(`source must be one of ${CAPTURE_SOURCES.join(', ')}`, [{ path: 'source', message: 'unknown value' }]);
     }
     const linkFrom = parts.fields.link_from?.trim();
-    if (linkFrom !== undefined && (!linkFrom || linkFrom.length > 100 || !s.nodes.exists(c.get('tenantId'), linkFrom))) {
+    if (linkFrom !== undefined && (!linkFrom || linkFrom.length > 100 || !await s.nodes.exists(c.get('tenantId'), linkFrom))) {
       throw new ValidationError('link_from must name one of your nodes', [{ path: 'link_from', message: 'no such node' }]);
     }
     const out = await s.captures.intake.upload(
@@ -76,7 +76,7 @@ export function capturesRoutes(s: Services) {
       method: 'get', path: '/captures/check', tags: tag, summary: 'Was this URL captured already? (compared in normal form)',
       request: { query: CaptureCheckQuery }, responses: { 200: json(Capture, 'Captured: the latest capture of it'), ...errors(400, 404) },
     }),
-    (c) => c.json(s.captures.intake.check(c.get('tenantId'), c.req.valid('query').url), 200),
+    async (c) => c.json(await s.captures.intake.check(c.get('tenantId'), c.req.valid('query').url), 200),
   );
 
   r.openapi(
@@ -84,12 +84,12 @@ export function capturesRoutes(s: Services) {
       method: 'get', path: '/captures', tags: tag, summary: 'List captures, newest first',
       request: { query: CaptureListQuery }, responses: { 200: json(CaptureList), ...errors(400) },
     }),
-    (c) => c.json(s.captures.lifecycle.list(c.get('tenantId'), c.req.valid('query')), 200),
+    async (c) => c.json(await s.captures.lifecycle.list(c.get('tenantId'), c.req.valid('query')), 200),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/captures/{id}', tags: tag, summary: 'One capture with its metadata and processing status', request: { params: IdParam }, responses: { 200: json(Capture), ...errors(404) } }),
-    (c) => c.json(s.captures.lifecycle.get(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.captures.lifecycle.get(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(
@@ -98,8 +98,8 @@ export function capturesRoutes(s: Services) {
       request: { params: IdParam, query: CaptureContentQuery },
       responses: { 200: { description: 'The content', content: { 'text/markdown': { schema: z.string() }, 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } }, ...errors(400, 404) },
     }),
-    (c) => {
-      const out = s.captures.lifecycle.content(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').format);
+    async (c) => {
+      const out = await s.captures.lifecycle.content(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').format);
       const headers: Record<string, string> = {
         'Content-Type': out.contentType,
         'X-Content-Type-Options': 'nosniff',
@@ -124,8 +124,8 @@ export function capturesRoutes(s: Services) {
           ...errors(404),
         },
       }),
-      (c) => {
-        const img = s.captures.lifecycle.image(c.get('tenantId'), c.req.valid('param').id, kind);
+      async (c) => {
+        const img = await s.captures.lifecycle.image(c.get('tenantId'), c.req.valid('param').id, kind);
         // Private (the tenant's), revalidated by its hash: a reingest may replace it.
         const etag = `"${createHash('sha256').update(img.bytes).digest('base64url').slice(0, 27)}"`;
         const cache = { ETag: etag, 'Cache-Control': 'private, no-cache', 'X-Content-Type-Options': 'nosniff' };
@@ -141,28 +141,28 @@ export function capturesRoutes(s: Services) {
       (c) => c.json(fn(c.get('tenantId'), c.req.valid('param').id) as never, 200),
     );
   const lc = s.captures.lifecycle;
-  lifecycle('retry', 'Re-queue a failed capture (409 while pending or processing)', (t, id) => lc.retry(t, id), [404, 409]);
-  lifecycle('reingest', 'Run the whole pipeline again; updates the same node', (t, id) => lc.reingest(t, id), [404, 409]);
-  lifecycle('archive', 'Archive (remembers the previous status; idempotent)', (t, id) => lc.archive(t, id), [404]);
-  lifecycle('unarchive', 'Restore the status it had before archiving (idempotent)', (t, id) => lc.unarchive(t, id), [404]);
-  lifecycle('dismiss', 'Dismiss (idempotent); a queued run then discards its result', (t, id) => lc.dismiss(t, id), [404]);
+  lifecycle('retry', 'Re-queue a failed capture (409 while pending or processing)', async (t, id) => await lc.retry(t, id), [404, 409]);
+  lifecycle('reingest', 'Run the whole pipeline again; updates the same node', async (t, id) => await lc.reingest(t, id), [404, 409]);
+  lifecycle('archive', 'Archive (remembers the previous status; idempotent)', async (t, id) => await lc.archive(t, id), [404]);
+  lifecycle('unarchive', 'Restore the status it had before archiving (idempotent)', async (t, id) => await lc.unarchive(t, id), [404]);
+  lifecycle('dismiss', 'Dismiss (idempotent); a queued run then discards its result', async (t, id) => await lc.dismiss(t, id), [404]);
 
   r.openapi(
     createRoute({ method: 'delete', path: '/captures/{id}', tags: tag, summary: 'Delete the capture (its node stays)', request: { params: IdParam }, responses: { 204: { description: 'Deleted' }, ...errors(404) } }),
-    (c) => {
-      lc.remove(c.get('tenantId'), c.req.valid('param').id);
+    async (c) => {
+      await lc.remove(c.get('tenantId'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/captures/{id}/activity', tags: tag, summary: 'Timeline of events, oldest first', request: { params: IdParam }, responses: { 200: json(CaptureActivity), ...errors(404) } }),
-    (c) => c.json(lc.activity(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await lc.activity(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/captures/{id}/provenance', tags: tag, summary: 'Each pipeline stage of the latest run: times, model and output', request: { params: IdParam }, responses: { 200: json(CaptureProvenance), ...errors(404) } }),
-    (c) => c.json(lc.provenance(c.get('tenantId'), c.req.valid('param').id) as never, 200),
+    async (c) => c.json(await lc.provenance(c.get('tenantId'), c.req.valid('param').id) as never, 200),
   );
 
   return r;

@@ -17,7 +17,7 @@ export function feedsRoutes(s: Services) {
       method: 'get', path: '/feeds/opml', tags: t, summary: 'The subscriptions as OPML 2.0',
       responses: { 200: { description: 'OPML', content: { 'text/x-opml': { schema: { type: 'string' } } } }, ...errors() },
     }),
-    (c) => c.body(s.feeds.exportOpml(c.get('tenantId')), 200, { 'content-type': 'text/x-opml; charset=utf-8', 'content-disposition': 'attachment; filename="rhizome-feeds.opml"' }),
+    async (c) => c.body(await s.feeds.exportOpml(c.get('tenantId')), 200, { 'content-type': 'text/x-opml; charset=utf-8', 'content-disposition': 'attachment; filename="rhizome-feeds.opml"' }),
   );
 
   r.openapi(
@@ -30,7 +30,7 @@ export function feedsRoutes(s: Services) {
       const xml = await c.req.text();
       if (!xml.trim()) throw new ValidationError('body: an OPML document is required', [{ path: 'body', message: 'empty' }]);
       if (Buffer.byteLength(xml) > OPML_MAX_BYTES) throw new ValidationError('body: the OPML document is larger than 2 MB', [{ path: 'body', message: 'too large' }]);
-      return c.json(s.feeds.importOpml(c.get('tenantId'), xml), 200);
+      return c.json(await s.feeds.importOpml(c.get('tenantId'), xml), 200);
     },
   );
 
@@ -44,12 +44,12 @@ export function feedsRoutes(s: Services) {
 
   r.openapi(
     createRoute({ method: 'get', path: '/feeds', tags: t, summary: "The tenant's feeds", responses: { 200: json(FeedList), ...errors() } }),
-    (c) => c.json({ data: s.feeds.list(c.get('tenantId')) }, 200),
+    async (c) => c.json({ data: await s.feeds.list(c.get('tenantId')) }, 200),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/feeds/{id}', tags: t, summary: 'One feed', request: { params: IdParam }, responses: { 200: json(Feed), ...errors(404) } }),
-    (c) => c.json(s.feeds.get(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.feeds.get(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(
@@ -57,7 +57,7 @@ export function feedsRoutes(s: Services) {
       method: 'patch', path: '/feeds/{id}', tags: t, summary: 'Change, pause or resume a feed',
       request: { params: IdParam, ...body(FeedPatch) }, responses: { 200: json(Feed), ...errors(400, 404) },
     }),
-    (c) => c.json(s.feeds.update(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await s.feeds.update(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   r.openapi(
@@ -65,8 +65,8 @@ export function feedsRoutes(s: Services) {
       method: 'delete', path: '/feeds/{id}', tags: t, summary: 'Unsubscribe (captures already made stay)',
       request: { params: IdParam }, responses: { 204: { description: 'Deleted' }, ...errors(404) },
     }),
-    (c) => {
-      s.feeds.remove(c.get('tenantId'), c.req.valid('param').id);
+    async (c) => {
+      await s.feeds.remove(c.get('tenantId'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
@@ -76,7 +76,7 @@ export function feedsRoutes(s: Services) {
       method: 'post', path: '/feeds/{id}/poll', tags: t, summary: 'Poll now', request: { params: IdParam },
       responses: { 202: json(Feed, 'Queued'), ...errors(404, 409) },
     }),
-    (c) => c.json(s.feeds.pollNow(c.get('tenantId'), c.req.valid('param').id), 202),
+    async (c) => c.json(await s.feeds.pollNow(c.get('tenantId'), c.req.valid('param').id), 202),
   );
 
   return r;

@@ -11,7 +11,7 @@ export function graphHealthRoutes(s: Services) {
       method: 'get', path: '/graph-health', tags: ['context'], summary: 'Graph counters from one consistent snapshot',
       responses: { 200: json(GraphHealth), ...errors() },
     }),
-    (c) => c.json(s.graphHealth.get(c.get('tenantId')), 200),
+    async (c) => c.json(await s.graphHealth.get(c.get('tenantId')), 200),
   );
   return r;
 }

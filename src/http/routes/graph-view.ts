@@ -16,7 +16,7 @@ export function graphViewRoutes(s: Services) {
       description: 'The most recently updated `limit` nodes (default 5000, at most 20000) and the links between them (at most 60000). `truncated` says whether anything was left out.',
       request: { query: GraphQuery }, responses: { 200: json(GraphView), ...errors(400) },
     }),
-    (c) => c.json(s.graphView.graph(c.get('tenantId'), c.req.valid('query').limit), 200),
+    async (c) => c.json(await s.graphView.graph(c.get('tenantId'), c.req.valid('query').limit), 200),
   );
 
   r.openapi(
@@ -25,7 +25,7 @@ export function graphViewRoutes(s: Services) {
       summary: 'Daily graph-health snapshots, oldest first (today is refreshed by this read)',
       request: { query: HealthHistoryQuery }, responses: { 200: json(HealthHistory), ...errors(400) },
     }),
-    (c) => c.json(s.healthHistory.history(c.get('tenantId'), c.req.valid('query').days), 200),
+    async (c) => c.json(await s.healthHistory.history(c.get('tenantId'), c.req.valid('query').days), 200),
   );
 
   r.openapi(
@@ -34,7 +34,7 @@ export function graphViewRoutes(s: Services) {
       summary: 'What needs attention: failed captures, orphans, stale unvalidated nodes, automatic PARA filings to confirm',
       request: { query: InboxQuery }, responses: { 200: json(Inbox), ...errors(400) },
     }),
-    (c) => c.json(s.healthHistory.inbox(c.get('tenantId'), c.req.valid('query').limit), 200),
+    async (c) => c.json(await s.healthHistory.inbox(c.get('tenantId'), c.req.valid('query').limit), 200),
   );
 
   return r;

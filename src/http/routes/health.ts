@@ -27,7 +27,7 @@ export function healthRoutes(s: Services) {
       const reason = s.status.storage.reason() ?? (embedding.state === 'error' ? 'the embedding model failed to load' : undefined);
       const base = { status: reason ? ('degraded' as const) : ('ok' as const), version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), ...(reason ? { reason } : {}) };
       if (!principal) return c.json(base, 200);
-      return c.json({ ...base, embedding, jobs: { queued: s.status.queueDepthOf(principal.tenantId) } }, 200);
+      return c.json({ ...base, embedding, jobs: { queued: await s.status.queueDepthOf(principal.tenantId) } }, 200);
     },
   );
   return r;

@@ -14,7 +14,7 @@ export function highlightsRoutes(s: Services) {
       summary: "A node's highlights in the order they were made, each re-anchored in the node's current text",
       request: { params: IdParam }, responses: { 200: json(NodeHighlightList), ...errors(404) },
     }),
-    (c) => c.json(s.highlights.list(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.highlights.list(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(
@@ -23,7 +23,7 @@ export function highlightsRoutes(s: Services) {
       summary: 'Highlight a passage of the node (its words, optionally the context the reader saw), with an optional note',
       request: { params: IdParam, ...body(NodeHighlightCreate) }, responses: { 201: json(NodeHighlight, 'Created'), ...errors(400, 404) },
     }),
-    (c) => c.json(s.highlights.create(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 201),
+    async (c) => c.json(await s.highlights.create(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 201),
   );
 
   r.openapi(
@@ -31,9 +31,9 @@ export function highlightsRoutes(s: Services) {
       method: 'get', path: '/nodes/{id}/highlights/{highlight_id}', tags: ['highlights'], operationId: 'getHighlight',
       summary: 'One highlight', request: { params: HighlightParams }, responses: { 200: json(NodeHighlight), ...errors(404) },
     }),
-    (c) => {
+    async (c) => {
       const p = c.req.valid('param');
-      return c.json(s.highlights.get(c.get('tenantId'), p.id, p.highlight_id), 200);
+      return c.json(await s.highlights.get(c.get('tenantId'), p.id, p.highlight_id), 200);
     },
   );
 
@@ -43,9 +43,9 @@ export function highlightsRoutes(s: Services) {
       summary: "Change a highlight's note or colour", request: { params: HighlightParams, ...body(NodeHighlightPatch) },
       responses: { 200: json(NodeHighlight), ...errors(400, 404) },
     }),
-    (c) => {
+    async (c) => {
       const p = c.req.valid('param');
-      return c.json(s.highlights.update(c.get('tenantId'), p.id, p.highlight_id, c.req.valid('json')), 200);
+      return c.json(await s.highlights.update(c.get('tenantId'), p.id, p.highlight_id, c.req.valid('json')), 200);
     },
   );
 
@@ -54,9 +54,9 @@ export function highlightsRoutes(s: Services) {
       method: 'delete', path: '/nodes/{id}/highlights/{highlight_id}', tags: ['highlights'], operationId: 'deleteHighlight',
       summary: 'Remove a highlight', request: { params: HighlightParams }, responses: { 204: { description: 'Removed' }, ...errors(404) },
     }),
-    (c) => {
+    async (c) => {
       const p = c.req.valid('param');
-      s.highlights.remove(c.get('tenantId'), p.id, p.highlight_id);
+      await s.highlights.remove(c.get('tenantId'), p.id, p.highlight_id);
       return c.body(null, 204);
     },
   );

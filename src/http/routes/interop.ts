@@ -60,7 +60,7 @@ export function interopRoutes(s: Services) {
 
   r.openapi(
     createRoute({ method: 'get', path: '/imports/{id}', tags: tag, summary: 'An import run: status, counts and problems', request: { params: IdParam }, responses: { 200: json(ImportRun), ...errors(404) } }),
-    (c) => c.json(s.imports.get(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.imports.get(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openAPIRegistry.registerPath({

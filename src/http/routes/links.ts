@@ -13,7 +13,7 @@ export function linksRoutes(s: Services) {
       summary: "Replace the node's links (each with its reverse); a bad entry changes nothing",
       request: { params: IdParam, ...body(LinksReplace) }, responses: { 200: json(LinkList), ...errors(400, 404) },
     }),
-    (c) => c.json(s.links.replace(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json').links), 200),
+    async (c) => c.json(await s.links.replace(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json').links), 200),
   );
 
   r.openapi(
@@ -21,7 +21,7 @@ export function linksRoutes(s: Services) {
       method: 'get', path: '/nodes/{id}/links', tags: ['links'], summary: "The node's links, by target id",
       request: { params: IdParam }, responses: { 200: json(LinkList), ...errors(404) },
     }),
-    (c) => c.json(s.links.list(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.links.list(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(
@@ -29,7 +29,7 @@ export function linksRoutes(s: Services) {
       method: 'get', path: '/nodes/{id}/related', tags: ['links'], summary: '1-hop neighbours, by relationship type, title, id',
       request: { params: IdParam, query: RelatedQuery }, responses: { 200: json(RelatedList), ...errors(400, 404) },
     }),
-    (c) => c.json(s.links.related(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').limit), 200),
+    async (c) => c.json(await s.links.related(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').limit), 200),
   );
 
   r.openapi(

@@ -26,7 +26,7 @@ export function nodesRoutes(s: Services) {
       method: 'post', path: '/nodes', tags: ['nodes'], summary: 'Create a node (its embedding follows in the background)',
       request: body(NodeCreate), responses: { 201: json(Node, 'Created'), ...errors(400) },
     }),
-    (c) => c.json(s.nodes.create(c.get('tenantId'), c.req.valid('json')), 201),
+    async (c) => c.json(await s.nodes.create(c.get('tenantId'), c.req.valid('json')), 201),
   );
 
   r.openapi(
@@ -35,8 +35,8 @@ export function nodesRoutes(s: Services) {
       summary: 'Create up to 500 nodes: per-item results in order; the valid ones are written in one transaction',
       request: body(NodeBatch), responses: { 200: json(NodeBatchResult), ...errors(400, 413) },
     }),
-    (c) => {
-      const results = s.nodes.createMany(c.get('tenantId'), c.req.valid('json').nodes);
+    async (c) => {
+      const results = await s.nodes.createMany(c.get('tenantId'), c.req.valid('json').nodes);
       const created = results.filter((r) => 'node' in r).length;
       const out = results.map((r) => ('node' in r ? r.node : (problemBody(r.error) as z.infer<typeof Problem>)));
       return c.json({ results: out, created, failed: results.length - created }, 200);
@@ -45,10 +45,10 @@ export function nodesRoutes(s: Services) {
 
   r.openapi(
     createRoute({ method: 'get', path: '/nodes/{id}', tags: ['nodes'], summary: 'Get one node with its highlights', request: { params: IdParam }, responses: { 200: json(NodeWithHighlights), ...errors(404) } }),
-    (c) => {
+    async (c) => {
       const t = c.get('tenantId');
-      const node = s.nodes.get(t, c.req.valid('param').id);
-      return c.json({ ...node, annotations: s.highlights.list(t, node.id).data }, 200);
+      const node = await s.nodes.get(t, c.req.valid('param').id);
+      return c.json({ ...node, annotations: (await s.highlights.list(t, node.id)).data }, 200);
     },
   );
 
@@ -57,7 +57,7 @@ export function nodesRoutes(s: Services) {
       method: 'patch', path: '/nodes/{id}', tags: ['nodes'], summary: 'Update title, content, summary, tags, status, para_item_ids',
       request: { params: IdParam, ...body(NodePatch) }, responses: { 200: json(Node), ...errors(400, 404) },
     }),
-    (c) => c.json(s.nodes.update(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await s.nodes.update(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   r.openapi(
@@ -65,8 +65,8 @@ export function nodesRoutes(s: Services) {
       method: 'delete', path: '/nodes/{id}', tags: ['nodes'], summary: 'Delete a node with its links and vector',
       request: { params: IdParam }, responses: { 204: { description: 'Deleted' }, ...errors(404) },
     }),
-    (c) => {
-      s.nodes.remove(c.get('tenantId'), c.req.valid('param').id);
+    async (c) => {
+      await s.nodes.remove(c.get('tenantId'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

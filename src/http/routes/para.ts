@@ -17,7 +17,7 @@ export function paraRoutes(s: Services) {
       method: 'get', path: '/para/tree', tags, summary: 'Items grouped by category, each with node_count (archived items only with include_archived=true)',
       request: { query: ParaTreeQuery }, responses: { 200: json(ParaTree), ...errors(400) },
     }),
-    (c) => c.json(s.para.tree(c.get('tenantId'), c.req.valid('query').include_archived ?? false), 200),
+    async (c) => c.json(await s.para.tree(c.get('tenantId'), c.req.valid('query').include_archived ?? false), 200),
   );
 
   r.openapi(
@@ -25,7 +25,7 @@ export function paraRoutes(s: Services) {
       method: 'post', path: '/para/rescan', tags, summary: 'Re-classify every orphan node in the background (once per 5 minutes per tenant)',
       responses: { 200: json(Queued), ...errors(429) },
     }),
-    (c) => c.json(s.para.rescan(c.get('tenantId')), 200),
+    async (c) => c.json(await s.para.rescan(c.get('tenantId')), 200),
   );
 
   r.openapi(
@@ -33,7 +33,7 @@ export function paraRoutes(s: Services) {
       method: 'get', path: '/para', tags, summary: 'List PARA items, optionally by category and status',
       request: { query: ParaListQuery }, responses: { 200: json(ParaList), ...errors(400) },
     }),
-    (c) => c.json({ data: s.para.list(c.get('tenantId'), c.req.valid('query')) }, 200),
+    async (c) => c.json({ data: await s.para.list(c.get('tenantId'), c.req.valid('query')) }, 200),
   );
 
   r.openapi(
@@ -41,12 +41,12 @@ export function paraRoutes(s: Services) {
       method: 'post', path: '/para', tags, summary: 'Create a PARA item (slug generated from the label); queues classification of orphans',
       request: body(ParaCreate), responses: { 201: json(ParaItem, 'Created'), ...errors(400) },
     }),
-    (c) => c.json(s.para.create(c.get('tenantId'), c.req.valid('json')), 201),
+    async (c) => c.json(await s.para.create(c.get('tenantId'), c.req.valid('json')), 201),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/para/{id}', tags, summary: 'One PARA item', request: { params: IdParam }, responses: { 200: json(ParaItem), ...errors(404) } }),
-    (c) => c.json(s.para.get(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.para.get(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(
@@ -54,7 +54,7 @@ export function paraRoutes(s: Services) {
       method: 'patch', path: '/para/{id}', tags, summary: 'Change label, description or status (status changes have the same effects as the lifecycle calls)',
       request: { params: IdParam, ...body(ParaPatch) }, responses: { 200: json(ParaItem), ...errors(400, 404, 409) },
     }),
-    (c) => c.json(s.para.update(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await s.para.update(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   const lifecycle = [
@@ -69,7 +69,7 @@ export function paraRoutes(s: Services) {
         method: 'post', path: `/para/{id}/${action}`, tags, summary,
         request: { params: IdParam }, responses: { 200: json(ParaItem), ...errors(404, 409) },
       }),
-      (c) => c.json(fn.call(s.para, c.get('tenantId'), c.req.valid('param').id), 200),
+      async (c) => c.json(await fn.call(s.para, c.get('tenantId'), c.req.valid('param').id), 200),
     );
   }
 
@@ -78,7 +78,7 @@ export function paraRoutes(s: Services) {
       method: 'post', path: '/para/{id}/match', tags, summary: 'Queue matching of orphan nodes to this active item',
       request: { params: IdParam }, responses: { 200: json(Queued), ...errors(404, 409) },
     }),
-    (c) => c.json(s.para.match(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.para.match(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(

@@ -10,28 +10,28 @@ export function rulesRoutes(s: Services) {
 
   r.openapi(
     createRoute({ method: 'post', path: '/rules', tags: t, summary: 'Create a rule (when → then)', request: body(RuleCreate), responses: { 201: json(Rule, 'Created'), ...errors(400) } }),
-    (c) => c.json(s.rules.create(c.get('tenantId'), c.req.valid('json')), 201),
+    async (c) => c.json(await s.rules.create(c.get('tenantId'), c.req.valid('json')), 201),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/rules', tags: t, summary: 'The rules, in the order they apply', responses: { 200: json(RuleList), ...errors() } }),
-    (c) => c.json({ data: s.rules.list(c.get('tenantId')) }, 200),
+    async (c) => c.json({ data: await s.rules.list(c.get('tenantId')) }, 200),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/rules/{id}', tags: t, summary: 'One rule', request: { params: IdParam }, responses: { 200: json(Rule), ...errors(404) } }),
-    (c) => c.json(s.rules.get(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.rules.get(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(
     createRoute({ method: 'patch', path: '/rules/{id}', tags: t, summary: 'Change a rule', request: { params: IdParam, ...body(RulePatch) }, responses: { 200: json(Rule), ...errors(400, 404) } }),
-    (c) => c.json(s.rules.update(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await s.rules.update(c.get('tenantId'), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   r.openapi(
     createRoute({ method: 'delete', path: '/rules/{id}', tags: t, summary: 'Delete a rule (what it did stays)', request: { params: IdParam }, responses: { 204: { description: 'Deleted' }, ...errors(404) } }),
-    (c) => {
-      s.rules.remove(c.get('tenantId'), c.req.valid('param').id);
+    async (c) => {
+      await s.rules.remove(c.get('tenantId'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
@@ -41,7 +41,7 @@ export function rulesRoutes(s: Services) {
       method: 'post', path: '/rules/{id}/dry-run', tags: t, summary: 'What the rule would change on existing nodes (nothing is changed)',
       request: { params: IdParam }, responses: { 200: json(RuleRunResult), ...errors(404) },
     }),
-    (c) => c.json(s.rules.run(c.get('tenantId'), c.req.valid('param').id, true), 200),
+    async (c) => c.json(await s.rules.run(c.get('tenantId'), c.req.valid('param').id, true), 200),
   );
 
   r.openapi(
@@ -49,7 +49,7 @@ export function rulesRoutes(s: Services) {
       method: 'post', path: '/rules/{id}/run', tags: t, summary: 'Apply the rule to existing nodes (exactly what the dry run shows), logging each action',
       request: { params: IdParam }, responses: { 200: json(RuleRunResult), ...errors(404) },
     }),
-    (c) => c.json(s.rules.run(c.get('tenantId'), c.req.valid('param').id, false), 200),
+    async (c) => c.json(await s.rules.run(c.get('tenantId'), c.req.valid('param').id, false), 200),
   );
 
   r.openapi(
@@ -58,7 +58,7 @@ export function rulesRoutes(s: Services) {
       request: { params: IdParam, query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }) },
       responses: { 200: json(RuleLog), ...errors(400, 404) },
     }),
-    (c) => c.json({ data: s.rules.log(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').limit) }, 200),
+    async (c) => c.json({ data: await s.rules.log(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').limit) }, 200),
   );
 
   r.openapi(
@@ -66,9 +66,9 @@ export function rulesRoutes(s: Services) {
       method: 'post', path: '/rules/{id}/log/{action_id}/undo', tags: t, summary: 'Undo one logged action',
       request: { params: RuleActionParams }, responses: { 200: json(RuleLogEntry), ...errors(404, 409) },
     }),
-    (c) => {
+    async (c) => {
       const p = c.req.valid('param');
-      return c.json(s.rules.undo(c.get('tenantId'), p.id, p.action_id), 200);
+      return c.json(await s.rules.undo(c.get('tenantId'), p.id, p.action_id), 200);
     },
   );
 

@@ -12,7 +12,7 @@ export function tagsRoutes(s: Services) {
       method: 'get', path: '/tags', tags: ['tags'], operationId: 'listTags', summary: 'Every tag with how many nodes carry it, most used first',
       responses: { 200: json(TagList), ...errors(400) },
     }),
-    (c) => c.json(s.tags.list(c.get('tenantId')), 200),
+    async (c) => c.json(await s.tags.list(c.get('tenantId')), 200),
   );
 
   r.openapi(
@@ -21,7 +21,7 @@ export function tagsRoutes(s: Services) {
       summary: 'Rename a tag on every node; renaming to an existing tag merges the two',
       request: { params: TagParam, ...body(TagRename) }, responses: { 200: json(Tag), ...errors(400, 404) },
     }),
-    (c) => c.json(s.tags.rename(c.get('tenantId'), c.req.valid('param').name, c.req.valid('json').name), 200),
+    async (c) => c.json(await s.tags.rename(c.get('tenantId'), c.req.valid('param').name, c.req.valid('json').name), 200),
   );
 
   r.openapi(
@@ -29,8 +29,8 @@ export function tagsRoutes(s: Services) {
       method: 'delete', path: '/tags/{name}', tags: ['tags'], operationId: 'deleteTag', summary: 'Remove a tag from every node',
       request: { params: TagParam }, responses: { 204: { description: 'Removed' }, ...errors(404) },
     }),
-    (c) => {
-      s.tags.remove(c.get('tenantId'), c.req.valid('param').name);
+    async (c) => {
+      await s.tags.remove(c.get('tenantId'), c.req.valid('param').name);
       return c.body(null, 204);
     },
   );

@@ -13,17 +13,17 @@ export function webhooksRoutes(s: Services) {
       method: 'post', path: '/webhooks', tags: t, summary: 'Subscribe a URL to events; the signing secret is in this answer only',
       request: body(WebhookCreate), responses: { 201: json(WebhookCreated, 'Created'), ...errors(400) },
     }),
-    (c) => c.json(s.webhooks.create(c.get('tenantId'), c.req.valid('json')), 201),
+    async (c) => c.json(await s.webhooks.create(c.get('tenantId'), c.req.valid('json')), 201),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/webhooks', tags: t, summary: "The tenant's webhooks", responses: { 200: json(WebhookList), ...errors() } }),
-    (c) => c.json({ data: s.webhooks.list(c.get('tenantId')) }, 200),
+    async (c) => c.json({ data: await s.webhooks.list(c.get('tenantId')) }, 200),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/webhooks/{id}', tags: t, summary: 'One webhook', request: { params: IdParam }, responses: { 200: json(Webhook), ...errors(404) } }),
-    (c) => c.json(s.webhooks.get(c.get('tenantId'), c.req.valid('param').id), 200),
+    async (c) => c.json(await s.webhooks.get(c.get('tenantId'), c.req.valid('param').id), 200),
   );
 
   r.openapi(
@@ -31,8 +31,8 @@ export function webhooksRoutes(s: Services) {
       method: 'delete', path: '/webhooks/{id}', tags: t, summary: 'Unsubscribe (pending deliveries are dropped)',
       request: { params: IdParam }, responses: { 204: { description: 'Deleted' }, ...errors(404) },
     }),
-    (c) => {
-      s.webhooks.remove(c.get('tenantId'), c.req.valid('param').id);
+    async (c) => {
+      await s.webhooks.remove(c.get('tenantId'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
@@ -43,7 +43,7 @@ export function webhooksRoutes(s: Services) {
       request: { params: IdParam, query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }) },
       responses: { 200: json(WebhookDeliveryList), ...errors(400, 404) },
     }),
-    (c) => c.json({ data: s.webhooks.deliveries(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').limit) }, 200),
+    async (c) => c.json({ data: await s.webhooks.deliveries(c.get('tenantId'), c.req.valid('param').id, c.req.valid('query').limit) }, 200),
   );
 
   r.openapi(
@@ -51,9 +51,9 @@ export function webhooksRoutes(s: Services) {
       method: 'post', path: '/webhooks/{id}/deliveries/{delivery_id}/replay', tags: t, summary: 'Send a delivery again (same webhook-id)',
       request: { params: DeliveryParams }, responses: { 202: json(WebhookDelivery, 'Queued'), ...errors(404) },
     }),
-    (c) => {
+    async (c) => {
       const p = c.req.valid('param');
-      return c.json(s.webhooks.replay(c.get('tenantId'), p.id, p.delivery_id), 202);
+      return c.json(await s.webhooks.replay(c.get('tenantId'), p.id, p.delivery_id), 202);
     },
   );
 

@@ -57,7 +57,7 @@ export class TesseractEngine {
     clearTimeout(this.idleTimer);
     const l = this.live;
     this.live = null;
-    if (l) await l.then((x) => x.tw.terminate(), () => {});
+    if (l !== null) await l.then((x) => x.tw.terminate(), () => {});
   }
 
   private async runOne(bytes: Uint8Array, timeoutMs: number): Promise<Block[]> {
@@ -88,7 +88,7 @@ export class TesseractEngine {
   }
 
   private start(): Promise<Live> {
-    if (this.live) return this.live;
+    if (this.live !== null) return this.live;
     const p: Promise<Live> = (async () => {
       const tw = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
         langPath: langPath(),

@@ -47,26 +47,26 @@ export class AuthService {
   constructor(private readonly d: AuthDeps) {}
 
   // ------------------------------------------------------------ API keys
-  createApiKey(tenantId: string, name: string) {
+  async createApiKey(tenantId: string, name: string) {
     const id = newId('key');
     const secret = randomSecret();
     const created_at = iso(this.d.clock.now());
-    this.d.apiKeys.insert({ id, tenant_id: tenantId, name, secret_hmac: hmac(this.d.keys.apiKeyHmac, secret), created_at });
+    await this.d.apiKeys.insert({ id, tenant_id: tenantId, name, secret_hmac: hmac(this.d.keys.apiKeyHmac, secret), created_at });
     return { id, name, key: `${id}.${secret}`, created_at };
   }
 
-  listApiKeys(tenantId: string) {
-    return this.d.apiKeys.list(tenantId);
+  async listApiKeys(tenantId: string) {
+    return await this.d.apiKeys.list(tenantId);
   }
 
-  revokeApiKey(tenantId: string, id: string): void {
-    if (!this.d.apiKeys.revoke(tenantId, id, iso(this.d.clock.now()))) throw new NotFoundError('API key');
+  async revokeApiKey(tenantId: string, id: string): Promise<void> {
+    if (!await this.d.apiKeys.revoke(tenantId, id, iso(this.d.clock.now()))) throw new NotFoundError('API key');
   }
 
-  authenticateApiKey(raw: string): Principal {
+  async authenticateApiKey(raw: string): Promise<Principal> {
     const dot = raw.indexOf('.');
     if (dot <= 0 || dot === raw.length - 1) throw new UnauthorizedError('Malformed API key: expected {key_id}.{secret}');
-    const row = this.d.apiKeys.findActive(raw.slice(0, dot));
+    const row = await this.d.apiKeys.findActive(raw.slice(0, dot));
     // Compute the digest even for unknown ids so timing does not tell which ids exist.
     const presented = hmac(this.d.keys.apiKeyHmac, raw.slice(dot + 1));
     if (!row || !digestsEqual(presented, row.secret_hmac)) throw new UnauthorizedError('Unknown or revoked API key');
@@ -75,7 +75,7 @@ export class AuthService {
     if (!row.last_used_at || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
       // Best effort: authenticating must never need a write (a full disk still serves reads).
       try {
-        this.d.apiKeys.touch(row.tenant_id, row.id, iso(now));
+        await this.d.apiKeys.touch(row.tenant_id, row.id, iso(now));
       } catch (e) {
         if (!isStorageError(e) && !isBusy(e)) throw e;
       }
@@ -84,12 +84,12 @@ export class AuthService {
   }
 
   // ------------------------------------------------------------ users and magic links
-  addUser(email: string, tenantName: string) {
-    const tenant = this.d.tenants.findByName(tenantName);
+  async addUser(email: string, tenantName: string) {
+    const tenant = await this.d.tenants.findByName(tenantName);
     if (!tenant) throw new NotFoundError(`Tenant "${tenantName}"`);
-    if (this.d.users.findByEmail(email)) throw new ValidationError(`A user with email ${email} already exists`);
+    if (await this.d.users.findByEmail(email)) throw new ValidationError(`A user with email ${email} already exists`);
     const row = { id: newId('usr'), tenant_id: tenant.id, email, created_at: iso(this.d.clock.now()) };
-    this.d.users.insert(row);
+    await this.d.users.insert(row);
     return row;
   }
 
@@ -109,10 +109,10 @@ export class AuthService {
    * dashboard's link, or the authorization server's consent page). Silent for unknown emails.
    */
   async sendSignInLink(email: string, mail: (token: string) => { subject: string; text: string }): Promise<void> {
-    const user = this.d.users.findByEmail(email);
+    const user = await this.d.users.findByEmail(email);
     if (!user) return;
     const token = randomSecret();
-    this.d.tokens.addMagicLink({
+    await this.d.tokens.addMagicLink({
       token_hmac: hmac(this.d.keys.tokenHmac, token),
       tenant_id: user.tenant_id,
       user_id: user.id,
@@ -123,24 +123,24 @@ export class AuthService {
   }
 
   /** Uses up a sign-in token (once) and says whose it was; 401 when invalid, expired or used. */
-  consumeSignInLink(token: string): { tenantId: string; userId: string } {
+  async consumeSignInLink(token: string): Promise<{ tenantId: string; userId: string }> {
     const h = hmac(this.d.keys.tokenHmac, token);
-    const row = this.d.tokens.findMagicLink(h);
+    const row = await this.d.tokens.findMagicLink(h);
     const now = this.d.clock.now();
-    if (!row || row.used_at !== null || row.expires_at <= now || !this.d.tokens.consumeMagicLink(row.tenant_id, h, now)) {
+    if (!row || row.used_at !== null || row.expires_at <= now || !await this.d.tokens.consumeMagicLink(row.tenant_id, h, now)) {
       throw new UnauthorizedError('This sign-in link is invalid, expired or already used');
     }
     return { tenantId: row.tenant_id, userId: row.user_id };
   }
 
   async verifyMagicLink(token: string): Promise<TokenPair> {
-    const { tenantId, userId } = this.consumeSignInLink(token);
+    const { tenantId, userId } = await this.consumeSignInLink(token);
     return this.issue(tenantId, userId, newId('rt'), null);
   }
 
   /** The user's email (for the consent page), or undefined. */
-  userEmail(tenantId: string, userId: string): string | undefined {
-    return this.d.users.findById(tenantId, userId)?.email;
+  async userEmail(tenantId: string, userId: string): Promise<string | undefined> {
+    return (await this.d.users.findById(tenantId, userId))?.email;
   }
 
   // ------------------------------------------------------------ bearer tokens
@@ -150,27 +150,27 @@ export class AuthService {
    * there without being used up.
    */
   async refresh(token: string, clientId?: string): Promise<TokenPair> {
-    const row = this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, token));
+    const row = await this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, token));
     const now = this.d.clock.now();
     if (!row) throw new UnauthorizedError('Unknown refresh token');
     if (clientId !== undefined && row.client_id !== clientId) throw new UnauthorizedError('This refresh token was not issued to this client');
     if (row.used_at !== null || row.revoked_at !== null) {
-      this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
+      await this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
       throw new UnauthorizedError('Refresh token reuse detected; the session has been revoked');
     }
     if (row.expires_at <= now) throw new UnauthorizedError('Refresh token expired');
-    if (!this.d.tokens.markRefreshUsed(row.tenant_id, row.id, now)) {
+    if (!await this.d.tokens.markRefreshUsed(row.tenant_id, row.id, now)) {
       // Lost a race with a concurrent refresh of the same token: that is reuse too.
-      this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
+      await this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
       throw new UnauthorizedError('Refresh token reuse detected; the session has been revoked');
     }
     return this.issue(row.tenant_id, row.user_id, row.family_id, row.client_id);
   }
 
   /** Ends the session a refresh token belongs to (its whole family). Unknown tokens: nothing to do. */
-  logout(refreshToken: string): void {
-    const row = this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, refreshToken));
-    if (row) this.d.tokens.revokeFamily(row.tenant_id, row.family_id, this.d.clock.now());
+  async logout(refreshToken: string): Promise<void> {
+    const row = await this.d.tokens.findRefreshByHmac(hmac(this.d.keys.tokenHmac, refreshToken));
+    if (row) await this.d.tokens.revokeFamily(row.tenant_id, row.family_id, this.d.clock.now());
   }
 
   async authenticateBearer(token: string): Promise<Principal> {
@@ -184,12 +184,12 @@ export class AuthService {
     const exp = typeof payload.exp === 'number' ? payload.exp : 0;
     if (exp * 1000 <= this.d.clock.now()) throw new UnauthorizedError('Access token expired');
     const tenantId = payload.tid, userId = payload.sub, familyId = payload.fid;
-    if (typeof tenantId !== 'string' || typeof userId !== 'string' || typeof familyId !== 'string' || !this.d.users.findById(tenantId, userId)) {
+    if (typeof tenantId !== 'string' || typeof userId !== 'string' || typeof familyId !== 'string' || !await this.d.users.findById(tenantId, userId)) {
       throw new UnauthorizedError('Invalid access token');
     }
     // Revocation is immediate: a revoked session family (logout, refresh-token reuse) ends its
     // access tokens on their next request, not when they expire.
-    if (this.d.tokens.familyRevoked(tenantId, familyId)) throw new UnauthorizedError('This session has been revoked');
+    if (await this.d.tokens.familyRevoked(tenantId, familyId)) throw new UnauthorizedError('This session has been revoked');
     return { tenantId, kind: 'user', id: userId };
   }
 
@@ -197,21 +197,21 @@ export class AuthService {
    * A new session (a fresh refresh-token family) for a user some other proof already
    * established: identity-provider sign-in, or an authorization server's consent step.
    */
-  startSession(tenantId: string, userId: string): Promise<TokenPair> {
-    if (!this.d.users.findById(tenantId, userId)) throw new UnauthorizedError('Unknown user');
+  async startSession(tenantId: string, userId: string): Promise<TokenPair> {
+    if (!await this.d.users.findById(tenantId, userId)) throw new UnauthorizedError('Unknown user');
     return this.issue(tenantId, userId, newId('rt'), null);
   }
 
   /** startSession() for an OAuth client: its refresh tokens rotate only for that client. */
   async startClientSession(tenantId: string, userId: string, clientId: string): Promise<{ tokens: TokenPair; familyId: string }> {
-    if (!this.d.users.findById(tenantId, userId)) throw new UnauthorizedError('Unknown user');
+    if (!await this.d.users.findById(tenantId, userId)) throw new UnauthorizedError('Unknown user');
     const familyId = newId('rt');
     return { tokens: await this.issue(tenantId, userId, familyId, clientId), familyId };
   }
 
   /** Ends one session family (e.g. the one a replayed authorization code produced). */
-  revokeSession(tenantId: string, familyId: string): void {
-    this.d.tokens.revokeFamily(tenantId, familyId, this.d.clock.now());
+  async revokeSession(tenantId: string, familyId: string): Promise<void> {
+    await this.d.tokens.revokeFamily(tenantId, familyId, this.d.clock.now());
   }
 
   private async issue(tenantId: string, userId: string, familyId: string, clientId: string | null): Promise<TokenPair> {
@@ -222,7 +222,7 @@ export class AuthService {
       'HS256',
     );
     const refresh = randomSecret();
-    this.d.tokens.addRefresh({
+    await this.d.tokens.addRefresh({
       id: newId('rt'),
       tenant_id: tenantId,
       user_id: userId,

@@ -47,12 +47,12 @@ export class IdentitySignIn {
   constructor(private readonly d: IdentitySignInDeps) {}
 
   /** The Rhizome user this identity is; throws 401 (and changes nothing) when refused. */
-  resolve(id: VerifiedIdentity): SignedInUser {
+  async resolve(id: VerifiedIdentity): Promise<SignedInUser> {
     const email = id.email?.trim();
     if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw this.refuse(id, 'the provider gave no email address', UNVERIFIED);
     // Only a literal `true` counts: providers send "true" strings or omit the claim.
     if (!id.emailVerified) throw this.refuse(id, 'email not verified by the provider', UNVERIFIED);
-    const user = this.d.users.findByEmail(email);
+    const user = await this.d.users.findByEmail(email);
     if (user) return { tenantId: user.tenant_id, userId: user.id, email: user.email, signedUp: false };
     const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
     if (!id.allowedDomains.includes(domain)) throw this.refuse(id, `no such user, and ${domain} is not a domain allowed to sign up`, NOT_ALLOWED);
@@ -71,31 +71,31 @@ export class IdentitySignIn {
 
   /** resolve(), then a fresh 15-minute access / 30-day refresh session. */
   async signIn(id: VerifiedIdentity): Promise<{ user: SignedInUser; tokens: TokenPair }> {
-    const user = this.resolve(id);
+    const user = await this.resolve(id);
     return { user, tokens: await this.d.auth.startSession(user.tenantId, user.userId) };
   }
 
-  private signUp(email: string, source: string): SignedInUser {
-    return this.d.tx.withTx(() => {
+  private async signUp(email: string, source: string): Promise<SignedInUser> {
+    return await this.d.tx.withTx(async () => {
       let tenantName = this.d.signupTenant;
       if (tenantName) {
-        if (!this.d.tenants.findByName(tenantName)) this.d.tenants.create(tenantName);
+        if (!await this.d.tenants.findByName(tenantName)) await this.d.tenants.create(tenantName);
       } else {
-        tenantName = this.ownTenantName(email);
-        this.d.tenants.create(tenantName);
+        tenantName = await this.ownTenantName(email);
+        await this.d.tenants.create(tenantName);
       }
-      const row = this.d.auth.addUser(email, tenantName);
+      const row = await this.d.auth.addUser(email, tenantName);
       this.d.log.info(`signed up ${email} through ${source} into tenant ${tenantName}`);
       return { tenantId: row.tenant_id, userId: row.id, email, signedUp: true };
     });
   }
 
   /** "ada-example-org", made unique with a counter when taken. */
-  private ownTenantName(email: string): string {
+  private async ownTenantName(email: string): Promise<string> {
     const base = email.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 56) || 'user';
     for (let i = 1; ; i++) {
       const name = i === 1 ? base : `${base}-${i}`;
-      if (!this.d.tenants.findByName(name)) return name;
+      if (!await this.d.tenants.findByName(name)) return name;
     }
   }
 }

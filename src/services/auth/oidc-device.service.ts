@@ -55,9 +55,9 @@ export class OidcDeviceService {
     }
     const handle = randomSecret();
     const now = this.d.clock.now();
-    this.d.repo.purge(now);
+    await this.d.repo.purge(now);
     const expiresIn = Math.min(r.expires_in, 30 * 60);
-    this.d.repo.addFlow({
+    await this.d.repo.addFlow({
       id: randomUUID(), handle_hmac: hmac(this.d.tokenHmac, handle), provider: name, kind: 'device',
       nonce: null, code_verifier: null, device_code: r.device_code, return_to: '', client_state: null, handoff_challenge: null,
       created_at: now, expires_at: now + expiresIn * 1000,
@@ -76,7 +76,7 @@ export class OidcDeviceService {
   async poll(deviceId: string): Promise<DevicePoll> {
     const lib = await import('openid-client'); // loaded on first sign-in, not at start
     const now = this.d.clock.now();
-    const flow = this.d.repo.findFlowByHandle(hmac(this.d.tokenHmac, deviceId));
+    const flow = await this.d.repo.findFlowByHandle(hmac(this.d.tokenHmac, deviceId));
     const gone = new UnauthorizedError('This device sign-in is unknown, expired or already finished; start again');
     if (flow?.kind !== 'device' || flow.used_at !== null || flow.expires_at <= now || !flow.device_code) throw gone;
     const cfg = await this.d.providers.config(flow.provider);
@@ -87,12 +87,12 @@ export class OidcDeviceService {
       if (e instanceof lib.ResponseBodyError && (e.error === 'authorization_pending' || e.error === 'slow_down')) {
         return { status: 'pending', interval: e.error === 'slow_down' ? 10 : 5 };
       }
-      this.d.repo.consumeFlow(flow.id, now);
+      await this.d.repo.consumeFlow(flow.id, now);
       const denied = e instanceof lib.ResponseBodyError && e.error === 'access_denied';
       this.d.log.info(`device sign-in through ${flow.provider} refused: ${e instanceof Error ? e.message : String(e)}`);
       throw new UnauthorizedError(denied ? 'The sign-in was declined at the identity provider' : 'The identity provider\'s answer could not be verified; start again');
     }
-    if (!this.d.repo.consumeFlow(flow.id, now)) throw gone;
+    if (!await this.d.repo.consumeFlow(flow.id, now)) throw gone;
     const identity = await this.d.oidc.identityFrom(flow.provider, cfg, tokens);
     const { tokens: pair } = await this.d.signIn.signIn(identity);
     return { status: 'complete', ...pair, provider: flow.provider };

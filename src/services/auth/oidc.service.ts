@@ -95,11 +95,11 @@ export class OidcService {
     const p = this.d.providers.get(name);
     const cfg = await this.d.providers.config(name);
     const now = this.d.clock.now();
-    this.d.repo.purge(now);
+    await this.d.repo.purge(now);
     const state = lib.randomState();
     const nonce = lib.randomNonce();
     const verifier = lib.randomPKCECodeVerifier();
-    this.d.repo.addFlow({
+    await this.d.repo.addFlow({
       id: randomUUID(),
       handle_hmac: hmac(this.d.tokenHmac, state),
       provider: name,
@@ -134,8 +134,8 @@ export class OidcService {
     const state = query.get('state');
     if (!state) throw new ValidationError('The sign-in answer has no state', [{ path: 'state', message: 'required' }]);
     const now = this.d.clock.now();
-    const flow = this.d.repo.findFlowByHandle(hmac(this.d.tokenHmac, state));
-    if (!flow || flow.provider !== name || flow.kind === 'device' || flow.expires_at <= now || !this.d.repo.consumeFlow(flow.id, now)) {
+    const flow = await this.d.repo.findFlowByHandle(hmac(this.d.tokenHmac, state));
+    if (!flow || flow.provider !== name || flow.kind === 'device' || flow.expires_at <= now || !await this.d.repo.consumeFlow(flow.id, now)) {
       throw new ValidationError('This sign-in attempt is unknown, expired or already finished; start again from the sign-in page');
     }
     const back = (params: Record<string, string>) => {
@@ -153,9 +153,9 @@ export class OidcService {
         throw new UnauthorizedError(`The identity provider refused the sign-in (${query.get('error_description') || query.get('error')})`);
       }
       const identity = await this.verifyCodeResponse(name, query, state, flow.nonce ?? '', flow.code_verifier ?? '');
-      const user = this.d.signIn.resolve(identity);
+      const user = await this.d.signIn.resolve(identity);
       const code = randomSecret();
-      this.d.repo.addHandoff({
+      await this.d.repo.addHandoff({
         code_hmac: hmac(this.d.tokenHmac, code),
         tenant_id: user.tenantId,
         user_id: user.userId,
@@ -207,18 +207,18 @@ export class OidcService {
 
   /** One-time hand-off code → Rhizome tokens; the verifier must match the flow's challenge. */
   async exchange(code: string, verifier: string | undefined): Promise<TokenPair & { provider: string }> {
-    const row = this.redeem(code, verifier);
+    const row = await this.redeem(code, verifier);
     return { ...(await this.d.auth.startSession(row.tenantId, row.userId)), provider: row.provider };
   }
 
   /** Uses up a hand-off code (once) and says who signed in; 401 when invalid. */
-  redeem(code: string, verifier: string | undefined): { tenantId: string; userId: string; provider: string } {
+  async redeem(code: string, verifier: string | undefined): Promise<{ tenantId: string; userId: string; provider: string }> {
     const h = hmac(this.d.tokenHmac, code);
-    const row = this.d.repo.findHandoffByCode(h);
+    const row = await this.d.repo.findHandoffByCode(h);
     const now = this.d.clock.now();
     const invalid = () => new UnauthorizedError('This sign-in code is invalid, expired or already used');
     // Consumed before the verifier is checked: a wrong guess burns the code.
-    if (!row || row.used_at !== null || row.expires_at <= now || !this.d.repo.consumeHandoff(row.tenant_id, h, now)) throw invalid();
+    if (!row || row.used_at !== null || row.expires_at <= now || !await this.d.repo.consumeHandoff(row.tenant_id, h, now)) throw invalid();
     if (row.challenge !== null && (!verifier || !digestsEqual(Buffer.from(s256(verifier)), Buffer.from(row.challenge)))) throw invalid();
     return { tenantId: row.tenant_id, userId: row.user_id, provider: row.provider };
   }

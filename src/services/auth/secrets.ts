@@ -10,9 +10,9 @@ export interface Keys {
   jwtSecret: string;
 }
 
-export function loadKeys(tenants: TenantsRepo): Keys {
-  tenants.setMetaOnce('server_secret', randomBytes(32).toString('hex'));
-  const secret = Buffer.from(tenants.getMeta('server_secret')!, 'hex');
+export async function loadKeys(tenants: TenantsRepo): Promise<Keys> {
+  await tenants.setMetaOnce('server_secret', randomBytes(32).toString('hex'));
+  const secret = Buffer.from((await tenants.getMeta('server_secret'))!, 'hex');
   const derive = (label: string) => createHmac('sha256', secret).update(label).digest();
   return {
     apiKeyHmac: derive('rhizome/api-key/v1'),

@@ -14,30 +14,30 @@ export class TenantsService {
     private readonly clock: Clock,
   ) {}
 
-  create(name: string): { tenant_id: string; api_key: string } {
+  async create(name: string): Promise<{ tenant_id: string; api_key: string }> {
     if (!/^[a-z0-9][a-z0-9_-]{0,62}$/i.test(name)) {
       throw new ValidationError('Tenant name must be 1–63 letters, digits, "-" or "_"', [{ path: 'name', message: 'invalid tenant name' }]);
     }
-    return this.tx.withTx(() => {
-      if (this.repo.findByName(name)) throw new ValidationError(`Tenant "${name}" already exists`);
+    return await this.tx.withTx(async () => {
+      if (await this.repo.findByName(name)) throw new ValidationError(`Tenant "${name}" already exists`);
       const id = newId('ten');
-      this.repo.insert({ id, name, created_at: iso(this.clock.now()) });
-      const key = this.auth.createApiKey(id, 'default');
+      await this.repo.insert({ id, name, created_at: iso(this.clock.now()) });
+      const key = await this.auth.createApiKey(id, 'default');
       return { tenant_id: id, api_key: key.key };
     });
   }
 
   /** On an empty database: create `default` and its key. Returns null when anything exists. */
-  bootstrap(): { tenant_id: string; api_key: string } | null {
-    return this.tx.withTx(() => (this.repo.count() === 0 ? this.create('default') : null));
+  async bootstrap(): Promise<{ tenant_id: string; api_key: string } | null> {
+    return await this.tx.withTx(async () => (await this.repo.count() === 0 ? await this.create('default') : null));
   }
 
   /** How many tenants the install has (request budgets apply only when there are several). */
-  count(): number {
-    return this.repo.count();
+  async count(): Promise<number> {
+    return await this.repo.count();
   }
 
-  findByName(name: string) {
-    return this.repo.findByName(name);
+  async findByName(name: string) {
+    return await this.repo.findByName(name);
   }
 }

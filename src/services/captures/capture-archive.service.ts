@@ -39,27 +39,27 @@ export class CaptureArchiver {
   constructor(private readonly d: ArchiveDeps) {}
 
   /** Queued in the completing capture's transaction; one pending archive per capture. */
-  enqueueInTx(tenantId: string, captureId: string): void {
+  async enqueueInTx(tenantId: string, captureId: string): Promise<void> {
     if (this.d.config.archiveMaxBytes <= 0) return;
-    this.d.queue.enqueueInTx(tenantId, ARCHIVE_JOB, { capture_id: captureId }, { dedupeKey: `archive:${captureId}` });
+    await this.d.queue.enqueueInTx(tenantId, ARCHIVE_JOB, { capture_id: captureId }, { dedupeKey: `archive:${captureId}` });
   }
 
   /** Re-archive on demand: the page is fetched again and a new copy replaces the old one. */
-  rearchive(tenantId: string, captureId: string): { capture_id: string; status: 'queued' } {
-    const c = this.d.repo.get(tenantId, captureId);
+  async rearchive(tenantId: string, captureId: string): Promise<{ capture_id: string; status: 'queued' }> {
+    const c = await this.d.repo.get(tenantId, captureId);
     if (!c) throw new NotFoundError('Capture');
     if (!c.url && !c.raw_content) throw new NotFoundError('A page to archive for this capture');
-    this.d.queue.enqueue(tenantId, ARCHIVE_JOB, { capture_id: captureId, refetch: true }, { dedupeKey: `archive:${captureId}` });
+    await this.d.queue.enqueue(tenantId, ARCHIVE_JOB, { capture_id: captureId, refetch: true }, { dedupeKey: `archive:${captureId}` });
     return { capture_id: captureId, status: 'queued' };
   }
 
   /** The copy: the snapshot, else a PDF or image as it came; 404 when there is none (yet). */
-  copy(tenantId: string, captureId: string): ArchivedCopy {
-    const c = this.d.repo.get(tenantId, captureId);
+  async copy(tenantId: string, captureId: string): Promise<ArchivedCopy> {
+    const c = await this.d.repo.get(tenantId, captureId);
     if (!c) throw new NotFoundError('Capture');
-    const snap = this.d.snapshots.get(tenantId, captureId);
+    const snap = await this.d.snapshots.get(tenantId, captureId);
     if (snap) return { mime: snap.mime, bytes: new Uint8Array(snap.bytes), archived_at: snap.archived_at, kind: 'snapshot' };
-    const file = this.d.repo.getFile(tenantId, captureId);
+    const file = await this.d.repo.getFile(tenantId, captureId);
     if (file && ORIGINAL.test(file.mime)) return { mime: file.mime, bytes: new Uint8Array(file.bytes), archived_at: c.processed_at, kind: 'original' };
     throw new NotFoundError('Archived copy of this capture');
   }
@@ -76,15 +76,15 @@ export class CaptureArchiver {
 
   private async archive(job: Job<{ capture_id: string; refetch?: boolean }>): Promise<void> {
     const t = job.tenantId;
-    const c = this.d.repo.get(t, job.payload.capture_id);
+    const c = await this.d.repo.get(t, job.payload.capture_id);
     if (!c) return;
     let page;
     try {
-      page = job.payload.refetch ? await this.refetch(c) : this.storedPage(c);
+      page = job.payload.refetch ? await this.refetch(c) : await this.storedPage(c);
     } catch (e) {
       const { FetchError } = await import('../../ingest/fetch.js');
       if (e instanceof FetchError && e.transient) throw e; // the queue tries again later
-      this.d.repo.addEvent(t, c.id, 'snapshot_failed', iso(this.d.clock.now()), { error: e instanceof Error ? e.message : String(e) });
+      await this.d.repo.addEvent(t, c.id, 'snapshot_failed', iso(this.d.clock.now()), { error: e instanceof Error ? e.message : String(e) });
       return;
     }
     if (!page) return; // nothing HTML to copy: a PDF or image is its own copy, a note has none
@@ -97,18 +97,18 @@ export class CaptureArchiver {
     const bytes = Buffer.from(html, 'utf8');
     const report = fetcher.report();
     if (bytes.length > cap) {
-      this.d.repo.addEvent(t, c.id, 'snapshot_skipped', at, { reason: `the page is larger than the archive size cap (${cap} bytes)` });
+      await this.d.repo.addEvent(t, c.id, 'snapshot_skipped', at, { reason: `the page is larger than the archive size cap (${cap} bytes)` });
       return;
     }
-    this.d.snapshots.put(t, { capture_id: c.id, mime: 'text/html; charset=utf-8', bytes, source_url: page.url, report: JSON.stringify(report), archived_at: at });
-    this.d.repo.addEvent(t, c.id, 'snapshot_kept', at, { byte_size: bytes.length, resources_inlined: report.inlined, resources_skipped: Object.keys(report.skipped).length });
+    await this.d.snapshots.put(t, { capture_id: c.id, mime: 'text/html; charset=utf-8', bytes, source_url: page.url, report: JSON.stringify(report), archived_at: at });
+    await this.d.repo.addEvent(t, c.id, 'snapshot_kept', at, { byte_size: bytes.length, resources_inlined: report.inlined, resources_skipped: Object.keys(report.skipped).length });
   }
 
   /** The page as fetched at capture time (or as the browser extension sent it). */
-  private storedPage(c: CaptureRow): { html: string; url: string } | null {
+  private async storedPage(c: CaptureRow): Promise<{ html: string; url: string } | null> {
     const meta = JSON.parse(c.metadata) as { final_url?: string };
     const url = meta.final_url ?? c.url ?? '';
-    const file = this.d.repo.getFile(c.tenant_id, c.id);
+    const file = await this.d.repo.getFile(c.tenant_id, c.id);
     if (file && /^text\/html|^application\/xhtml/.test(file.mime)) return { html: file.bytes.toString('utf8'), url };
     if (!file && c.raw_content && /<[a-z!]/i.test(c.raw_content)) return { html: c.raw_content, url };
     return null;

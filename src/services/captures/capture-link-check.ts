@@ -34,7 +34,7 @@ export class LinkChecker {
   constructor(private readonly d: LinkCheckDeps) {}
 
   async check(tenantId: string): Promise<LinkCheckResult> {
-    const captures = this.d.snapshots.linkedCaptures(tenantId);
+    const captures = await this.d.snapshots.linkedCaptures(tenantId);
     const out: LinkCheckResult = { checked: 0, gone: [], unknown: 0 };
     const fetch = this.d.fetch ?? (await import('../../ingest/fetch.js')).safeFetch;
     let next = 0;
@@ -61,8 +61,8 @@ export class LinkChecker {
           if (!wasGone) meta.source_gone_at = at;
           out.gone.push({ capture_id: c.id, url: c.url, reason: verdict.gone });
         }
-        this.d.repo.setMetadata(tenantId, c.id, JSON.stringify(meta), at);
-        if (verdict !== 'ok' && !wasGone) this.d.repo.addEvent(tenantId, c.id, 'source_gone', at, { reason: verdict.gone });
+        await this.d.repo.setMetadata(tenantId, c.id, JSON.stringify(meta), at);
+        if (verdict !== 'ok' && !wasGone) await this.d.repo.addEvent(tenantId, c.id, 'source_gone', at, { reason: verdict.gone });
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -74,14 +74,14 @@ export class LinkChecker {
    * never), and that has captured pages. Called now and then by the server (wiring.ts); the
    * last check is read from the captures' own stamps, so a restart does not reset the week.
    */
-  scheduleDue(tenantIds: string[]): number {
+  async scheduleDue(tenantIds: string[]): Promise<number> {
     const now = this.d.clock.now();
     let queued = 0;
     for (const t of tenantIds) {
-      const last = this.d.snapshots.lastLinkCheck(t);
+      const last = await this.d.snapshots.lastLinkCheck(t);
       if (last && now - Date.parse(last) < LINK_CHECK_EVERY_MS) continue;
-      if (!this.d.snapshots.hasLinkedCaptures(t)) continue;
-      if (this.d.queue.enqueue(t, LINK_CHECK_JOB, {}, { dedupeKey: `check-links:${t}` })) queued++;
+      if (!await this.d.snapshots.hasLinkedCaptures(t)) continue;
+      if (await this.d.queue.enqueue(t, LINK_CHECK_JOB, {}, { dedupeKey: `check-links:${t}` })) queued++;
     }
     return queued;
   }

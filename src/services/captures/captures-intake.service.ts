@@ -51,12 +51,12 @@ export class CapturesIntake {
     private readonly clock: Clock,
   ) {}
 
-  create(tenantId: string, input: CaptureCreateInput, origin?: CaptureOrigin): { id: string; status: 'pending' } {
+  async create(tenantId: string, input: CaptureCreateInput, origin?: CaptureOrigin): Promise<{ id: string; status: 'pending' }> {
     const metadata: Record<string, unknown> = originMetadata(origin);
     if (input.raw_content) metadata.raw_content_bytes = Buffer.byteLength(input.raw_content);
     const tags = [...new Set((input.tags ?? []).map(normalizeTag).filter(Boolean))];
     if (tags.length) metadata.user_tags = tags;
-    return this.commit(tenantId, {
+    return await this.commit(tenantId, {
       title: input.title,
       url: input.url ?? null,
       url_normalized: input.url ? normalizeUrl(input.url) : null,
@@ -82,7 +82,7 @@ export class CapturesIntake {
     // A Markdown or text file already captured or imported with the same content is
     // recognised: this capture updates that node instead of making a second one.
     const hash = createHash('sha256').update(input.bytes).digest('hex');
-    const recognised = detected.kind === 'markdown' || detected.kind === 'text' ? this.repo.nodeForContent(tenantId, hash) : undefined;
+    const recognised = detected.kind === 'markdown' || detected.kind === 'text' ? await this.repo.nodeForContent(tenantId, hash) : undefined;
     const title = input.title?.trim() || base.replace(/\.[^.]+$/, '').trim() || 'Untitled upload';
     return this.commit(
       tenantId,
@@ -103,28 +103,28 @@ export class CapturesIntake {
   }
 
   /** The latest capture of the page behind this URL, in its normal form. */
-  check(tenantId: string, url: string): CaptureDto {
+  async check(tenantId: string, url: string): Promise<CaptureDto> {
     const norm = normalizeUrl(url);
-    const row = norm ? this.repo.latestByUrl(tenantId, norm) : undefined;
+    const row = norm ? await this.repo.latestByUrl(tenantId, norm) : undefined;
     if (!row) throw new NotFoundError('Capture of this URL');
     return toCaptureDto(row);
   }
 
-  private commit(
+  private async commit(
     tenantId: string,
     c: Pick<CaptureRow, 'title' | 'url' | 'url_normalized' | 'content_type' | 'why' | 'selected_text' | 'raw_content' | 'source'> & { metadata: Record<string, unknown> },
     file?: { filename: string; mime: string; bytes: Uint8Array },
     nodeId?: string,
-  ): { id: string; status: 'pending' } {
+  ): Promise<{ id: string; status: 'pending' }> {
     const id = newId('cap');
     const now = iso(this.clock.now());
-    this.tx.withTx(() => {
-      this.repo.insert({ ...c, id, tenant_id: tenantId, status: 'pending', metadata: JSON.stringify(c.metadata), attempts: 1, node_id: nodeId ?? null, created_at: now, updated_at: now });
-      if (file) this.repo.putFile(tenantId, id, file.filename, file.mime, file.bytes);
-      this.repo.addEvent(tenantId, id, 'created', now, { source: c.source, content_type: c.content_type, ...(c.url ? { url: c.url } : {}), ...(file ? { filename: file.filename, byte_size: file.bytes.length } : {}), ...(nodeId ? { recognised_node_id: nodeId } : {}) });
+    await this.tx.withTx(async () => {
+      await this.repo.insert({ ...c, id, tenant_id: tenantId, status: 'pending', metadata: JSON.stringify(c.metadata), attempts: 1, node_id: nodeId ?? null, created_at: now, updated_at: now });
+      if (file) await this.repo.putFile(tenantId, id, file.filename, file.mime, file.bytes);
+      await this.repo.addEvent(tenantId, id, 'created', now, { source: c.source, content_type: c.content_type, ...(c.url ? { url: c.url } : {}), ...(file ? { filename: file.filename, byte_size: file.bytes.length } : {}), ...(nodeId ? { recognised_node_id: nodeId } : {}) });
       const payload: CaptureJobPayload = { capture_id: id, run: 1 };
-      this.queue.enqueue(tenantId, CAPTURE_JOB, payload, { dedupeKey: `capture:${id}:1` });
-      this.repo.addEvent(tenantId, id, 'queued', now, { run: 1 });
+      await this.queue.enqueue(tenantId, CAPTURE_JOB, payload, { dedupeKey: `capture:${id}:1` });
+      await this.repo.addEvent(tenantId, id, 'queued', now, { run: 1 });
     });
     return { id, status: 'pending' };
   }

@@ -29,16 +29,16 @@ const CRASH_LIMIT = CAPTURE_MAX_ATTEMPTS + 4;
 const NODE_CONTENT_MAX = 500_000;
 
 export interface NodeWriter {
-  create(tenantId: string, input: { title: string; content: string; summary: string; tags: string[] }, dates?: { created_at?: string }): { id: string };
-  update(tenantId: string, id: string, patch: { title: string; content: string; summary: string; tags: string[] }): { id: string };
-  exists(tenantId: string, id: string): boolean;
+  create(tenantId: string, input: { title: string; content: string; summary: string; tags: string[] }, dates?: { created_at?: string }): Promise<{ id: string }>;
+  update(tenantId: string, id: string, patch: { title: string; content: string; summary: string; tags: string[] }): Promise<{ id: string }>;
+  exists(tenantId: string, id: string): Promise<boolean>;
 }
 
 export interface PipelineDeps extends StageDeps {
   tx: UnitOfWork;
   vectors: Pick<VectorStore, 'storeNodeVectors'>;
   /** Adds a typed link pair keeping the others (nodes that embed a captured file reference it). */
-  links?: { add(tenantId: string, sourceId: string, targetId: string, type: 'references'): boolean };
+  links?: { add(tenantId: string, sourceId: string, targetId: string, type: 'references'): Promise<boolean> };
   jobs: Pick<JobQueue, 'complete'>;
   clock: Clock;
   log: Logger;
@@ -99,20 +99,20 @@ export class CapturePipeline {
     const now = () => iso(this.d.clock.now());
     const live = (c: CaptureRow | undefined): c is CaptureRow => !!c && c.attempts === run && ['pending', 'processing'].includes(effectiveStatus(c));
 
-    const start = tx.withTx(() => {
-      const c = repo.get(t, id);
+    const start = await tx.withTx(async () => {
+      const c = await repo.get(t, id);
       if (!live(c)) return null; // deleted, dismissed, or superseded by a newer run
       if (job.attempts > CRASH_LIMIT) {
-        this.fail(c, 'processing was interrupted too many times', null, job.id);
+        await this.fail(c, 'processing was interrupted too many times', null, job.id);
         return null;
       }
-      repo.clearRun(t, id, run); // a re-run after a crash starts its provenance afresh
-      repo.setState(t, id, { ...moveTo(c, 'processing'), attempts: c.attempts, error: null, updated_at: now() });
-      repo.addEvent(t, id, 'processing_started', now(), { run, attempt: job.attempts });
-      return repo.get(t, id)!;
+      await repo.clearRun(t, id, run); // a re-run after a crash starts its provenance afresh
+      await repo.setState(t, id, { ...moveTo(c, 'processing'), attempts: c.attempts, error: null, updated_at: now() });
+      await repo.addEvent(t, id, 'processing_started', now(), { run, attempt: job.attempts });
+      return (await repo.get(t, id))!;
     });
     if (!start) {
-      jobs.complete(job.id);
+      await jobs.complete(job.id);
       return;
     }
     let c = start;
@@ -122,9 +122,9 @@ export class CapturePipeline {
         stage = name;
         const startedAt = now();
         const r = await fn();
-        tx.withTx(() => {
-          repo.addStage(t, id, { run, stage: name, started_at: startedAt, finished_at: now(), model: r.model, output: JSON.stringify(truncateOutput(r.output)) });
-          repo.addEvent(t, id, 'stage_completed', now(), { stage: name, model: r.model, run });
+        await tx.withTx(async () => {
+          await repo.addStage(t, id, { run, stage: name, started_at: startedAt, finished_at: now(), model: r.model, output: JSON.stringify(truncateOutput(r.output)) });
+          await repo.addEvent(t, id, 'stage_completed', now(), { stage: name, model: r.model, run });
         });
         return r.value;
       };
@@ -132,10 +132,10 @@ export class CapturePipeline {
       const x: Extracted = await step('extract', () => extractStage(c, source));
       const images = await keepPageImages(this.d, source, x);
       const meta = { ...JSON.parse(c.metadata), ...this.sourceFacts(source), ...x.metadata, ...(x.title ? { document_title: x.title } : {}), ...images.facts };
-      repo.setMetadata(t, id, JSON.stringify(meta), now());
-      c = repo.get(t, id) ?? c;
+      await repo.setMetadata(t, id, JSON.stringify(meta), now());
+      c = await repo.get(t, id) ?? c;
       const text = x.markdown || [c.selected_text, c.why].filter(Boolean).join('\n\n');
-      const existing = this.existingTags(t);
+      const existing = await this.existingTags(t);
       const summarized = await step('summarize', () => summarizeStage(this.d, c, text, existing));
       const tags = await step('tag', () => tagStage(c, text, existing, summarized));
       const content = this.nodeContent(c, x, source);
@@ -144,94 +144,94 @@ export class CapturePipeline {
       await step('classify', () => classifyStage(this.d, c, vector));
       // The gist (title + summary) finds link candidates as well as the whole text, at a fraction of the embedding cost.
       await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary || text.slice(0, 600)}`));
-      this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source, images);
+      await this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source, images);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const retrying = isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS;
       if (!retrying) this.d.log.info(`capture ${id} failed at ${stage}: ${message}`);
-      tx.withTx(() => {
-        const cur = repo.get(t, id);
+      await tx.withTx(async () => {
+        const cur = await repo.get(t, id);
         if (!live(cur)) {
-          if (!retrying) jobs.complete(job.id);
+          if (!retrying) await jobs.complete(job.id);
           return;
         }
-        if (stage === 'fetch' && cur.url) this.bookmark(cur, message, retrying);
-        if (!retrying) return this.fail(repo.get(t, id)!, message, stage, job.id);
+        if (stage === 'fetch' && cur.url) await this.bookmark(cur, message, retrying);
+        if (!retrying) return this.fail((await repo.get(t, id))!, message, stage, job.id);
         const delay = captureRetryDelayMs(job.attempts);
-        repo.setState(t, id, { ...moveTo(cur, 'pending'), attempts: cur.attempts, error: message, updated_at: now() });
-        repo.addEvent(t, id, 'retry_scheduled', now(), { stage, error: message, attempt: job.attempts, max_attempts: CAPTURE_MAX_ATTEMPTS, retry_in_ms: delay });
+        await repo.setState(t, id, { ...moveTo(cur, 'pending'), attempts: cur.attempts, error: message, updated_at: now() });
+        await repo.addEvent(t, id, 'retry_scheduled', now(), { stage, error: message, attempt: job.attempts, max_attempts: CAPTURE_MAX_ATTEMPTS, retry_in_ms: delay });
       });
       if (retrying) throw e; // the queue re-runs the job after captureRetryDelayMs
     }
   }
 
   /** A URL that could not be fetched still leaves a node at once: its bookmark (unless the capture has a node already). */
-  private bookmark(c: CaptureRow, reason: string, willRetry: boolean): void {
+  private async bookmark(c: CaptureRow, reason: string, willRetry: boolean): Promise<void> {
     const { repo, nodes } = this.d;
-    if (c.node_id && nodes.exists(c.tenant_id, c.node_id)) return;
-    const nodeId = this.newNode(c, bookmarkNode(c, reason, willRetry, userTags(c)));
+    if (c.node_id && await nodes.exists(c.tenant_id, c.node_id)) return;
+    const nodeId = await this.newNode(c, bookmarkNode(c, reason, willRetry, userTags(c)));
     const at = iso(this.d.clock.now());
-    repo.setNode(c.tenant_id, c.id, nodeId, at);
-    repo.addEvent(c.tenant_id, c.id, 'bookmarked', at, { node_id: nodeId, reason });
+    await repo.setNode(c.tenant_id, c.id, nodeId, at);
+    await repo.addEvent(c.tenant_id, c.id, 'bookmarked', at, { node_id: nodeId, reason });
   }
 
   /**
    * The capture's node, made for the first time: it keeps the date the item was first saved
    * (an imported bookmark's), and the nodes that embed the captured file reference it.
    */
-  private newNode(c: CaptureRow, fields: { title: string; content: string; summary: string; tags: string[] }): string {
+  private async newNode(c: CaptureRow, fields: { title: string; content: string; summary: string; tags: string[] }): Promise<string> {
     const origin = JSON.parse(c.metadata) as { original_created_at?: string };
-    const id = this.d.nodes.create(c.tenant_id, fields, origin.original_created_at ? { created_at: origin.original_created_at } : undefined).id;
-    this.linkFrom(c, id);
+    const id = (await this.d.nodes.create(c.tenant_id, fields, origin.original_created_at ? { created_at: origin.original_created_at } : undefined)).id;
+    await this.linkFrom(c, id);
     return id;
   }
 
   /** The nodes that embed the captured file reference its node (a node gone meanwhile is skipped). */
-  private linkFrom(c: CaptureRow, nodeId: string): void {
+  private async linkFrom(c: CaptureRow, nodeId: string): Promise<void> {
     const origin = JSON.parse(c.metadata) as { link_from?: string[] };
-    for (const from of origin.link_from ?? []) this.d.links?.add(c.tenant_id, from, nodeId, 'references');
+    for (const from of origin.link_from ?? []) await this.d.links?.add(c.tenant_id, from, nodeId, 'references');
   }
 
   /** The final write: node, capture, event and job deletion commit together or not at all. */
-  private finish(
+  private async finish(
     job: Job<CaptureJobPayload>, id: string, run: number, node: { title: string; content: string; summary: string; tags: string[] },
     markdown: string, meta: Record<string, unknown>, embedded: { text: string; vector: Float32Array } | null, source: Source,
     images: PageImagesFound,
-  ): void {
+  ): Promise<void> {
     const { repo, tx, jobs, nodes } = this.d;
     const t = job.tenantId;
     // The node's vector commits with the node when the embed stage already computed it:
     // one model call fewer per capture, and the node is semantically searchable at once.
-    tx.withTx(() => {
-      const cur = repo.get(t, id);
+    await tx.withTx(async () => {
+      const cur = await repo.get(t, id);
       if (!cur || cur.attempts !== run || !['pending', 'processing'].includes(effectiveStatus(cur))) {
-        jobs.complete(job.id); // dismissed, deleted or superseded while we worked: drop the result
+        await jobs.complete(job.id); // dismissed, deleted or superseded while we worked: drop the result
         return;
       }
       // The fetched page is kept as the capture's raw content (replaced on reingest).
-      if (source.origin === 'url' && source.bytes.length) repo.putFile(t, id, fetchedName(source.finalUrl), fetchedMime(source), source.bytes);
-      if (source.origin === 'url') repo.replaceImages(t, id, images.kept);
-      const reuse = cur.node_id && nodes.exists(t, cur.node_id);
-      const nodeId = reuse ? nodes.update(t, cur.node_id!, node).id : this.newNode(cur, node);
-      if (reuse) this.linkFrom(cur, nodeId);
+      if (source.origin === 'url' && source.bytes.length) await repo.putFile(t, id, fetchedName(source.finalUrl), fetchedMime(source), source.bytes);
+      if (source.origin === 'url') await repo.replaceImages(t, id, images.kept);
+      const reuse = cur.node_id && await nodes.exists(t, cur.node_id);
+      const nodeId = reuse ? (await nodes.update(t, cur.node_id!, node)).id : await this.newNode(cur, node);
+      if (reuse) await this.linkFrom(cur, nodeId);
       const selected = cur.selected_text?.trim().slice(0, 10_000);
-      if (selected) this.d.highlights?.add(t, nodeId, { text: selected }, { source: 'capture', key: `capture:${id}` });
+      if (selected) await this.d.highlights?.add(t, nodeId, { text: selected }, { source: 'capture', key: `capture:${id}` });
       const at = iso(this.d.clock.now());
-      repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
-      repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
+      await repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
+      await repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
       (this.d.events ?? noEvents).emit(t, 'capture.completed', { capture_id: id, node_id: nodeId, url: cur.url });
-      if (source.origin === 'url' || (source.origin === 'raw_content' && source.kind === 'html')) this.d.archive?.enqueueInTx(t, id);
-      jobs.complete(job.id);
-      if (embedded) this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector }], this.d.embedder.modelId);
+      if (source.origin === 'url' || (source.origin === 'raw_content' && source.kind === 'html')) await this.d.archive?.enqueueInTx(t, id);
+      await jobs.complete(job.id);
+      if (embedded) await this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector }], this.d.embedder.modelId);
     });
   }
 
-  private fail(c: CaptureRow, message: string, stage: string | null, jobId: number): void {
+  private async fail(c: CaptureRow, message: string, stage: string | null, jobId: number): Promise<void> {
     const at = iso(this.d.clock.now());
-    this.d.repo.setState(c.tenant_id, c.id, { ...moveTo(c, 'failed'), attempts: c.attempts, error: message, updated_at: at });
-    this.d.repo.addEvent(c.tenant_id, c.id, 'failed', at, { error: message, ...(stage ? { stage } : {}), run: c.attempts });
+    await this.d.repo.setState(c.tenant_id, c.id, { ...moveTo(c, 'failed'), attempts: c.attempts, error: message, updated_at: at });
+    await this.d.repo.addEvent(c.tenant_id, c.id, 'failed', at, { error: message, ...(stage ? { stage } : {}), run: c.attempts });
     (this.d.events ?? noEvents).emit(c.tenant_id, 'capture.failed', { capture_id: c.id, error: message, stage, url: c.url });
-    this.d.jobs.complete(jobId);
+    await this.d.jobs.complete(jobId);
   }
 
   private sourceFacts(src: Source): Record<string, unknown> {
@@ -254,11 +254,11 @@ export class CapturePipeline {
   }
 
   /** The tenant's tag vocabulary, refreshed at most every 30 s (the scan is over all nodes). */
-  private existingTags(tenantId: string): string[] {
+  private async existingTags(tenantId: string): Promise<string[]> {
     const hit = this.tagCache.get(tenantId);
     const now = this.d.clock.now();
     if (hit && now - hit.at < 30_000) return hit.tags;
-    const tags = this.d.repo.tenantTags(tenantId);
+    const tags = await this.d.repo.tenantTags(tenantId);
     if (this.tagCache.size > 1000) this.tagCache.clear();
     this.tagCache.set(tenantId, { at: now, tags });
     return tags;

@@ -32,7 +32,7 @@ export interface StageDeps {
   repo: CapturesRepo;
   embedder: Embedder;
   embedQuery(text: string): Promise<Float32Array | null>;
-  knn(tenantId: string, v: Float32Array, k: number): KnnHit[];
+  knn(tenantId: string, v: Float32Array, k: number): Promise<KnnHit[]>;
   /** What PARA filing would decide for the capture's vector, when PARA is present. */
   para?: Pick<ParaClassifier, 'preview'>;
   /** Link suggestions for a text, when the graph service is present. */
@@ -68,7 +68,7 @@ const hostSpacing = new HostSpacing();
 export async function fetchStage(d: StageDeps, c: CaptureRow): Promise<StageResult<Source>> {
   const meta = JSON.parse(c.metadata) as Record<string, unknown>;
   if (meta.origin === 'upload') {
-    const f = d.repo.getFile(c.tenant_id, c.id);
+    const f = await d.repo.getFile(c.tenant_id, c.id);
     if (!f) throw new PermanentCaptureError('the uploaded file is missing');
     const kind = (meta.detected_kind as DocKind) ?? 'text';
     return { value: { origin: 'upload', kind, mime: f.mime, bytes: new Uint8Array(f.bytes) }, model: 'stored-upload', output: { origin: 'upload', filename: f.filename, byte_size: f.bytes.length, mime: f.mime } };
@@ -160,8 +160,7 @@ export async function embedStage(d: StageDeps, c: CaptureRow, node: { title: str
   const text = embeddingText(node);
   const v = await d.embedQuery(text);
   if (!v) return { value: null, model: d.embedder.modelId || 'unavailable', output: { error: 'the embedding model is unavailable; the node is embedded when it loads', chars: text.length } };
-  const nearest = d
-    .knn(c.tenant_id, v, 6)
+  const nearest = (await d.knn(c.tenant_id, v, 6))
     .filter((h) => h.id !== c.node_id)
     .slice(0, 5)
     .map((h) => ({ node_id: h.id, similarity: roundScore(1 - h.distance) }));

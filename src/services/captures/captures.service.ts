@@ -41,7 +41,7 @@ export function createCaptures(d: CapturesDeps) {
   // The archived copy and the link check run as their own jobs, after a capture completes.
   const archive = new CaptureArchiver({ config: d.config, repo: d.repo, snapshots: d.snapshots, queue: d.queue, clock: d.clock, log: d.log });
   const linkCheck = new LinkChecker({ repo: d.repo, snapshots: d.snapshots, queue: d.queue, clock: d.clock, allowPrivateFetch: d.config.allowPrivateFetch });
-  const pipeline = new CapturePipeline({ ...d, jobs: d.queue, knn: (t, v, k) => d.vectors.knn(t, v, k), archive });
+  const pipeline = new CapturePipeline({ ...d, jobs: d.queue, knn: async (t, v, k) => await d.vectors.knn(t, v, k), archive });
   return { intake, lifecycle, pipeline, archive, linkCheck };
 }
 

@@ -29,14 +29,14 @@ export interface FeedPollDeps {
   clock: Clock;
   log: Logger;
   fetcher: FeedFetcher;
-  captures: { create(tenantId: string, input: CaptureCreateInput, origin?: { originalCreatedAt?: string }): { id: string } };
+  captures: { create(tenantId: string, input: CaptureCreateInput, origin?: { originalCreatedAt?: string }): Promise<{ id: string }> };
   /** Rules that skip feed items before they are captured (services/rules). */
-  rules?: { feedItemSkipper(tenantId: string, facts: ItemFacts): string | null; logSkippedItem(tenantId: string, ruleId: string, capture: CaptureCreateInput): void };
+  rules?: { feedItemSkipper(tenantId: string, facts: ItemFacts): Promise<string | null>; logSkippedItem(tenantId: string, ruleId: string, capture: CaptureCreateInput): Promise<void> };
 }
 
-export function schedulePoll(d: Pick<FeedPollDeps, 'queue'>, tenantId: string, feedId: string, delayMs: number, now = false): void {
+export async function schedulePoll(d: Pick<FeedPollDeps, 'queue'>, tenantId: string, feedId: string, delayMs: number, now = false): Promise<void> {
   // One scheduled poll per feed; "poll now" has its own key so it is never swallowed by it.
-  d.queue.enqueueInTx(tenantId, FEED_POLL_JOB, { feed_id: feedId }, { dedupeKey: `${now ? 'feed_poll_now' : 'feed_poll'}:${feedId}`, delayMs });
+  await d.queue.enqueueInTx(tenantId, FEED_POLL_JOB, { feed_id: feedId }, { dedupeKey: `${now ? 'feed_poll_now' : 'feed_poll'}:${feedId}`, delayMs });
 }
 
 export function feedPollHandler(d: FeedPollDeps): JobHandler<FeedPollPayload> {
@@ -50,7 +50,7 @@ export function feedPollHandler(d: FeedPollDeps): JobHandler<FeedPollPayload> {
 }
 
 export async function pollFeed(d: FeedPollDeps, tenantId: string, feedId: string): Promise<void> {
-  const feed = d.repo.get(tenantId, feedId);
+  const feed = await d.repo.get(tenantId, feedId);
   if (!feed || feed.status === 'paused') return; // deleted, or paused: resuming schedules the next poll
   let prepared: Prepared[] = [];
   let res;
@@ -58,7 +58,7 @@ export async function pollFeed(d: FeedPollDeps, tenantId: string, feedId: string
     res = await d.fetcher.fetchFeed(feed.url, { etag: feed.etag, lastModified: feed.last_modified });
     if (res.status !== 304) {
       const parsed = parseFeedDocument(res.bytes.toString('utf8'), res.finalUrl);
-      d.repo.setFeedFacts(tenantId, feedId, { title: feed.title, site_url: parsed.siteUrl, format: parsed.format });
+      await d.repo.setFeedFacts(tenantId, feedId, { title: feed.title, site_url: parsed.siteUrl, format: parsed.format });
       prepared = await prepareNewItems(d, feed, parsed.items);
     }
   } catch (e) {
@@ -67,25 +67,25 @@ export async function pollFeed(d: FeedPollDeps, tenantId: string, feedId: string
     return recordFailure(d, feed, message);
   }
   const now = d.clock.now();
-  d.tx.withTx(() => {
-    const cur = d.repo.get(tenantId, feedId);
+  await d.tx.withTx(async () => {
+    const cur = await d.repo.get(tenantId, feedId);
     if (!cur || cur.status === 'paused') return;
     for (const { item, capture, skippedBy } of prepared) {
-      if (!d.repo.addItem({ tenant_id: tenantId, feed_id: feedId, item_key: item.key, url: item.url, created_at: iso(now) })) continue;
-      if (skippedBy) d.rules?.logSkippedItem(tenantId, skippedBy.rule_id, skippedBy.capture);
+      if (!await d.repo.addItem({ tenant_id: tenantId, feed_id: feedId, item_key: item.key, url: item.url, created_at: iso(now) })) continue;
+      if (skippedBy) await d.rules?.logSkippedItem(tenantId, skippedBy.rule_id, skippedBy.capture);
       if (!capture) continue;
-      const captureId = d.captures.create(tenantId, capture, item.published ? { originalCreatedAt: item.published } : undefined).id;
-      d.repo.setItemCapture(tenantId, feedId, item.key, captureId);
+      const captureId = (await d.captures.create(tenantId, capture, item.published ? { originalCreatedAt: item.published } : undefined)).id;
+      await d.repo.setItemCapture(tenantId, feedId, item.key, captureId);
     }
     const delay = nextPollDelayMs(cur.interval_minutes, 0);
-    d.repo.setPollState(tenantId, feedId, {
+    await d.repo.setPollState(tenantId, feedId, {
       status: 'active',
       etag: res.status === 304 ? cur.etag : etagOf(res),
       last_modified: res.status === 304 ? cur.last_modified : lastModifiedOf(res),
       last_polled_at: iso(now), last_success_at: iso(now), next_poll_at: iso(now + delay),
       error_count: 0, failing_since: null, last_error: null,
     });
-    schedulePoll(d, tenantId, feedId, delay);
+    await schedulePoll(d, tenantId, feedId, delay);
   });
 }
 
@@ -93,8 +93,8 @@ export async function pollFeed(d: FeedPollDeps, tenantId: string, feedId: string
 async function prepareNewItems(d: FeedPollDeps, feed: FeedRow, items: FeedItem[]) {
   const t = feed.tenant_id;
   const unique = [...new Map(items.map((i) => [i.key, i])).values()];
-  const seenKeys = d.repo.seenKeys(t, feed.id, unique.map((i) => i.key));
-  const seenUrls = d.repo.seenUrls(t, feed.id, unique.flatMap((i) => (i.url ? [i.url] : [])));
+  const seenKeys = await d.repo.seenKeys(t, feed.id, unique.map((i) => i.key));
+  const seenUrls = await d.repo.seenUrls(t, feed.id, unique.flatMap((i) => (i.url ? [i.url] : [])));
   const fresh = unique.filter((i) => !seenKeys.has(i.key) && !(i.url && seenUrls.has(i.url)));
   // Feeds list newest first: the newest MAX_NEW_ITEMS_PER_POLL are captured, oldest of them first.
   const out: Prepared[] = [];
@@ -104,7 +104,7 @@ async function prepareNewItems(d: FeedPollDeps, feed: FeedRow, items: FeedItem[]
       continue;
     }
     const base = baseCapture(feed, item);
-    const rule = d.rules?.feedItemSkipper(t, { title: base.title, url: item.url, content_type: base.content_type, feed_id: feed.id, tags: base.tags ?? [] });
+    const rule = await d.rules?.feedItemSkipper(t, { title: base.title, url: item.url, content_type: base.content_type, feed_id: feed.id, tags: base.tags ?? [] });
     out.push(rule ? { item, capture: null, skippedBy: { rule_id: rule, capture: base } } : { item, capture: await captureFor(d, base, item) });
   }
   return out.reverse();
@@ -132,20 +132,20 @@ async function captureFor(d: FeedPollDeps, base: CaptureCreateInput, item: FeedI
   return { ...base, raw_content: `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(item.title)}</title></head><body><article><h1>${escapeHtml(item.title)}</h1>${content}</article></body></html>` };
 }
 
-function recordFailure(d: FeedPollDeps, feed: FeedRow, message: string): void {
+async function recordFailure(d: FeedPollDeps, feed: FeedRow, message: string): Promise<void> {
   const now = d.clock.now();
-  d.tx.withTx(() => {
-    const cur = d.repo.get(feed.tenant_id, feed.id);
+  await d.tx.withTx(async () => {
+    const cur = await d.repo.get(feed.tenant_id, feed.id);
     if (!cur || cur.status === 'paused') return;
     const errors = cur.error_count + 1;
     const since = cur.failing_since ?? iso(now);
     const delay = nextPollDelayMs(cur.interval_minutes, errors);
-    d.repo.setPollState(feed.tenant_id, feed.id, {
+    await d.repo.setPollState(feed.tenant_id, feed.id, {
       status: isFailing(since, now) ? 'failing' : 'active',
       etag: cur.etag, last_modified: cur.last_modified, last_polled_at: iso(now), last_success_at: cur.last_success_at,
       next_poll_at: iso(now + delay), error_count: errors, failing_since: since, last_error: message.slice(0, 1000),
     });
-    schedulePoll(d, feed.tenant_id, feed.id, delay);
+    await schedulePoll(d, feed.tenant_id, feed.id, delay);
   });
 }
 

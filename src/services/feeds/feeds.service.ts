@@ -40,7 +40,7 @@ export interface FeedsDeps {
   clock: Clock;
   fetcher: FeedFetcher;
   /** Whether a PARA item of the tenant is active (unknown, archived and completed are not). */
-  paraItemActive(tenantId: string, id: string): boolean;
+  paraItemActive(tenantId: string, id: string): Promise<boolean>;
   /** Adds a PARA item to a node's user filings. */
   fileNode(tenantId: string, nodeId: string, paraItemId: string): void;
 }
@@ -54,58 +54,58 @@ export class FeedsService {
   async subscribe(tenantId: string, input: FeedInput): Promise<FeedDto> {
     const url = parseHttpUrl(input.url)?.toString();
     if (!url) throw bad('url', 'must be an http(s) URL');
-    this.checkPara(tenantId, input.para_item_id ?? null);
+    await this.checkPara(tenantId, input.para_item_id ?? null);
     const { feedUrl, parsed } = await this.resolve(url);
     return this.add(tenantId, { ...input, url: feedUrl, title: input.title ?? parsed.title }, parsed);
   }
 
-  list(tenantId: string): FeedDto[] {
-    return this.d.repo.list(tenantId).map(toFeedDto);
+  async list(tenantId: string): Promise<FeedDto[]> {
+    return (await this.d.repo.list(tenantId)).map(toFeedDto);
   }
 
-  get(tenantId: string, id: string): FeedDto {
-    return toFeedDto(this.row(tenantId, id));
+  async get(tenantId: string, id: string): Promise<FeedDto> {
+    return toFeedDto(await this.row(tenantId, id));
   }
 
-  update(tenantId: string, id: string, p: FeedPatch): FeedDto {
-    return this.d.tx.withTx(() => {
-      const cur = this.row(tenantId, id);
-      if (p.para_item_id !== undefined) this.checkPara(tenantId, p.para_item_id);
+  async update(tenantId: string, id: string, p: FeedPatch): Promise<FeedDto> {
+    return await this.d.tx.withTx(async () => {
+      const cur = await this.row(tenantId, id);
+      if (p.para_item_id !== undefined) await this.checkPara(tenantId, p.para_item_id);
       const resuming = p.status === 'active' && cur.status === 'paused';
       const status = p.status === 'paused' ? 'paused' : resuming ? 'active' : cur.status;
-      this.d.repo.update(tenantId, id, {
+      await this.d.repo.update(tenantId, id, {
         title: p.title ?? cur.title,
         tags: p.tags ? JSON.stringify(cleanTags(p.tags)) : cur.tags,
         para_item_id: p.para_item_id !== undefined ? p.para_item_id : cur.para_item_id,
         interval_minutes: p.interval_minutes ?? cur.interval_minutes,
         status,
       });
-      if (resuming) schedulePoll(this.d, tenantId, id, 0, true);
+      if (resuming) await schedulePoll(this.d, tenantId, id, 0, true);
       return this.get(tenantId, id);
     });
   }
 
-  remove(tenantId: string, id: string): void {
-    if (!this.d.repo.delete(tenantId, id)) throw new NotFoundError('Feed');
+  async remove(tenantId: string, id: string): Promise<void> {
+    if (!await this.d.repo.delete(tenantId, id)) throw new NotFoundError('Feed');
   }
 
   /** Queues a poll now (a paused feed is not polled: resume it first). */
-  pollNow(tenantId: string, id: string): FeedDto {
-    return this.d.tx.withTx(() => {
-      const f = this.row(tenantId, id);
+  async pollNow(tenantId: string, id: string): Promise<FeedDto> {
+    return await this.d.tx.withTx(async () => {
+      const f = await this.row(tenantId, id);
       if (f.status === 'paused') throw new ConflictError('the feed is paused; resume it first');
-      schedulePoll(this.d, tenantId, id, 0, true);
+      await schedulePoll(this.d, tenantId, id, 0, true);
       return toFeedDto(f);
     });
   }
 
-  exportOpml(tenantId: string): string {
-    const feeds = this.d.repo.list(tenantId).map((f) => ({ url: f.url, title: f.title, siteUrl: f.site_url }));
+  async exportOpml(tenantId: string): Promise<string> {
+    const feeds = (await this.d.repo.list(tenantId)).map((f) => ({ url: f.url, title: f.title, siteUrl: f.site_url }));
     return writeOpml('Rhizome feeds', feeds, new Date(this.d.clock.now()));
   }
 
   /** Subscribes to every feed the OPML lists (without fetching: each is polled soon); known URLs are skipped. */
-  importOpml(tenantId: string, xml: string): { imported: FeedDto[]; skipped: Array<{ url: string; reason: string }> } {
+  async importOpml(tenantId: string, xml: string): Promise<{ imported: FeedDto[]; skipped: Array<{ url: string; reason: string }> }> {
     let listed;
     try {
       listed = readOpml(xml);
@@ -115,27 +115,27 @@ export class FeedsService {
     }
     const imported: FeedDto[] = [];
     const skipped: Array<{ url: string; reason: string }> = [];
-    this.d.tx.withTx(() => {
+    await this.d.tx.withTx(async () => {
       for (const f of listed) {
         const url = parseHttpUrl(f.url)?.toString();
         if (!url) skipped.push({ url: f.url, reason: 'not an http(s) URL' });
-        else if (this.d.repo.byUrl(tenantId, url)) skipped.push({ url, reason: 'already subscribed' });
-        else imported.push(this.add(tenantId, { url, title: f.title ?? url, tags: f.tags }, null, { site_url: f.siteUrl }));
+        else if (await this.d.repo.byUrl(tenantId, url)) skipped.push({ url, reason: 'already subscribed' });
+        else imported.push(await this.add(tenantId, { url, title: f.title ?? url, tags: f.tags }, null, { site_url: f.siteUrl }));
       }
     });
     return { imported, skipped };
   }
 
   /** capture.completed: a feed item's node is filed in its feed's PARA item (when that item is still active). */
-  onCaptureCompleted(tenantId: string, captureId: string, nodeId: string): void {
-    const feed = this.d.repo.feedOfCapture(tenantId, captureId);
-    if (!feed?.para_item_id || !this.d.paraItemActive(tenantId, feed.para_item_id)) return;
+  async onCaptureCompleted(tenantId: string, captureId: string, nodeId: string): Promise<void> {
+    const feed = await this.d.repo.feedOfCapture(tenantId, captureId);
+    if (!feed?.para_item_id || !await this.d.paraItemActive(tenantId, feed.para_item_id)) return;
     this.d.fileNode(tenantId, nodeId, feed.para_item_id);
   }
 
-  private add(tenantId: string, input: FeedInput & { title: string }, parsed: ParsedFeed | null, extra: { site_url?: string | null } = {}): FeedDto {
-    return this.d.tx.withTx(() => {
-      if (this.d.repo.byUrl(tenantId, input.url)) throw new ConflictError(`already subscribed to ${input.url}`);
+  private async add(tenantId: string, input: FeedInput & { title: string }, parsed: ParsedFeed | null, extra: { site_url?: string | null } = {}): Promise<FeedDto> {
+    return await this.d.tx.withTx(async () => {
+      if (await this.d.repo.byUrl(tenantId, input.url)) throw new ConflictError(`already subscribed to ${input.url}`);
       const now = iso(this.d.clock.now());
       const title = input.title.trim().slice(0, 500) || input.url;
       const row: FeedRow = {
@@ -145,8 +145,8 @@ export class FeedsService {
         etag: null, last_modified: null, last_polled_at: null, last_success_at: null, next_poll_at: now, error_count: 0, failing_since: null,
         last_error: null, items_seen: 0, created_at: now,
       };
-      this.d.repo.insert(row);
-      schedulePoll(this.d, tenantId, row.id, 0);
+      await this.d.repo.insert(row);
+      await schedulePoll(this.d, tenantId, row.id, 0);
       return toFeedDto(row);
     });
   }
@@ -179,12 +179,12 @@ export class FeedsService {
     }
   }
 
-  private checkPara(tenantId: string, id: string | null): void {
-    if (id !== null && !this.d.paraItemActive(tenantId, id)) throw bad('para_item_id', `unknown or inactive PARA item ${id}`);
+  private async checkPara(tenantId: string, id: string | null): Promise<void> {
+    if (id !== null && !await this.d.paraItemActive(tenantId, id)) throw bad('para_item_id', `unknown or inactive PARA item ${id}`);
   }
 
-  private row(tenantId: string, id: string): FeedRow {
-    const r = this.d.repo.get(tenantId, id);
+  private async row(tenantId: string, id: string): Promise<FeedRow> {
+    const r = await this.d.repo.get(tenantId, id);
     if (!r) throw new NotFoundError('Feed');
     return r;
   }

@@ -19,13 +19,13 @@ export class GraphViewService {
     private readonly repo: GraphViewRepo,
   ) {}
 
-  graph(tenantId: string, limit: number, maxLinks = GRAPH_MAX_LINKS): GraphViewRecord {
-    return this.tx.withTx(() => {
-      const rows = this.repo.nodes(tenantId, limit);
-      const totalNodes = this.repo.nodeCount(tenantId);
-      const totalLinks = this.repo.linkCount(tenantId);
-      const degrees = this.repo.degrees(tenantId);
-      const para = this.repo.paraItems(tenantId);
+  async graph(tenantId: string, limit: number, maxLinks = GRAPH_MAX_LINKS): Promise<GraphViewRecord> {
+    return await this.tx.withTx(async () => {
+      const rows = await this.repo.nodes(tenantId, limit);
+      const totalNodes = await this.repo.nodeCount(tenantId);
+      const totalLinks = await this.repo.linkCount(tenantId);
+      const degrees = await this.repo.degrees(tenantId);
+      const para = await this.repo.paraItems(tenantId);
       const kept = new Set(rows.map((r) => r.id));
       const nodes = rows.map((r) => ({
         id: r.id,

@@ -21,47 +21,47 @@ export class HealthHistoryService {
   ) {}
 
   /** Today's counters, as a snapshot row. */
-  today(tenantId: string): HealthSnapshotRow {
-    return this.tx.withTx(() => {
-      const h = this.health.get(tenantId);
+  async today(tenantId: string): Promise<HealthSnapshotRow> {
+    return await this.tx.withTx(async () => {
+      const h = await this.health.get(tenantId);
       return {
         day: iso(this.clock.now()).slice(0, 10),
         total_nodes: h.total_nodes,
         validated_nodes: h.validated_nodes,
         total_links: h.total_links,
         total_captures: h.total_captures,
-        failed_captures: this.repo.failedCaptureCount(tenantId),
+        failed_captures: await this.repo.failedCaptureCount(tenantId),
         stale_nodes: h.stale_nodes,
-        orphan_nodes: this.repo.orphanCount(tenantId),
+        orphan_nodes: await this.repo.orphanCount(tenantId),
       };
     });
   }
 
   /** The last `days` days (today included), oldest first, today's row refreshed first. */
-  history(tenantId: string, days: number): { days: HealthSnapshotRow[] } {
-    const now = this.today(tenantId);
+  async history(tenantId: string, days: number): Promise<{ days: HealthSnapshotRow[] }> {
+    const now = await this.today(tenantId);
     try {
-      this.tx.withTx(() => this.repo.upsert(tenantId, now));
+      await this.tx.withTx(async () => await this.repo.upsert(tenantId, now));
     } catch (e) {
       this.log.warn(`graph-health snapshot not written; history is served without it: ${(e as Error).message}`);
     }
     const from = iso(this.clock.now() - (days - 1) * DAY_MS).slice(0, 10);
-    const rows = this.repo.since(tenantId, from).filter((r) => r.day !== now.day);
+    const rows = (await this.repo.since(tenantId, from)).filter((r) => r.day !== now.day);
     return { days: [...rows, now] };
   }
 
-  inbox(tenantId: string, limit: number) {
+  async inbox(tenantId: string, limit: number) {
     const before = iso(this.clock.now() - STALE_AFTER_MS);
-    return this.tx.withTx(() => ({
-      failed_captures: this.repo.failedCaptures(tenantId, limit),
-      orphans: this.repo.orphans(tenantId, limit),
-      stale: this.repo.stale(tenantId, before, limit),
-      auto_filings: this.repo.autoFilings(tenantId, limit),
+    return await this.tx.withTx(async () => ({
+      failed_captures: await this.repo.failedCaptures(tenantId, limit),
+      orphans: await this.repo.orphans(tenantId, limit),
+      stale: await this.repo.stale(tenantId, before, limit),
+      auto_filings: await this.repo.autoFilings(tenantId, limit),
       counts: {
-        failed_captures: this.repo.failedCaptureCount(tenantId),
-        orphans: this.repo.orphanCount(tenantId),
-        stale: this.repo.staleRawCount(tenantId, before),
-        auto_filings: this.repo.autoFilingCount(tenantId),
+        failed_captures: await this.repo.failedCaptureCount(tenantId),
+        orphans: await this.repo.orphanCount(tenantId),
+        stale: await this.repo.staleRawCount(tenantId, before),
+        auto_filings: await this.repo.autoFilingCount(tenantId),
       },
     }));
   }

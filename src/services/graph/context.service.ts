@@ -85,7 +85,7 @@ export interface QueryRanker {
 
 /** A node's highlights, re-anchored (services/highlights): what the reader marked and noted. */
 export interface HighlightSource {
-  highlightsFor(tenantId: string, nodeIds: string[]): Map<string, Array<{ id: string; text: string; note: string | null; orphaned?: boolean }>>;
+  highlightsFor(tenantId: string, nodeIds: string[]): Promise<Map<string, Array<{ id: string; text: string; note: string | null; orphaned?: boolean }>>>;
 }
 
 export interface ContextDeps {
@@ -104,7 +104,7 @@ export class ContextService {
 
   async context(tenantId: string, req: ContextRequest): Promise<{ nodes: ContextNode[] }> {
     const requested = [...new Set(req.focus_node_ids ?? [])];
-    const known = this.d.links.existingIds(tenantId, requested);
+    const known = await this.d.links.existingIds(tenantId, requested);
     const focus = requested.filter((id) => known.has(id)); // unknown and foreign ids: silently ignored
     const asked = req.query?.trim() ?? '';
     const parsed = asked ? parseQueryDates(asked, new Date(this.d.clock.now())) : { text: '', range: null };
@@ -113,10 +113,10 @@ export class ContextService {
     // "March"); the period only orders. With nothing but a date, the period is listed.
     const query = parsed.text ? asked : '';
     if (query || range) return this.forQuery(tenantId, req, focus, query, range);
-    if (focus.length === 0) return { nodes: this.recentValidated(tenantId, req.limit, req.tags) };
+    if (focus.length === 0) return { nodes: await this.recentValidated(tenantId, req.limit, req.tags) };
 
     const focusSet = new Set(focus);
-    const cands = this.graph(tenantId, focus);
+    const cands = await this.graph(tenantId, focus);
     const get = (id: string) => {
       let c = cands.get(id);
       if (!c) cands.set(id, (c = { graph: 0, semantic: 0, reasons: [] }));
@@ -136,14 +136,14 @@ export class ContextService {
     }
     const now = this.d.clock.now();
     const out: ContextNode[] = [];
-    for (const card of this.d.repo.cards(tenantId, [...cands.keys()])) {
+    for (const card of await this.d.repo.cards(tenantId, [...cands.keys()])) {
       if (card.status === 'dismissed' || !hasTags(card, req.tags)) continue;
       const c = cands.get(card.id)!;
       const b = this.boosts(card, now);
       const raw = 0.6 * c.graph + 0.25 * c.semantic + b.score;
       out.push(this.entry(card, raw / 1.15, [...c.reasons.slice(0, MAX_SIGNAL_REASONS), ...b.reasons]));
     }
-    return { nodes: this.withPassages(tenantId, rank(out, req.limit), []) };
+    return { nodes: await this.withPassages(tenantId, rank(out, req.limit), []) };
   }
 
   /**
@@ -152,7 +152,7 @@ export class ContextService {
    */
   private async forQuery(tenantId: string, req: ContextRequest, focus: string[], query: string, range: DateRange | null): Promise<{ nodes: ContextNode[] }> {
     const focusSet = new Set(focus);
-    const cands = this.graph(tenantId, focus);
+    const cands = await this.graph(tenantId, focus);
     const relevance = new Map<number, CalibratedHit>();
     const period = range ? { occurred_after: range.after, occurred_before: range.before } : {};
     if (query) {
@@ -163,10 +163,10 @@ export class ContextService {
     }
     const pool = Math.min(300, Math.max(30, req.limit * 3));
     const top = [...relevance.values()].sort((a, b) => b.score - a.score || a.seq - b.seq).slice(0, pool);
-    const cards = new Map(this.d.repo.cardsBySeq(tenantId, top.map((h) => h.seq)).map((c) => [c.id, c]));
+    const cards = new Map((await this.d.repo.cardsBySeq(tenantId, top.map((h) => h.seq))).map((c) => [c.id, c]));
     // A period with nothing to match (no words besides the date): its latest nodes.
-    if (range && !query) for (const c of this.d.repo.cards(tenantId, this.d.repo.inRange(tenantId, range.after ?? '0000', range.before ?? '9999', pool))) cards.set(c.id, c);
-    for (const c of this.d.repo.cards(tenantId, [...cands.keys()].filter((id) => !cards.has(id)))) cards.set(c.id, c);
+    if (range && !query) for (const c of await this.d.repo.cards(tenantId, await this.d.repo.inRange(tenantId, range.after ?? '0000', range.before ?? '9999', pool))) cards.set(c.id, c);
+    for (const c of await this.d.repo.cards(tenantId, [...cands.keys()].filter((id) => !cards.has(id)))) cards.set(c.id, c);
 
     const hitOf = new Map(top.map((h) => [h.seq, h]));
     const terms = contentWords(query);
@@ -196,13 +196,13 @@ export class ContextService {
       if (card.active_project) reasons.push('active_project');
       out.push(this.entry(card, (score + tie) / 1.02, reasons));
     }
-    return { nodes: this.withPassages(tenantId, rank(out, req.limit), terms) };
+    return { nodes: await this.withPassages(tenantId, rank(out, req.limit), terms) };
   }
 
   /** The passages of the nodes shown: the best two for the query's words (the opening one without a query). */
-  private withPassages(tenantId: string, nodes: ContextNode[], terms: string[]): ContextNode[] {
-    const bodies = this.d.repo.bodies(tenantId, nodes.map((n) => n.id));
-    const marked = this.d.highlights?.highlightsFor(tenantId, nodes.map((n) => n.id)) ?? new Map();
+  private async withPassages(tenantId: string, nodes: ContextNode[], terms: string[]): Promise<ContextNode[]> {
+    const bodies = await this.d.repo.bodies(tenantId, nodes.map((n) => n.id));
+    const marked = await this.d.highlights?.highlightsFor(tenantId, nodes.map((n) => n.id)) ?? new Map();
     for (const n of nodes) {
       const body = bodies.get(n.id) ?? '';
       const [field, text] = body.trim() ? (['body', body] as const) : n.summary.trim() ? (['summary', n.summary] as const) : (['title', n.title] as const);
@@ -213,7 +213,7 @@ export class ContextService {
   }
 
   /** Graph: 1 and 2 hops out from the focus nodes. */
-  private graph(tenantId: string, focus: string[]): Map<string, Candidate> {
+  private async graph(tenantId: string, focus: string[]): Promise<Map<string, Candidate>> {
     const focusSet = new Set(focus);
     const cands = new Map<string, Candidate>();
     const get = (id: string) => {
@@ -222,14 +222,14 @@ export class ContextService {
       return c;
     };
     const hop1 = new Set<string>();
-    for (const e of this.d.links.edgesFrom(tenantId, focus, MAX_EDGES)) {
+    for (const e of await this.d.links.edgesFrom(tenantId, focus, MAX_EDGES)) {
       if (focusSet.has(e.target_id)) continue;
       const c = get(e.target_id);
       c.graph = 1 - (1 - c.graph) * (1 - HOP1);
       reason(c, `focus_neighbour:1hop:${e.type}`);
       hop1.add(e.target_id);
     }
-    for (const e of this.d.links.edgesFrom(tenantId, [...hop1].slice(0, 500), MAX_EDGES)) {
+    for (const e of await this.d.links.edgesFrom(tenantId, [...hop1].slice(0, 500), MAX_EDGES)) {
       if (focusSet.has(e.target_id)) continue;
       const c = get(e.target_id);
       c.graph = 1 - (1 - c.graph) * (1 - HOP2);
@@ -261,13 +261,13 @@ export class ContextService {
   }
 
   /** Nothing to anchor on: recent validated nodes first, then recent raw ones. */
-  private recentValidated(tenantId: string, limit: number, tags?: string[]): ContextNode[] {
+  private async recentValidated(tenantId: string, limit: number, tags?: string[]): Promise<ContextNode[]> {
     const want = tags?.length ? limit * 20 : limit * 3;
-    const ids = this.d.repo.recent(tenantId, 'validated', want);
-    if (ids.length < limit) ids.push(...this.d.repo.recent(tenantId, 'raw', want));
+    const ids = await this.d.repo.recent(tenantId, 'validated', want);
+    if (ids.length < limit) ids.push(...await this.d.repo.recent(tenantId, 'raw', want));
     const now = this.d.clock.now();
-    const out = this.d.repo
-      .cards(tenantId, ids)
+    const out = (await this.d.repo
+      .cards(tenantId, ids))
       .filter((card) => hasTags(card, tags))
       .map((card) => {
         const b = this.boosts(card, now);

@@ -12,8 +12,8 @@ export class GraphHealthService {
     private readonly clock: Clock,
   ) {}
 
-  get(tenantId: string): GraphHealthRecord {
+  async get(tenantId: string): Promise<GraphHealthRecord> {
     // One statement: one snapshot without a transaction (two round trips fewer on PostgreSQL).
-    return this.repo.withStale(tenantId, iso(this.clock.now() - STALE_AFTER_MS));
+    return await this.repo.withStale(tenantId, iso(this.clock.now() - STALE_AFTER_MS));
   }
 }

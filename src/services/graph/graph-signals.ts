@@ -42,15 +42,15 @@ export async function semanticSignal(
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const hits = (await vectors.knn(tenantId, anchor, k)).map((h) => ({ ...h, strength: semanticStrength(cosine(h.distance), scale) })).filter((h) => h.strength > 0);
-  const empty = nearEmptySeqs(repo, tenantId, hits.map((h) => h.seq).filter((s): s is number => s !== undefined));
+  const empty = await nearEmptySeqs(repo, tenantId, hits.map((h) => h.seq).filter((s): s is number => s !== undefined));
   for (const hit of hits) if (hit.seq === undefined || !empty.has(hit.seq)) out.set(hit.id, hit.strength);
   return out;
 }
 
 /** Which of these nodes say too little to be drawn in by meaning. */
-export function nearEmptySeqs(repo: ContextRepo, tenantId: string, seqs: number[]): Set<number> {
+export async function nearEmptySeqs(repo: ContextRepo, tenantId: string, seqs: number[]): Promise<Set<number>> {
   const out = new Set<number>();
-  for (const r of repo.texts(tenantId, seqs)) if (contentWordCount(r.text) < NEAR_EMPTY_WORDS || isLogLine(r.bodyText || r.text)) out.add(r.seq);
+  for (const r of await repo.texts(tenantId, seqs)) if (contentWordCount(r.text) < NEAR_EMPTY_WORDS || isLogLine(r.bodyText || r.text)) out.add(r.seq);
   return out;
 }
 
@@ -73,10 +73,12 @@ const DF_BUDGET = 1500;
  * terms (as many as fit the budget);
  * when even the rarest is very common, the newest nodes containing it.
  */
-export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string[], k: number): Map<string, KeywordHit> {
+export async function keywordSignal(repo: ContextRepo, tenantId: string, terms: string[], k: number): Promise<Map<string, KeywordHit>> {
   const out = new Map<string, KeywordHit>();
+  const dfs: number[] = [];
+  for (const term of terms) dfs.push(await repo.docFrequency(tenantId, quoteTerm(term), DF_CAP));
   const key = terms
-    .map((term, i) => ({ term, i, df: repo.docFrequency(tenantId, quoteTerm(term), DF_CAP) }))
+    .map((term, i) => ({ term, i, df: dfs[i] }))
     .filter((x) => x.df > 0)
     .sort((a, b) => a.df - b.df || a.i - b.i)
     .slice(0, MAX_KEY_TERMS);
@@ -84,7 +86,7 @@ export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string
 
   let matches: Array<{ id: string; seq: number }>;
   if (key[0].df >= DF_CAP) {
-    matches = repo.newestMatches(tenantId, quoteTerm(key[0].term), k);
+    matches = await repo.newestMatches(tenantId, quoteTerm(key[0].term), k);
   } else {
     const ranked: string[] = [];
     let rows = 0;
@@ -93,7 +95,7 @@ export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string
       ranked.push(x.term);
       rows += x.df;
     }
-    matches = repo.keywordMatches(tenantId, ftsAnyOf(ranked)!, k);
+    matches = await repo.keywordMatches(tenantId, ftsAnyOf(ranked)!, k);
   }
   if (matches.length === 0) return out;
 
@@ -102,7 +104,7 @@ export function keywordSignal(repo: ContextRepo, tenantId: string, terms: string
   // Words no node contains still count against coverage: one shared word in a long text is weak.
   const full = Math.min(terms.length, KEYWORD_SATURATION);
   const coverage = new Map<number, number>();
-  for (const r of repo.texts(tenantId, matches.map((m) => m.seq))) {
+  for (const r of await repo.texts(tenantId, matches.map((m) => m.seq))) {
     const words = stemSet(r.text);
     coverage.set(r.seq, Math.min(1, keyStems.filter((w) => words.has(w)).length / full));
   }

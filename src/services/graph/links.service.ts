@@ -18,10 +18,10 @@ export class LinksService {
     private readonly clock: Clock,
   ) {}
 
-  list(tenantId: string, nodeId: string): { links: LinkRow[] } {
-    return this.tx.withTx(() => {
-      if (!this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
-      return { links: this.repo.outgoing(tenantId, nodeId) };
+  async list(tenantId: string, nodeId: string): Promise<{ links: LinkRow[] }> {
+    return await this.tx.withTx(async () => {
+      if (!await this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
+      return { links: await this.repo.outgoing(tenantId, nodeId) };
     });
   }
 
@@ -30,25 +30,25 @@ export class LinksService {
    * node's rows include the reverses of links made from the other side: leaving one out
    * removes that pair, and naming a target with a new type replaces the pair's types.
    */
-  replace(tenantId: string, nodeId: string, links: LinkInput[]): { links: LinkRow[] } {
-    return this.tx.withTx(() => {
-      if (!this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
-      this.validate(tenantId, nodeId, links);
+  async replace(tenantId: string, nodeId: string, links: LinkInput[]): Promise<{ links: LinkRow[] }> {
+    return await this.tx.withTx(async () => {
+      if (!await this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
+      await this.validate(tenantId, nodeId, links);
 
-      const current = new Map(this.repo.outgoing(tenantId, nodeId).map((l) => [l.target_id, l.type]));
+      const current = new Map((await this.repo.outgoing(tenantId, nodeId)).map((l) => [l.target_id, l.type]));
       const wanted = new Map(links.map((l) => [l.target_id, l.type]));
       for (const target of current.keys()) {
         if (wanted.has(target)) continue;
-        this.repo.delete(tenantId, nodeId, target);
-        this.repo.delete(tenantId, target, nodeId);
+        await this.repo.delete(tenantId, nodeId, target);
+        await this.repo.delete(tenantId, target, nodeId);
       }
       const now = iso(this.clock.now());
       for (const [target, type] of wanted) {
         if (current.get(target) === type) continue;
-        this.repo.upsert(tenantId, nodeId, target, type, now);
-        this.repo.upsert(tenantId, target, nodeId, INVERSE_LINK_TYPE[type], now);
+        await this.repo.upsert(tenantId, nodeId, target, type, now);
+        await this.repo.upsert(tenantId, target, nodeId, INVERSE_LINK_TYPE[type], now);
       }
-      return { links: this.repo.outgoing(tenantId, nodeId) };
+      return { links: await this.repo.outgoing(tenantId, nodeId) };
     });
   }
 
@@ -57,25 +57,25 @@ export class LinksService {
    * False when either node is gone or it would link a node to itself; an existing link
    * between the two takes the new type.
    */
-  add(tenantId: string, sourceId: string, targetId: string, type: LinkType): boolean {
-    return this.tx.withTx(() => {
-      if (sourceId === targetId || this.repo.existingIds(tenantId, [sourceId, targetId]).size !== 2) return false;
+  async add(tenantId: string, sourceId: string, targetId: string, type: LinkType): Promise<boolean> {
+    return await this.tx.withTx(async () => {
+      if (sourceId === targetId || (await this.repo.existingIds(tenantId, [sourceId, targetId])).size !== 2) return false;
       const now = iso(this.clock.now());
-      this.repo.upsert(tenantId, sourceId, targetId, type, now);
-      this.repo.upsert(tenantId, targetId, sourceId, INVERSE_LINK_TYPE[type], now);
+      await this.repo.upsert(tenantId, sourceId, targetId, type, now);
+      await this.repo.upsert(tenantId, targetId, sourceId, INVERSE_LINK_TYPE[type], now);
       return true;
     });
   }
 
-  related(tenantId: string, nodeId: string, limit: number): { nodes: RelatedRow[] } {
-    return this.tx.withTx(() => {
-      if (!this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
-      return { nodes: this.repo.related(tenantId, nodeId, limit) };
+  async related(tenantId: string, nodeId: string, limit: number): Promise<{ nodes: RelatedRow[] }> {
+    return await this.tx.withTx(async () => {
+      if (!await this.repo.nodeExists(tenantId, nodeId)) throw new NotFoundError('Node');
+      return { nodes: await this.repo.related(tenantId, nodeId, limit) };
     });
   }
 
   /** Self links, repeated targets and targets this tenant cannot see are one 400, listing each. */
-  private validate(tenantId: string, nodeId: string, links: LinkInput[]): void {
+  private async validate(tenantId: string, nodeId: string, links: LinkInput[]): Promise<void> {
     const errors: FieldError[] = [];
     const seen = new Set<string>();
     links.forEach((l, i) => {
@@ -84,7 +84,7 @@ export class LinksService {
       seen.add(l.target_id);
     });
     seen.delete(nodeId);
-    const existing = this.repo.existingIds(tenantId, [...seen]);
+    const existing = await this.repo.existingIds(tenantId, [...seen]);
     links.forEach((l, i) => {
       // Another tenant's node reads exactly like a missing one.
       if (l.target_id !== nodeId && !existing.has(l.target_id)) {

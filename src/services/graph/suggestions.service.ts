@@ -47,15 +47,15 @@ export class SuggestionsService {
     const cal = vector ? await this.d.calibration() : null;
     const scale = cal ? cal.query : null;
     const semantic = vector && scale ? await semanticSignal(this.d.vectors, this.d.repo, tenantId, vector, pool, scale) : new Map<string, number>();
-    const keyword = keywordSignal(this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
+    const keyword = await keywordSignal(this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
     const cosLine = vector && scale ? await this.d.semanticLine(tenantId, vector) : Infinity;
     const line = scale && Number.isFinite(cosLine) ? semanticStrength(cosLine, scale) : Infinity;
 
     const ids = [...new Set([...semantic.keys(), ...keyword.keys()])];
     const textStems = stemSet(text);
     const scored: Suggestion[] = [];
-    const cards = this.d.repo.cards(tenantId, ids);
-    const empty = nearEmptySeqs(this.d.repo, tenantId, cards.map((c) => c.seq));
+    const cards = await this.d.repo.cards(tenantId, ids);
+    const empty = await nearEmptySeqs(this.d.repo, tenantId, cards.map((c) => c.seq));
     for (const card of cards) {
       if (card.status === 'dismissed') continue;
       let sem = semantic.get(card.id);

@@ -34,22 +34,22 @@ export class HighlightsService {
     private readonly events: EventSink = noEvents,
   ) {}
 
-  list(tenantId: string, nodeId: string): { data: HighlightDto[] } {
-    const body = this.body(tenantId, nodeId);
-    return { data: this.repo.byNode(tenantId, nodeId).map((r) => toHighlightDto(r, body)) };
+  async list(tenantId: string, nodeId: string): Promise<{ data: HighlightDto[] }> {
+    const body = await this.body(tenantId, nodeId);
+    return { data: (await this.repo.byNode(tenantId, nodeId)).map((r) => toHighlightDto(r, body)) };
   }
 
-  get(tenantId: string, nodeId: string, id: string): HighlightDto {
-    const body = this.body(tenantId, nodeId);
-    const row = this.repo.get(tenantId, nodeId, id);
+  async get(tenantId: string, nodeId: string, id: string): Promise<HighlightDto> {
+    const body = await this.body(tenantId, nodeId);
+    const row = await this.repo.get(tenantId, nodeId, id);
     if (!row) throw new NotFoundError('Highlight');
     return toHighlightDto(row, body);
   }
 
-  create(tenantId: string, nodeId: string, input: HighlightCreateInput, origin: HighlightOrigin = { source: 'api' }): HighlightDto {
-    return this.tx.withTx(() => {
-      const r = this.add(tenantId, nodeId, input, origin);
-      return this.get(tenantId, nodeId, r.id);
+  async create(tenantId: string, nodeId: string, input: HighlightCreateInput, origin: HighlightOrigin = { source: 'api' }): Promise<HighlightDto> {
+    return await this.tx.withTx(async () => {
+      const r = await this.add(tenantId, nodeId, input, origin);
+      return await this.get(tenantId, nodeId, r.id);
     });
   }
 
@@ -57,12 +57,12 @@ export class HighlightsService {
    * Adds a highlight unless one with the origin's key is there already (imports, a capture's
    * selected text). Runs inside the caller's transaction when there is one.
    */
-  add(tenantId: string, nodeId: string, input: HighlightCreateInput, origin: HighlightOrigin): { id: string; created: boolean } {
+  async add(tenantId: string, nodeId: string, input: HighlightCreateInput, origin: HighlightOrigin): Promise<{ id: string; created: boolean }> {
     const p = parseOrThrow(NodeHighlightCreate, input);
-    const body = this.body(tenantId, nodeId);
+    const body = await this.body(tenantId, nodeId);
     const id = newId('hl');
     const key = origin.key ?? id;
-    if (origin.key && this.repo.hasKey(tenantId, origin.key)) return { id, created: false };
+    if (origin.key && await this.repo.hasKey(tenantId, origin.key)) return { id, created: false };
     const given = p.selectors?.find((s) => s.type === 'TextQuoteSelector');
     const hint = p.selectors?.find((s) => s.type === 'TextPositionSelector');
     const quote = { exact: p.text, prefix: given?.prefix ?? '', suffix: given?.suffix ?? '' };
@@ -70,7 +70,7 @@ export class HighlightsService {
     // The context the client saw is kept as given (it is what the page shows); otherwise it is the node's.
     const ctx = at && !given?.prefix && !given?.suffix ? describe(body, at.start, at.end).quote : quote;
     const now = iso(this.clock.now());
-    const created = this.repo.insert({
+    const created = await this.repo.insert({
       id, tenant_id: tenantId, node_id: nodeId, text: p.text, note: p.note ?? null, color: p.color,
       prefix: ctx.prefix, suffix: ctx.suffix, start_pos: at?.start ?? null, end_pos: at?.end ?? null,
       source: origin.source, source_key: key, created_at: origin.created_at ?? now, updated_at: now,
@@ -79,11 +79,11 @@ export class HighlightsService {
     return { id, created };
   }
 
-  update(tenantId: string, nodeId: string, id: string, patch: HighlightPatchInput): HighlightDto {
+  async update(tenantId: string, nodeId: string, id: string, patch: HighlightPatchInput): Promise<HighlightDto> {
     const p = parseOrThrow(NodeHighlightPatch, patch);
-    return this.tx.withTx(() => {
-      const row = this.row(tenantId, nodeId, id);
-      this.repo.update({
+    return await this.tx.withTx(async () => {
+      const row = await this.row(tenantId, nodeId, id);
+      await this.repo.update({
         tenant_id: tenantId, node_id: nodeId, id,
         note: p.note === undefined ? row.note : p.note, color: p.color ?? row.color, updated_at: iso(this.clock.now()),
       });
@@ -91,10 +91,10 @@ export class HighlightsService {
     });
   }
 
-  remove(tenantId: string, nodeId: string, id: string): void {
-    this.tx.withTx(() => {
-      this.body(tenantId, nodeId);
-      if (!this.repo.delete(tenantId, nodeId, id)) throw new NotFoundError('Highlight');
+  async remove(tenantId: string, nodeId: string, id: string): Promise<void> {
+    await this.tx.withTx(async () => {
+      await this.body(tenantId, nodeId);
+      if (!await this.repo.delete(tenantId, nodeId, id)) throw new NotFoundError('Highlight');
     });
   }
 
@@ -102,11 +102,11 @@ export class HighlightsService {
    * The highlights of several nodes, re-anchored, by node id (nodes with none are absent).
    * For search results and agent context: one query for the whole page of nodes.
    */
-  highlightsFor(tenantId: string, nodeIds: string[]): Map<string, HighlightDto[]> {
+  async highlightsFor(tenantId: string, nodeIds: string[]): Promise<Map<string, HighlightDto[]>> {
     const out = new Map<string, HighlightDto[]>();
     const bodies = new Map<string, string>();
-    for (const r of this.repo.byNodes(tenantId, [...new Set(nodeIds)])) {
-      if (!bodies.has(r.node_id)) bodies.set(r.node_id, this.nodes.get(tenantId, r.node_id)?.body_markdown ?? '');
+    for (const r of await this.repo.byNodes(tenantId, [...new Set(nodeIds)])) {
+      if (!bodies.has(r.node_id)) bodies.set(r.node_id, (await this.nodes.get(tenantId, r.node_id))?.body_markdown ?? '');
       const list = out.get(r.node_id) ?? [];
       list.push(toHighlightDto(r, bodies.get(r.node_id)!));
       out.set(r.node_id, list);
@@ -115,9 +115,9 @@ export class HighlightsService {
   }
 
   /** The highlights of these nodes as export records (with the key that makes a re-import a no-op). */
-  exportRecords(tenantId: string, nodeIds: string[]): Map<string, HighlightRecord[]> {
+  async exportRecords(tenantId: string, nodeIds: string[]): Promise<Map<string, HighlightRecord[]>> {
     const out = new Map<string, HighlightRecord[]>();
-    for (const r of this.repo.byNodes(tenantId, nodeIds)) {
+    for (const r of await this.repo.byNodes(tenantId, nodeIds)) {
       const list = out.get(r.node_id) ?? [];
       list.push({ text: r.text, note: r.note, color: r.color, prefix: r.prefix, suffix: r.suffix, created_at: r.created_at, key: r.source_key });
       out.set(r.node_id, list);
@@ -129,7 +129,7 @@ export class HighlightsService {
    * Adds imported highlights to a node (inside the caller's transaction); those whose key is
    * already there are skipped. Returns how many were added.
    */
-  importRecords(tenantId: string, nodeId: string, records: HighlightRecord[], source: HighlightOrigin['source'], fallbackKey: (h: HighlightRecord) => string): number {
+  async importRecords(tenantId: string, nodeId: string, records: HighlightRecord[], source: HighlightOrigin['source'], fallbackKey: (h: HighlightRecord) => string): Promise<number> {
     let added = 0;
     for (const h of records) {
       const text = h.text.trim().slice(0, 10_000);
@@ -137,22 +137,22 @@ export class HighlightsService {
       const color = (HIGHLIGHT_COLORS as readonly string[]).includes(h.color ?? '') ? (h.color as HighlightColor) : 'yellow';
       const quote = h.prefix || h.suffix ? [{ type: 'TextQuoteSelector' as const, exact: text, prefix: (h.prefix ?? '').slice(-500), suffix: (h.suffix ?? '').slice(0, 500) }] : undefined;
       const created_at = h.created_at && !Number.isNaN(Date.parse(h.created_at)) ? new Date(h.created_at).toISOString() : undefined;
-      const r = this.add(tenantId, nodeId, { text, note: h.note?.slice(0, 10_000) || null, color, selectors: quote }, { source, key: h.key ?? fallbackKey(h), created_at });
+      const r = await this.add(tenantId, nodeId, { text, note: h.note?.slice(0, 10_000) || null, color, selectors: quote }, { source, key: h.key ?? fallbackKey(h), created_at });
       if (r.created) added++;
     }
     return added;
   }
 
-  private row(tenantId: string, nodeId: string, id: string): HighlightRow {
-    this.body(tenantId, nodeId);
-    const row = this.repo.get(tenantId, nodeId, id);
+  private async row(tenantId: string, nodeId: string, id: string): Promise<HighlightRow> {
+    await this.body(tenantId, nodeId);
+    const row = await this.repo.get(tenantId, nodeId, id);
     if (!row) throw new NotFoundError('Highlight');
     return row;
   }
 
   /** The node's text; 404 for a node that is not this tenant's. */
-  private body(tenantId: string, nodeId: string): string {
-    const node = this.nodes.get(tenantId, nodeId);
+  private async body(tenantId: string, nodeId: string): Promise<string> {
+    const node = await this.nodes.get(tenantId, nodeId);
     if (!node) throw new NotFoundError('Node');
     return node.body_markdown;
   }

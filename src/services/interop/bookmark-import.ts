@@ -15,16 +15,16 @@ export async function importBookmarks(
   tenantId: string,
   bookmarks: ImportedBookmark[],
   progress: ImportProgress,
-  onProgress: () => void,
+  onProgress: () => Promise<void>,
 ): Promise<void> {
   // A batch of captures per transaction (one disk sync per batch, not per bookmark); each
   // capture is a savepoint inside it, so one refused bookmark does not take others down.
   for (let start = 0; start < bookmarks.length; start += BATCH) {
-    d.tx.withTx(() => {
+    await d.tx.withTx(async () => {
       for (const b of bookmarks.slice(start, start + BATCH)) {
-        if (alreadyCaptured(d.intake, tenantId, b.url)) { progress.counts.skipped++; continue; }
+        if (await alreadyCaptured(d.intake, tenantId, b.url)) { progress.counts.skipped++; continue; }
         try {
-          d.tx.withTx(() => capture(d.intake, tenantId, b));
+          await d.tx.withTx(async () => await capture(d.intake, tenantId, b));
           progress.counts.created++;
         } catch (e) {
           progress.counts.failed++;
@@ -32,15 +32,15 @@ export async function importBookmarks(
         }
       }
     });
-    onProgress();
+    await onProgress();
     await yieldTurn();
   }
 }
 
-function capture(intake: Pick<CapturesIntake, 'create'>, tenantId: string, b: ImportedBookmark): void {
+async function capture(intake: Pick<CapturesIntake, 'create'>, tenantId: string, b: ImportedBookmark): Promise<void> {
   const why = (b.note ?? '').slice(0, 10_000) || undefined;
   // The node keeps the date the page was first bookmarked as its creation date.
-  intake.create(tenantId, {
+  await intake.create(tenantId, {
     title: (b.title ?? b.url).slice(0, 500),
     url: b.url,
     content_type: 'article',
@@ -50,9 +50,9 @@ function capture(intake: Pick<CapturesIntake, 'create'>, tenantId: string, b: Im
   }, { originalCreatedAt: b.created_at ?? undefined });
 }
 
-function alreadyCaptured(intake: Pick<CapturesIntake, 'check'>, tenantId: string, url: string): boolean {
+async function alreadyCaptured(intake: Pick<CapturesIntake, 'check'>, tenantId: string, url: string): Promise<boolean> {
   try {
-    intake.check(tenantId, url);
+    await intake.check(tenantId, url);
     return true;
   } catch {
     return false;

@@ -40,50 +40,50 @@ export class ExportService {
         nodes.push({
           id: n.id, title: n.title, summary: n.summary, body_markdown: n.body_markdown, tags: n.tags, status: n.status,
           para_item_ids: n.para_item_ids, created_at: n.created_at, updated_at: n.updated_at, occurred_at: n.occurred_at,
-          links: this.d.links.list(tenantId, n.id).links.map((l) => ({ target_id: l.target_id, type: l.type })),
+          links: (await this.d.links.list(tenantId, n.id)).links.map((l) => ({ target_id: l.target_id, type: l.type })),
         });
       }
       if (res.data.length < PAGE) break;
     }
-    const captures = this.captureRecords(tenantId);
+    const captures = await this.captureRecords(tenantId);
     const byNode = new Map(nodes.map((n) => [n.id, n]));
     for (let i = 0; this.d.highlights && i < nodes.length; i += PAGE) {
-      const marked = this.d.highlights.exportRecords(tenantId, nodes.slice(i, i + PAGE).map((n) => n.id));
+      const marked = await this.d.highlights.exportRecords(tenantId, nodes.slice(i, i + PAGE).map((n) => n.id));
       for (const [id, list] of marked) byNode.get(id)!.highlights = list;
     }
     for (const c of captures) {
       const meta = (c.metadata ?? {}) as Record<string, unknown>;
       const node = typeof c.node_id === 'string' ? byNode.get(c.node_id) : undefined;
-      if (node) this.attachSnapshot(tenantId, String(c.id), node);
+      if (node) await this.attachSnapshot(tenantId, String(c.id), node);
       if (!node || meta.origin !== 'upload' || !KEEP_BESIDE.has(String(meta.detected_kind))) continue;
       try {
-        const file = this.d.captures!.content(tenantId, String(c.id), 'raw');
+        const file = await this.d.captures!.content(tenantId, String(c.id), 'raw');
         if (file.body instanceof Uint8Array) (node.attachments ??= []).push({ name: file.filename ?? String(meta.filename ?? 'attachment'), bytes: file.body });
       } catch {
         // The file went with its capture: nothing to put beside the note.
       }
     }
-    const paraItems = this.d.para.list(tenantId, {}).map((i) => ({
+    const paraItems = (await this.d.para.list(tenantId, {})).map((i) => ({
       id: i.id, category: i.category, label: i.label, slug: i.slug, status: i.status, ...(i.description ? { description: i.description } : {}),
     }));
     return { nodes, paraItems, captures };
   }
 
   /** The page's archived copy (an HTML snapshot) beside its note; PDFs and images go as originals below. */
-  private attachSnapshot(tenantId: string, captureId: string, node: ExportNode): void {
+  private async attachSnapshot(tenantId: string, captureId: string, node: ExportNode): Promise<void> {
     try {
-      const copy = this.d.archive?.copy(tenantId, captureId);
+      const copy = await this.d.archive?.copy(tenantId, captureId);
       if (copy?.kind === 'snapshot') (node.attachments ??= []).push({ name: 'archived page.html', bytes: copy.bytes });
     } catch {
       // No copy (yet): nothing to put beside the note.
     }
   }
 
-  private captureRecords(tenantId: string): Array<Record<string, unknown>> {
+  private async captureRecords(tenantId: string): Promise<Array<Record<string, unknown>>> {
     if (!this.d.captures) return [];
     const out: Array<Record<string, unknown>> = [];
     for (let page = 1; ; page++) {
-      const res = this.d.captures.list(tenantId, { page, per_page: PAGE });
+      const res = await this.d.captures.list(tenantId, { page, per_page: PAGE });
       out.push(...(res.data as Array<Record<string, unknown>>));
       if (res.data.length < PAGE) return out;
     }

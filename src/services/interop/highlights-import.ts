@@ -25,29 +25,29 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const BATCH = 50;
 
-export async function importHighlights(d: HighlightsImportDeps, tenantId: string, file: HighlightFile, progress: ImportProgress, onProgress: () => void): Promise<void> {
+export async function importHighlights(d: HighlightsImportDeps, tenantId: string, file: HighlightFile, progress: ImportProgress, onProgress: () => Promise<void>): Promise<void> {
   for (const p of file.problems) addProblem(progress, p);
   for (let start = 0; start < file.books.length; start += BATCH) {
-    d.tx.withTx(() => {
+    await d.tx.withTx(async () => {
       for (const book of file.books.slice(start, start + BATCH)) {
         try {
-          d.tx.withTx(() => writeBook(d, tenantId, file.format, book, progress));
+          await d.tx.withTx(async () => await writeBook(d, tenantId, file.format, book, progress));
         } catch (e) {
           progress.counts.failed++;
           addProblem(progress, { path: book.title, kind: 'unreadable', detail: `not imported: ${e instanceof Error ? e.message : String(e)}` });
         }
       }
     });
-    onProgress();
+    await onProgress();
     await yieldTurn();
   }
 }
 
-function writeBook(d: HighlightsImportDeps, tenantId: string, format: HighlightFile['format'], book: HighlightedBook, progress: ImportProgress): void {
+async function writeBook(d: HighlightsImportDeps, tenantId: string, format: HighlightFile['format'], book: HighlightedBook, progress: ImportProgress): Promise<void> {
   // Kindle and Readwise name the same book the same way: both land on one node.
   const key = `book:${sha256(`${book.title}\n${book.author ?? ''}`)}`;
-  const known = d.repo.key(tenantId, key);
-  const existing = known ? tryGet(d, tenantId, known.node_id) : undefined;
+  const known = await d.repo.key(tenantId, key);
+  const existing = known ? await tryGet(d, tenantId, known.node_id) : undefined;
   let nodeId: string;
   let content: string;
   if (existing) {
@@ -56,17 +56,17 @@ function writeBook(d: HighlightsImportDeps, tenantId: string, format: HighlightF
     content = existing.body_markdown;
     if (missing.length) {
       content = `${content.replace(/\s+$/, '')}\n\n${missing.map((h) => h.text.trim()).join('\n\n')}\n`;
-      d.nodes.update(tenantId, nodeId, { content: content.slice(0, 500_000) });
+      await d.nodes.update(tenantId, nodeId, { content: content.slice(0, 500_000) });
       progress.counts.updated++;
     } else progress.counts.skipped++;
   } else {
     content = bookText(book);
     const dates = book.highlights.map((h) => h.created_at).filter((x): x is string => !!x).sort();
-    nodeId = d.nodes.create(tenantId, { title: book.title.slice(0, 500), content: content.slice(0, 500_000), tags: [format, 'highlights'] }, dates[0] ? { created_at: dates[0] } : {}).id;
+    nodeId = (await d.nodes.create(tenantId, { title: book.title.slice(0, 500), content: content.slice(0, 500_000), tags: [format, 'highlights'] }, dates[0] ? { created_at: dates[0] } : {})).id;
     progress.counts.created++;
   }
-  d.repo.upsertKey(tenantId, key, nodeId, sha256(content), iso(d.clock.now()));
-  progress.counts.highlights_added += d.highlights.importRecords(tenantId, nodeId, book.highlights, format, (h) => h.key ?? sha256(h.text));
+  await d.repo.upsertKey(tenantId, key, nodeId, sha256(content), iso(d.clock.now()));
+  progress.counts.highlights_added += await d.highlights.importRecords(tenantId, nodeId, book.highlights, format, (h) => h.key ?? sha256(h.text));
 }
 
 /** The book's node text: where it came from, then each passage as its own paragraph. */
@@ -75,9 +75,9 @@ export function bookText(book: HighlightedBook): string {
   return `Highlights from *${book.title}*${by}.\n\n${book.highlights.map((h) => h.text.trim()).join('\n\n')}\n`;
 }
 
-function tryGet(d: HighlightsImportDeps, tenantId: string, id: string) {
+async function tryGet(d: HighlightsImportDeps, tenantId: string, id: string) {
   try {
-    return d.nodes.get(tenantId, id);
+    return await d.nodes.get(tenantId, id);
   } catch {
     return undefined;
   }

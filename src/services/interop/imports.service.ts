@@ -47,10 +47,10 @@ export class ImportsService {
     return this.startMarkdown(tenantId, files, { ...opts, sourceProblems: problems });
   }
 
-  startMarkdown(tenantId: string, files: VaultFile[], opts: { source?: string; paraFromFolders?: boolean; sourceProblems?: ImportProgress['problems'] }): { id: string; status: 'running' } {
+  async startMarkdown(tenantId: string, files: VaultFile[], opts: { source?: string; paraFromFolders?: boolean; sourceProblems?: ImportProgress['problems'] }): Promise<{ id: string; status: 'running' }> {
     // Answered at once: the notes are parsed in the background run, a batch per event-loop turn.
     const total = files.filter((f) => /\.(md|markdown)$/i.test(f.path) && !f.path.split('/').some((s) => s.startsWith('.'))).length;
-    return this.run(tenantId, 'markdown', total, async (p, tick) => {
+    return await this.run(tenantId, 'markdown', total, async (p, tick) => {
       const { readVaultInTurns } = await import('../../interop/vault/read-vault.js');
       const vault = await readVaultInTurns(files, { source: opts.source ?? 'markdown', paraFromFolders: opts.paraFromFolders });
       vault.problems.unshift(...(opts.sourceProblems ?? []));
@@ -68,7 +68,7 @@ export class ImportsService {
       if (e instanceof UnrecognizedBookmarkFile) throw new ValidationError(e.message, [{ path: 'file', message: e.message }]);
       throw e;
     }
-    const started = this.run(tenantId, 'bookmarks', file.bookmarks.length, async (p, tick) => {
+    const started = await this.run(tenantId, 'bookmarks', file.bookmarks.length, async (p, tick) => {
       p.problems.push(...file.problems);
       await importBookmarks(this.d, tenantId, file.bookmarks, p, tick);
     });
@@ -87,12 +87,12 @@ export class ImportsService {
       }
       throw e;
     }
-    const started = this.run(tenantId, 'highlights', file.books.length, (p, tick) => importHighlights(this.d, tenantId, file, p, tick));
+    const started = await this.run(tenantId, 'highlights', file.books.length, (p, tick) => importHighlights(this.d, tenantId, file, p, tick));
     return { ...started, format: file.format };
   }
 
-  get(tenantId: string, id: string): ImportDto {
-    const row = this.d.repo.get(tenantId, id);
+  async get(tenantId: string, id: string): Promise<ImportDto> {
+    const row = await this.d.repo.get(tenantId, id);
     if (!row) throw new NotFoundError('Import');
     return { id: row.id, kind: row.kind, status: row.status, counts: JSON.parse(row.counts), problems: JSON.parse(row.problems), error: row.error, created_at: row.created_at, finished_at: row.finished_at };
   }
@@ -103,25 +103,25 @@ export class ImportsService {
   }
 
   /** At start-up: a run that was going when the process stopped is reported as interrupted. */
-  markInterrupted(): number {
-    return this.d.repo.interruptAll(iso(this.d.clock.now()));
+  async markInterrupted(): Promise<number> {
+    return await this.d.repo.interruptAll(iso(this.d.clock.now()));
   }
 
-  private run(tenantId: string, kind: ImportRow['kind'], total: number, work: (p: ImportProgress, tick: () => void) => Promise<void>): { id: string; status: 'running' } {
+  private async run(tenantId: string, kind: ImportRow['kind'], total: number, work: (p: ImportProgress, tick: () => Promise<void>) => Promise<void>): Promise<{ id: string; status: 'running' }> {
     const id = newId('imp');
     const now = iso(this.d.clock.now());
-    this.d.repo.insert({ id, tenant_id: tenantId, kind, status: 'running', total, created_at: now });
+    await this.d.repo.insert({ id, tenant_id: tenantId, kind, status: 'running', total, created_at: now });
     const progress: ImportProgress = { counts: emptyCounts(total), problems: [] };
-    const save = () => this.d.repo.progress(tenantId, id, JSON.stringify(progress.counts), JSON.stringify(progress.problems));
-    save();
+    const save = async () => await this.d.repo.progress(tenantId, id, JSON.stringify(progress.counts), JSON.stringify(progress.problems));
+    await save();
     const job = (async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       try {
         await work(progress, save);
-        this.d.repo.finish(tenantId, id, 'completed', JSON.stringify(progress.counts), JSON.stringify(progress.problems), null, iso(this.d.clock.now()));
+        await this.d.repo.finish(tenantId, id, 'completed', JSON.stringify(progress.counts), JSON.stringify(progress.problems), null, iso(this.d.clock.now()));
       } catch (e) {
         this.d.log.error(`import ${id} failed`, e);
-        this.d.repo.finish(tenantId, id, 'failed', JSON.stringify(progress.counts), JSON.stringify(progress.problems), e instanceof Error ? e.message : String(e), iso(this.d.clock.now()));
+        await this.d.repo.finish(tenantId, id, 'failed', JSON.stringify(progress.counts), JSON.stringify(progress.problems), e instanceof Error ? e.message : String(e), iso(this.d.clock.now()));
       }
     })();
     this.running.add(job);

@@ -44,9 +44,9 @@ function paraKey(p: { category: string; label: string }): string {
  * Items already archived in the tenant take no new notes (the API refuses that), so they
  * are left out: their notes keep whatever associations they have.
  */
-function ensureParaItems(d: VaultImportDeps, tenantId: string, items: ParaRef[], progress: ImportProgress): Map<string, string> {
+async function ensureParaItems(d: VaultImportDeps, tenantId: string, items: ParaRef[], progress: ImportProgress): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  for (const existing of d.para.list(tenantId, {})) {
+  for (const existing of await d.para.list(tenantId, {})) {
     const id = existing.status === 'archived' ? '' : existing.id;
     ids.set(paraKey(existing), id);
     ids.set(`${existing.category}/#${existing.slug}`, id);
@@ -56,7 +56,7 @@ function ensureParaItems(d: VaultImportDeps, tenantId: string, items: ParaRef[],
       if (item.slug) ids.set(`${item.category}/#${item.slug}`, ids.get(paraKey(item))!);
       continue;
     }
-    const created = d.para.create(tenantId, { category: item.category, label: item.label.slice(0, 200), description: item.description });
+    const created = await d.para.create(tenantId, { category: item.category, label: item.label.slice(0, 200), description: item.description });
     ids.set(paraKey(item), created.id);
     if (item.slug) ids.set(`${item.category}/#${item.slug}`, created.id);
     progress.counts.para_items_created++;
@@ -72,38 +72,38 @@ function itemId(ids: Map<string, string>, p: ParaRef): string | undefined {
   return ((p.slug ? ids.get(`${p.category}/#${p.slug}`) : undefined) ?? ids.get(paraKey(p))) || undefined;
 }
 
-export async function importVault(d: VaultImportDeps, tenantId: string, vault: VaultReadResult, progress: ImportProgress, onProgress: () => void): Promise<void> {
+export async function importVault(d: VaultImportDeps, tenantId: string, vault: VaultReadResult, progress: ImportProgress, onProgress: () => Promise<void>): Promise<void> {
   for (const p of vault.problems) {
     addProblem(progress, p);
     if (p.kind === 'unresolved_link' || p.kind === 'ambiguous_link') progress.counts.unresolved_links++;
     if (p.kind === 'not_utf8') progress.counts.failed++;
   }
-  const paraIds = ensureParaItems(d, tenantId, vault.paraItems, progress);
+  const paraIds = await ensureParaItems(d, tenantId, vault.paraItems, progress);
   const nodeOf = new Map<string, string>();
   const written = new Set<string>();
   // Notes are written in batches, one transaction each (a commit per note would cost a
   // disk sync per note); inside, each note is a savepoint, so a note that fails leaves the
   // rest of its batch in place. An interrupted run leaves whole notes only.
   for (let start = 0; start < vault.notes.length; start += BATCH) {
-    d.tx.withTx(() => {
+    await d.tx.withTx(async () => {
       for (const note of vault.notes.slice(start, start + BATCH)) {
         try {
-          if (d.tx.withTx(() => writeNote(d, tenantId, note, paraIds, nodeOf, progress))) written.add(note.path);
+          if (await d.tx.withTx(async () => await writeNote(d, tenantId, note, paraIds, nodeOf, progress))) written.add(note.path);
         } catch (e) {
           progress.counts.failed++;
           addProblem(progress, { path: note.path, kind: 'unreadable', detail: `not imported: ${e instanceof Error ? e.message : String(e)}` });
         }
       }
     });
-    onProgress();
+    await onProgress();
     await yieldTurn();
   }
   const withLinks = vault.notes.filter((n) => n.links.length && nodeOf.has(n.path));
   for (let start = 0; start < withLinks.length; start += BATCH) {
-    d.tx.withTx(() => {
+    await d.tx.withTx(async () => {
       for (const note of withLinks.slice(start, start + BATCH)) {
         try {
-          d.tx.withTx(() => addLinks(d, tenantId, nodeOf.get(note.path)!, note.links, nodeOf, progress));
+          await d.tx.withTx(async () => await addLinks(d, tenantId, nodeOf.get(note.path)!, note.links, nodeOf, progress));
         } catch (e) {
           addProblem(progress, { path: note.path, kind: 'unreadable', detail: `links not set: ${e instanceof Error ? e.message : String(e)}` });
         }
@@ -117,8 +117,8 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
     const id = itemId(paraIds, item);
     if (!id) continue;
     try {
-      if (item.status === 'archived') d.para.archive(tenantId, id);
-      else if (item.status === 'completed' && item.category === 'projects') d.para.complete(tenantId, id);
+      if (item.status === 'archived') await d.para.archive(tenantId, id);
+      else if (item.status === 'completed' && item.category === 'projects') await d.para.complete(tenantId, id);
     } catch {
       // Already in that state: nothing to do.
     }
@@ -126,33 +126,33 @@ export async function importVault(d: VaultImportDeps, tenantId: string, vault: V
 }
 
 /** Creates, updates or skips the note's node; true when it was written. */
-function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraIds: Map<string, string>, nodeOf: Map<string, string>, progress: ImportProgress): boolean {
+async function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, paraIds: Map<string, string>, nodeOf: Map<string, string>, progress: ImportProgress): Promise<boolean> {
   // By key (source + path) first; else the same file (same path, same content) imported
   // under another source name, i.e. the same vault zipped under a new name. Two files with
   // equal content at different paths (empty notes, templates) stay two notes.
-  const known = d.repo.key(tenantId, note.key)
-    ?? d.repo.byHash(tenantId, note.contentHash).find((k) => k.key.endsWith(`:${note.path}`) && ![...nodeOf.values()].includes(k.node_id));
+  const known = await d.repo.key(tenantId, note.key)
+    ?? (await d.repo.byHash(tenantId, note.contentHash)).find((k) => k.key.endsWith(`:${note.path}`) && ![...nodeOf.values()].includes(k.node_id));
   const para_item_ids = note.para.map((p) => itemId(paraIds, p)).filter((x): x is string => !!x);
   // A note whose item has been archived since keeps its (hidden) association untouched.
   const inArchived = note.para.some((p) => itemId(paraIds, p) === undefined && isArchived(paraIds, p));
   const fields = { title: note.title, content: note.body, summary: note.summary ?? '', tags: note.tags, status: note.status ?? 'raw', para_item_ids, ...(note.occurred ? { occurred_at: note.occurred } : {}) };
   let nodeId: string;
-  if (known && known.content_hash === note.contentHash && exists(d, tenantId, known.node_id)) {
+  if (known && known.content_hash === note.contentHash && await exists(d, tenantId, known.node_id)) {
     nodeId = known.node_id;
     progress.counts.skipped++;
-  } else if (known && exists(d, tenantId, known.node_id)) {
-    nodeId = d.nodes.update(tenantId, known.node_id, inArchived ? { ...fields, para_item_ids: undefined } : fields).id;
+  } else if (known && await exists(d, tenantId, known.node_id)) {
+    nodeId = (await d.nodes.update(tenantId, known.node_id, inArchived ? { ...fields, para_item_ids: undefined } : fields)).id;
     progress.counts.updated++;
   } else {
-    nodeId = d.nodes.create(tenantId, fields, { created_at: note.created, updated_at: note.updated }).id;
+    nodeId = (await d.nodes.create(tenantId, fields, { created_at: note.created, updated_at: note.updated })).id;
     d.onNodeImported?.(tenantId, nodeId);
     progress.counts.created++;
   }
-  d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
+  await d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
   nodeOf.set(note.path, nodeId);
   // Keyed as exported (or by note and text): importing the vault again adds none twice.
   if (note.highlights.length && d.highlights) {
-    progress.counts.highlights_added += d.highlights.importRecords(tenantId, nodeId, note.highlights, 'markdown', (h) => `${note.key}#${createHash('sha256').update(h.text).digest('hex')}`);
+    progress.counts.highlights_added += await d.highlights.importRecords(tenantId, nodeId, note.highlights, 'markdown', (h) => `${note.key}#${createHash('sha256').update(h.text).digest('hex')}`);
   }
   return !(known && known.content_hash === note.contentHash);
 }
@@ -188,8 +188,8 @@ async function captureAttachments(d: VaultImportDeps, tenantId: string, vault: V
 }
 
 /** Adds the note's typed links to what its node already has; never removes one. */
-function addLinks(d: VaultImportDeps, tenantId: string, from: string, links: VaultNote['links'], nodeOf: Map<string, string>, progress: ImportProgress): void {
-  const merged = new Map(d.links.list(tenantId, from).links.map((l) => [l.target_id, l.type]));
+async function addLinks(d: VaultImportDeps, tenantId: string, from: string, links: VaultNote['links'], nodeOf: Map<string, string>, progress: ImportProgress): Promise<void> {
+  const merged = new Map((await d.links.list(tenantId, from)).links.map((l) => [l.target_id, l.type]));
   let changed = 0;
   for (const l of links) {
     const to = nodeOf.get(l.target);
@@ -197,13 +197,13 @@ function addLinks(d: VaultImportDeps, tenantId: string, from: string, links: Vau
     merged.set(to, l.type);
     changed++;
   }
-  if (changed) d.links.replace(tenantId, from, [...merged].map(([target_id, type]) => ({ target_id, type })));
+  if (changed) await d.links.replace(tenantId, from, [...merged].map(([target_id, type]) => ({ target_id, type })));
   progress.counts.links_set += changed;
 }
 
-function exists(d: VaultImportDeps, tenantId: string, nodeId: string): boolean {
+async function exists(d: VaultImportDeps, tenantId: string, nodeId: string): Promise<boolean> {
   try {
-    d.nodes.get(tenantId, nodeId);
+    await d.nodes.get(tenantId, nodeId);
     return true;
   } catch {
     return false;

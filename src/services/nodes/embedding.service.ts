@@ -58,7 +58,7 @@ export class EmbeddingService {
     return (this.initialised ??= (async () => {
       await this.d.embedder.ready;
       const { modelId, dimension } = this.d.embedder;
-      if (this.d.vectors.ensureSpace(modelId, dimension, iso(this.d.clock.now()))) this.queueBacklog();
+      if (await this.d.vectors.ensureSpace(modelId, dimension, iso(this.d.clock.now()))) await this.queueBacklog();
       await this.calibrate();
     })());
   }
@@ -69,14 +69,14 @@ export class EmbeddingService {
    */
   private async calibrate(): Promise<void> {
     const modelId = this.d.embedder.modelId;
-    const stored = this.d.calibrations.get(modelId, CALIBRATION_SET_HASH);
+    const stored = await this.d.calibrations.get(modelId, CALIBRATION_SET_HASH);
     if (stored) {
       this.cal = stored;
       return;
     }
     try {
       const cal = await calibrateModel(this.d.embedder);
-      this.d.calibrations.put(cal, iso(this.d.clock.now()));
+      await this.d.calibrations.put(cal, iso(this.d.clock.now()));
       this.cal = cal;
       this.d.log.info(`calibrated ${modelId}: query floor ${cal.query.floor}, ceiling ${cal.query.ceiling}; note floor ${cal.note.floor}`);
     } catch (e) {
@@ -131,10 +131,10 @@ export class EmbeddingService {
   }
 
   /** Queues an embed job for every node without a vector (all of them after a model change). */
-  private queueBacklog(): void {
-    const n = this.d.tx.withTx(() => {
-      const rows = this.d.nodes.unembedded(10_000_000);
-      for (const r of rows) this.d.queue.enqueue(r.tenant_id, EMBED_JOB, { node_id: r.id }, { dedupeKey: embedDedupeKey(r.id) });
+  private async queueBacklog(): Promise<void> {
+    const n = await this.d.tx.withTx(async () => {
+      const rows = await this.d.nodes.unembedded(10_000_000);
+      for (const r of rows) await this.d.queue.enqueue(r.tenant_id, EMBED_JOB, { node_id: r.id }, { dedupeKey: embedDedupeKey(r.id) });
       return rows.length;
     });
     if (n) this.d.log.info(`embedding model is ${this.d.embedder.modelId}: re-embedding ${n} node(s) in the background`);
@@ -145,14 +145,14 @@ export class EmbeddingService {
     const byTenant = new Map<string, string[]>();
     for (const j of jobs) (byTenant.get(j.tenantId) ?? byTenant.set(j.tenantId, []).get(j.tenantId)!).push(j.payload.node_id);
     for (const [tenantId, ids] of byTenant) {
-      const rows = this.d.nodes.getByIds(tenantId, ids); // deleted nodes simply drop out
+      const rows = await this.d.nodes.getByIds(tenantId, ids); // deleted nodes simply drop out
       const pending = rows.map((r) => ({ id: r.id, text: embeddingText(r), done: r.embedded_hash, row: r })).filter((x) => x.done !== textHash(x.text));
       if (pending.length === 0) continue;
       // The same background pass over a node's new text keeps the dates it mentions, read
       // relative to the node's own date (chrono costs ~3 µs a character: not on the write path).
-      for (const p of pending) this.d.nodes.setMentionedDates(tenantId, p.id, mentionedDates(`${p.row.title}\n${p.row.summary}\n${p.row.body_markdown}`, new Date(p.row.occurred_at ?? p.row.created_at)));
+      for (const p of pending) await this.d.nodes.setMentionedDates(tenantId, p.id, mentionedDates(`${p.row.title}\n${p.row.summary}\n${p.row.body_markdown}`, new Date(p.row.occurred_at ?? p.row.created_at)));
       const vectors = await this.d.embedder.embed(pending.map((x) => x.text));
-      this.d.vectors.storeNodeVectors(tenantId, pending.map((x, i) => ({ nodeId: x.id, text: x.text, vector: vectors[i] })), this.d.embedder.modelId);
+      await this.d.vectors.storeNodeVectors(tenantId, pending.map((x, i) => ({ nodeId: x.id, text: x.text, vector: vectors[i] })), this.d.embedder.modelId);
     }
   }
 }

@@ -33,7 +33,7 @@ export class KeywordWarmer {
 
   constructor(
     private readonly repo: SearchRepo,
-    private readonly tenantIds: () => string[],
+    private readonly tenantIds: () => Promise<string[]>,
     private readonly log: Logger,
     private readonly opts: { keepInMemory?: boolean; cheapKeepNotes?: number } = {},
   ) {}
@@ -72,7 +72,7 @@ export class KeywordWarmer {
       const t0 = Date.now();
       let terms = 0;
       let kept = 0;
-      for (const id of this.tenantIds()) {
+      for (const id of await this.tenantIds()) {
         // Kept postings answer common terms too; scoring them ahead is for tenants without.
         if (await this.keep(id)) kept += this.repo.kept.termCount(id);
         else terms += await this.prewarm(id);
@@ -97,7 +97,7 @@ export class KeywordWarmer {
   /** Scores again the kept terms of tenants that wrote and have since been quiet, and reads their terms into memory again once writes have worn them. */
   async refresh(): Promise<number> {
     let done = 0;
-    for (const id of this.tenantIds()) {
+    for (const id of await this.tenantIds()) {
       const quiet = this.repo.keywords.quietFor(id) >= REFRESH_QUIET_MS;
       const cheapNotes = this.opts.cheapKeepNotes ?? CHEAP_KEEP_NOTES;
       const keptNotes = this.repo.kept.keptNotes(id);

@@ -29,10 +29,10 @@ export class NodesService {
   ) {}
 
   /** `dates` (imports only): the note's own creation and update times, kept instead of now. */
-  create(tenantId: string, input: NodeCreateInput, dates: { created_at?: string; updated_at?: string } = {}): NodeDto {
+  async create(tenantId: string, input: NodeCreateInput, dates: { created_at?: string; updated_at?: string } = {}): Promise<NodeDto> {
     const v = parseOrThrow(NodeCreate, input);
-    return this.tx.withTx(() => {
-      this.checkParaItems(tenantId, v.para_item_ids);
+    return await this.tx.withTx(async () => {
+      await this.checkParaItems(tenantId, v.para_item_ids);
       const now = iso(this.clock.now());
       if (v.created_at && v.created_at > iso(this.clock.now() + FUTURE_SLACK_MS)) {
         throw new ValidationError('created_at must not be in the future', [{ path: 'created_at', message: 'must not be in the future' }]);
@@ -51,9 +51,9 @@ export class NodesService {
         updated_at: updated,
         occurred_at: v.occurred_at ?? null,
       };
-      const seq = this.repo.insert(row);
-      if (v.para_item_ids.length) this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
-      this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: embedDedupeKey(row.id) });
+      const seq = await this.repo.insert(row);
+      if (v.para_item_ids.length) await this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
+      await this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: embedDedupeKey(row.id) });
       this.events.emit(tenantId, 'node.created', { id: row.id, title: row.title, tags: JSON.parse(row.tags), status: row.status });
       for (const itemId of dedupe(v.para_item_ids)) this.events.emit(tenantId, 'para.filed', { node_id: row.id, para_item_id: itemId, source: 'user' });
       if (v.para_item_ids.length) return this.get(tenantId, row.id);
@@ -71,30 +71,32 @@ export class NodesService {
    * (each in a savepoint, so an item refused while writing leaves the others), so a batch is
    * acknowledged whole or, when storage fails, not at all.
    */
-  createMany(tenantId: string, inputs: unknown[]): Array<{ node: NodeDto } | { error: AppError }> {
-    return this.tx.withTx(() =>
-      inputs.map((input) => {
+  async createMany(tenantId: string, inputs: unknown[]): Promise<Array<{ node: NodeDto } | { error: AppError }>> {
+    return await this.tx.withTx(async () => {
+      const out: Array<{ node: NodeDto } | { error: AppError }> = [];
+      for (const input of inputs) {
         try {
-          return { node: this.create(tenantId, input as NodeCreateInput) };
+          out.push({ node: await this.create(tenantId, input as NodeCreateInput) });
         } catch (e) {
-          if (e instanceof AppError && e.status < 500) return { error: e };
-          throw e;
+          if (e instanceof AppError && e.status < 500) out.push({ error: e });
+          else throw e;
         }
-      }),
-    );
+      }
+      return out;
+    });
   }
 
   /** Whether the tenant has this node. */
-  exists(tenantId: string, id: string): boolean {
-    return this.repo.get(tenantId, id) !== undefined;
+  async exists(tenantId: string, id: string): Promise<boolean> {
+    return await this.repo.get(tenantId, id) !== undefined;
   }
 
-  get(tenantId: string, id: string): NodeDto {
-    const row = this.repo.get(tenantId, id);
+  async get(tenantId: string, id: string): Promise<NodeDto> {
+    const row = await this.repo.get(tenantId, id);
     if (!row) throw new NotFoundError('Node');
-    const dto = toNodeDto(row, this.repo.paraItemIds(tenantId, id));
+    const dto = toNodeDto(row, await this.repo.paraItemIds(tenantId, id));
     if (this.paraAuto) {
-      dto.para_assignments = this.paraAuto.assignments(tenantId, id).map((a) => ({
+      dto.para_assignments = (await this.paraAuto.assignments(tenantId, id)).map((a) => ({
         para_item_id: a.para_item_id,
         source: a.source,
         score: a.score,
@@ -104,10 +106,10 @@ export class NodesService {
     return dto;
   }
 
-  update(tenantId: string, id: string, patch: NodePatchInput): NodeDto {
+  async update(tenantId: string, id: string, patch: NodePatchInput): Promise<NodeDto> {
     const p = parseOrThrow(NodePatch, patch);
-    return this.tx.withTx(() => {
-      const row = this.repo.get(tenantId, id);
+    return await this.tx.withTx(async () => {
+      const row = await this.repo.get(tenantId, id);
       if (!row) throw new NotFoundError('Node');
       const now = iso(this.clock.now());
       const next: NodeRow = {
@@ -123,39 +125,39 @@ export class NodesService {
       const textChanged = embeddingText(next) !== embeddingText(row);
       const indexChanged = textChanged || next.tags !== row.tags;
       if (textChanged) next.embedded_hash = null;
-      this.repo.update(next, indexChanged);
+      await this.repo.update(next, indexChanged);
       if (p.para_item_ids) {
-        this.checkParaItems(tenantId, p.para_item_ids);
+        await this.checkParaItems(tenantId, p.para_item_ids);
         const keep = dedupe(p.para_item_ids);
-        const before = new Set(this.repo.paraItemIds(tenantId, id));
+        const before = new Set(await this.repo.paraItemIds(tenantId, id));
         for (const itemId of keep) if (!before.has(itemId)) this.events.emit(tenantId, 'para.filed', { node_id: id, para_item_id: itemId, source: 'user' });
         if (this.paraAuto) {
           // Removing an automatic filing is the user's decision: the classifier never makes it again.
-          for (const itemId of this.paraAuto.autoItems(tenantId, id)) if (!keep.includes(itemId)) this.paraAuto.reject(tenantId, id, itemId, now);
-          this.paraAuto.unreject(tenantId, id, keep);
+          for (const itemId of await this.paraAuto.autoItems(tenantId, id)) if (!keep.includes(itemId)) await this.paraAuto.reject(tenantId, id, itemId, now);
+          await this.paraAuto.unreject(tenantId, id, keep);
         }
-        this.repo.setUserParaItems(tenantId, id, keep, now);
+        await this.repo.setUserParaItems(tenantId, id, keep, now);
       }
-      if (textChanged) this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: embedDedupeKey(id) });
+      if (textChanged) await this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: embedDedupeKey(id) });
       this.events.emit(tenantId, 'node.updated', { id, title: next.title, tags: JSON.parse(next.tags), status: next.status });
       return this.get(tenantId, id);
     });
   }
 
-  remove(tenantId: string, id: string): void {
-    this.tx.withTx(() => {
-      const row = this.repo.get(tenantId, id);
+  async remove(tenantId: string, id: string): Promise<void> {
+    await this.tx.withTx(async () => {
+      const row = await this.repo.get(tenantId, id);
       if (!row) throw new NotFoundError('Node');
-      this.vectors.removeNode(tenantId, row.seq);
-      this.repo.delete(tenantId, row); // links and PARA associations go with it (ON DELETE CASCADE)
+      await this.vectors.removeNode(tenantId, row.seq);
+      await this.repo.delete(tenantId, row); // links and PARA associations go with it (ON DELETE CASCADE)
       this.events.emit(tenantId, 'node.deleted', { id });
     });
   }
 
   /** Unknown, foreign and archived items are all the same 400: nothing hints at other tenants. */
-  private checkParaItems(tenantId: string, ids: string[]): void {
+  private async checkParaItems(tenantId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    const found = new Map(this.repo.paraItemsOf(tenantId, ids).map((r) => [r.id, r.status]));
+    const found = new Map((await this.repo.paraItemsOf(tenantId, ids)).map((r) => [r.id, r.status]));
     const errors = ids.flatMap((pid, i) =>
       !found.has(pid)
         ? [{ path: `para_item_ids.${i}`, message: `unknown PARA item ${pid}` }]

@@ -54,14 +54,14 @@ export class SearchService {
     const offset = (p.page - 1) * p.per_page;
     const query = p.query?.trim();
     if (!query) {
-      const { rows, total } = this.nodes.list(tenantId, filter, p.per_page, offset);
-      return { data: this.hydrate(tenantId, rows.map((r) => ({ seq: r.seq }))), total, coverage_capped: false, page: p.page, per_page: p.per_page };
+      const { rows, total } = await this.nodes.list(tenantId, filter, p.per_page, offset);
+      return { data: await this.hydrate(tenantId, rows.map((r) => ({ seq: r.seq }))), total, coverage_capped: false, page: p.page, per_page: p.per_page };
     }
     const pool = p.mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL;
     const sides = await this.sides(tenantId, query, filter, p.mode, pool);
     const served = rankSides(sides, p.mode);
     const pageHits = served.slice(offset, offset + p.per_page);
-    const data = this.hydrate(tenantId, pageHits, contentTerms(query));
+    const data = await this.hydrate(tenantId, pageHits, contentTerms(query));
     if (p.mode === 'hybrid') data.forEach((d, i) => (d.match_provenance = { keyword: pageHits[i].keyword, semantic: pageHits[i].semantic, score: roundScore(pageHits[i].score, 6) }));
     return {
       data,
@@ -79,9 +79,9 @@ export class SearchService {
    */
   async semanticLine(tenantId: string, vector: Float32Array): Promise<number> {
     const scale = (await this.embedding.ready()).query;
-    const vectors = this.vectors.count(tenantId);
+    const vectors = await this.vectors.count(tenantId);
     const gate = this.gates ? await this.gates.gateFor(tenantId, vectors, scale) : null;
-    const semantic = this.vectors.nearest(tenantId, vector, 1).map((h) => ({ seq: h.seq, score: h.score }));
+    const semantic = (await this.vectors.nearest(tenantId, vector, 1)).map((h) => ({ seq: h.seq, score: h.score }));
     return semanticOnlyMin({ keyword: [], maxBm25: 0, semantic, keywordCosine: [], scale, gate, vectors, queryTerms: 0 });
   }
 
@@ -106,31 +106,31 @@ export class SearchService {
     // this thread meanwhile instead of after it. embedQuery never rejects (null = no vector).
     const vectorPromise = wantSemantic ? this.embedding.embedQuery(query) : Promise.resolve(null);
     if (wantSemantic && wantKeyword && match) await new Promise((resolve) => setImmediate(resolve));
-    const top = wantKeyword && match ? this.repo.keywordTop(tenantId, quoted, filter, pool) : { hits: [] };
+    const top = wantKeyword && match ? await this.repo.keywordTop(tenantId, quoted, filter, pool) : { hits: [] };
     const keyword: RankedHit[] = top.hits;
-    const totalMatches = wantKeyword ? (match ? (top.total ?? (keyword.length < pool ? keyword.length : this.repo.keywordCount(tenantId, match, filter))) : 0) : undefined;
+    const totalMatches = wantKeyword ? (match ? (top.total ?? (keyword.length < pool ? keyword.length : await this.repo.keywordCount(tenantId, match, filter))) : 0) : undefined;
     let maxBm25 = 0;
     if (keyword.length) {
-      const stats = top.stats ?? this.repo.termStats(tenantId, quoted);
+      const stats = top.stats ?? await this.repo.termStats(tenantId, quoted);
       maxBm25 = maxAttainableBm25(stats.n, stats.df);
     }
     const vector = await vectorPromise;
-    const semantic = vector ? this.vectors.nearest(tenantId, vector, pool, filter) : [];
+    const semantic = vector ? await this.vectors.nearest(tenantId, vector, pool, filter) : [];
     // Every keyword hit's own similarity, not only of those in the k-NN pool: a node's
     // hybrid score must not depend on how many closer notes the tenant holds.
     const inPool = new Set(semantic.map((h) => h.seq));
-    const keywordCosine = vector && keyword.length ? this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq)).map((h) => ({ seq: h.seq, score: h.score })) : [];
+    const keywordCosine = vector && keyword.length ? (await this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq))).map((h) => ({ seq: h.seq, score: h.score })) : [];
     const scale = vector ? (await this.embedding.ready()).query : null;
-    const vectorCount = vector ? this.vectors.count(tenantId) : 0;
+    const vectorCount = vector ? await this.vectors.count(tenantId) : 0;
     const gate = scale && this.gates ? await this.gates.gateFor(tenantId, vectorCount, scale) : null;
     return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, gate, vectors: vectorCount, queryTerms: terms.length, totalMatches };
   }
 
   /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */
-  private hydrate(tenantId: string, hits: { seq: number }[], terms?: string[]): NodeDto[] {
-    const rows = new Map(this.repo.nodesBySeqs(tenantId, hits.map((h) => h.seq)).map((r) => [r.seq, r]));
+  private async hydrate(tenantId: string, hits: { seq: number }[], terms?: string[]): Promise<NodeDto[]> {
+    const rows = new Map((await this.repo.nodesBySeqs(tenantId, hits.map((h) => h.seq))).map((r) => [r.seq, r]));
     const present = hits.map((h) => rows.get(h.seq)).filter((r) => r !== undefined);
-    const para = this.nodes.paraItemIdsMany(tenantId, present.map((r) => r.id));
+    const para = await this.nodes.paraItemIdsMany(tenantId, present.map((r) => r.id));
     return present.map((r) => {
       const dto = toNodeDto(r, para.get(r.id) ?? []);
       if (terms) dto.highlights = highlightsFor(r, terms);

@@ -29,7 +29,7 @@ export class SemanticGates {
       embedder: Pick<Embedder, 'embed' | 'modelId'>;
       vectors: Pick<VectorStore, 'nearest'>;
       /** Text lengths of the tenant's latest notes (a sample). */
-      textLengths(tenantId: string, sample: number): number[];
+      textLengths(tenantId: string, sample: number): Promise<number[]>;
     },
   ) {}
 
@@ -51,16 +51,16 @@ export class SemanticGates {
 
   private measure(tenantId: string, notes: number, scale: Scale, model: string): Promise<TenantGate> {
     let m = this.measuring.get(tenantId);
-    if (m) return m;
+    if (m !== undefined) return m;
     m = (async () => {
       const probes = await this.probeVectors(model);
       const best: number[] = [];
       for (const p of probes) {
-        const [hit] = this.d.vectors.nearest(tenantId, p, 1);
+        const [hit] = await this.d.vectors.nearest(tenantId, p, 1);
         if (hit) best.push(hit.score);
         await new Promise((r) => setImmediate(r)); // one k-NN per turn: requests go on meanwhile
       }
-      const medianChars = quantile(this.d.textLengths(tenantId, LENGTH_SAMPLE), 0.5);
+      const medianChars = quantile(await this.d.textLengths(tenantId, LENGTH_SAMPLE), 0.5);
       const gate = tenantGate(best, scale, medianChars, abstentionFloor(scale, notes));
       this.kept.set(tenantId, { model, notes, gate });
       return gate;

@@ -47,7 +47,7 @@ export interface ClassifyPreview {
 }
 
 export interface NodeVectors {
-  get(tenantId: string, nodeId: string): Float32Array | null;
+  get(tenantId: string, nodeId: string): Promise<Float32Array | null>;
 }
 
 /** User-filed nodes sampled for an item's centroid: recent ones describe what the item is about now. */
@@ -67,7 +67,7 @@ export class ParaClassifier {
       queue: JobQueue;
       vectors: NodeVectors;
       /** Node rows by id (for the near-empty rule). */
-      nodes: { getByIds(tenantId: string, ids: string[]): NodeRow[] };
+      nodes: { getByIds(tenantId: string, ids: string[]): Promise<NodeRow[]> };
       /** The live model's calibration (waits for the model). */
       calibration: () => Promise<Calibration>;
       embedder: Embedder;
@@ -92,29 +92,29 @@ export class ParaClassifier {
   }
 
   /** Nodes whose vectors just landed (the vector store's "embedded" event) get a chance to find their item. */
-  enqueueForNodes(tenantId: string, nodeIds: string[]): void {
+  async enqueueForNodes(tenantId: string, nodeIds: string[]): Promise<void> {
     // Without an active item there is nothing to file into; a later POST /para or rescan covers these nodes.
-    if (nodeIds.length === 0 || !this.deps.repo.hasActiveItems(tenantId)) return;
+    if (nodeIds.length === 0 || !await this.deps.repo.hasActiveItems(tenantId)) return;
     const payload: ClassifyPayload = { node_ids: nodeIds };
-    this.deps.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload);
+    await this.deps.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload);
   }
 
   /** Classifies now; returns the automatic associations written (withdrawals are logged). */
   async classify(tenantId: string, payload: ClassifyPayload): Promise<AutoAssignment[]> {
     const { repo, auto, vectors, embedder } = this.deps;
-    const items = repo.activeItems(tenantId);
+    const items = await repo.activeItems(tenantId);
     if (items.length === 0) return [];
     if (payload.item_id && !items.some((i) => i.id === payload.item_id)) return [];
     const reconsider = !payload.item_id && (payload.reconsider || payload.node_ids !== undefined);
     let candidates: string[];
-    if (payload.node_ids) candidates = payload.node_ids.filter((id) => auto.classifierMayFile(tenantId, id));
-    else candidates = [...repo.orphanIds(tenantId), ...(reconsider ? auto.autoOnlyNodeIds(tenantId) : [])];
-    if (!reconsider) candidates = candidates.filter((id) => repo.isOrphan(tenantId, id));
+    if (payload.node_ids) candidates = await filterAsync(payload.node_ids, (id) => auto.classifierMayFile(tenantId, id));
+    else candidates = [...await repo.orphanIds(tenantId), ...(reconsider ? await auto.autoOnlyNodeIds(tenantId) : [])];
+    if (!reconsider) candidates = await filterAsync(candidates, (id) => repo.isOrphan(tenantId, id));
     if (candidates.length === 0) return [];
 
     const cal = await this.deps.calibration();
     const profiles = await this.profiles(tenantId, items);
-    const rows = new Map(this.deps.nodes.getByIds(tenantId, candidates).map((r) => [r.id, r]));
+    const rows = new Map((await this.deps.nodes.getByIds(tenantId, candidates)).map((r) => [r.id, r]));
     const model = embedder.modelId;
     const proposals: { nodeId: string; filing: AutoAssignment | null }[] = [];
     for (const nodeId of candidates) {
@@ -124,9 +124,9 @@ export class ParaClassifier {
         proposals.push({ nodeId, filing: null }); // never filed; an old filing is withdrawn
         continue;
       }
-      const v = vectors.get(tenantId, nodeId);
+      const v = await vectors.get(tenantId, nodeId);
       if (!v) continue; // no vector yet: classified when its embedding lands
-      const rejected = auto.rejectedItems(tenantId, nodeId);
+      const rejected = await auto.rejectedItems(tenantId, nodeId);
       const open = rejected.size ? profiles.filter((p) => !rejected.has(p.itemId)) : profiles;
       const d = decide(v, open, this.settings, cal);
       if (payload.item_id) {
@@ -135,7 +135,7 @@ export class ParaClassifier {
       }
       proposals.push({ nodeId, filing: d ? { nodeId, itemId: d.itemId, score: roundScore(d.score), method: d.method, model } : null });
     }
-    const written = this.write(tenantId, proposals, reconsider);
+    const written = await this.write(tenantId, proposals, reconsider);
     this.deps.log.debug(`para_classify ${tenantId}: ${candidates.length} node(s) looked at, ${written.length} filed`);
     return written;
   }
@@ -145,22 +145,22 @@ export class ParaClassifier {
    * filed one meanwhile) into items still active. When reconsidering, the node's other
    * automatic filings are withdrawn; an unchanged filing is left as it is.
    */
-  private write(tenantId: string, proposals: { nodeId: string; filing: AutoAssignment | null }[], reconsider: boolean): AutoAssignment[] {
+  private async write(tenantId: string, proposals: { nodeId: string; filing: AutoAssignment | null }[], reconsider: boolean): Promise<AutoAssignment[]> {
     const { tx, repo, auto, clock } = this.deps;
-    return tx.withTx(() => {
+    return await tx.withTx(async () => {
       const now = iso(clock.now());
-      const active = new Set(repo.activeItems(tenantId).map((i) => i.id));
+      const active = new Set((await repo.activeItems(tenantId)).map((i) => i.id));
       const written: AutoAssignment[] = [];
       for (const { nodeId, filing } of proposals) {
-        if (!auto.classifierMayFile(tenantId, nodeId)) continue;
-        const current = auto.autoItems(tenantId, nodeId);
+        if (!await auto.classifierMayFile(tenantId, nodeId)) continue;
+        const current = await auto.autoItems(tenantId, nodeId);
         // A filing into a completed project stays: that item is no longer being matched against.
         if (current.some((id) => !active.has(id))) continue;
         if (filing && current.length === 1 && current[0] === filing.itemId) continue;
         if (!reconsider && current.length) continue;
         if (filing && !active.has(filing.itemId)) continue;
-        if (current.length) auto.clearAuto(tenantId, nodeId);
-        if (filing && repo.insertAuto(tenantId, filing, now)) {
+        if (current.length) await auto.clearAuto(tenantId, nodeId);
+        if (filing && await repo.insertAuto(tenantId, filing, now)) {
           written.push(filing);
           this.deps.events?.emit(tenantId, 'para.filed', { node_id: nodeId, para_item_id: filing.itemId, source: 'auto' });
         }
@@ -171,11 +171,16 @@ export class ParaClassifier {
 
   private async profiles(tenantId: string, items: { id: string; label: string; description: string }[]): Promise<ItemProfile[]> {
     const textVecs = await this.embedTexts(items.map(itemText));
-    return items.map((item, i) => {
-      const members = this.deps.repo.userNodeIds(tenantId, item.id, CENTROID_SAMPLE);
-      const vecs = members.map((id) => this.deps.vectors.get(tenantId, id)).filter((v): v is Float32Array => v !== null);
-      return buildProfile(item.id, textVecs[i], vecs, this.settings);
-    });
+    const out: ItemProfile[] = [];
+    for (const [i, item] of items.entries()) {
+      const vecs: Float32Array[] = [];
+      for (const id of await this.deps.repo.userNodeIds(tenantId, item.id, CENTROID_SAMPLE)) {
+        const v = await this.deps.vectors.get(tenantId, id);
+        if (v) vecs.push(v);
+      }
+      out.push(buildProfile(item.id, textVecs[i], vecs, this.settings));
+    }
+    return out;
   }
 
   /**
@@ -184,7 +189,7 @@ export class ParaClassifier {
    * vector is stored, weighing the items' existing nodes too).
    */
   async preview(tenantId: string, vector: Float32Array): Promise<ClassifyPreview> {
-    const items = this.deps.repo.activeItems(tenantId);
+    const items = await this.deps.repo.activeItems(tenantId);
     const model = `para-scoring cosine:label (threshold ${this.settings.threshold}, margin ${this.settings.margin})+${this.deps.embedder.modelId}`;
     if (items.length === 0) return { model, active_items: 0, decision: null, candidates: [] };
     const textVecs = await this.embedTexts(items.map(itemText));
@@ -211,4 +216,11 @@ export class ParaClassifier {
     }
     return texts.map((t) => this.textVectors.get(keyOf(t))!);
   }
+}
+
+/** The items for which `keep` holds, asked one after another (each may read the database). */
+async function filterAsync<T>(items: T[], keep: (x: T) => Promise<boolean>): Promise<T[]> {
+  const out: T[] = [];
+  for (const x of items) if (await keep(x)) out.push(x);
+  return out;
 }

@@ -23,82 +23,82 @@ export class ParaService {
     private readonly auto: ParaAutoRepo,
   ) {}
 
-  create(tenantId: string, input: ParaCreate): ParaItem {
-    return this.tx.withTx(() => {
+  async create(tenantId: string, input: ParaCreate): Promise<ParaItem> {
+    return await this.tx.withTx(async () => {
       const id = newId('par');
-      const slug = this.uniqueSlug(tenantId, input.label, null);
-      this.repo.insert({ id, tenant_id: tenantId, category: input.category, label: input.label, description: input.description ?? '', slug, created_at: iso(this.clock.now()) });
+      const slug = await this.uniqueSlug(tenantId, input.label, null);
+      await this.repo.insert({ id, tenant_id: tenantId, category: input.category, label: input.label, description: input.description ?? '', slug, created_at: iso(this.clock.now()) });
       // A new folder may fit notes that had nowhere to go, or fit an automatically filed
       // note better than where it went: look at all of them again (never at the user's).
-      this.enqueueReconsider(tenantId);
+      await this.enqueueReconsider(tenantId);
       return this.get(tenantId, id);
     });
   }
 
-  get(tenantId: string, id: string): ParaItem {
-    const item = this.repo.get(tenantId, id);
+  async get(tenantId: string, id: string): Promise<ParaItem> {
+    const item = await this.repo.get(tenantId, id);
     if (!item) throw new NotFoundError('PARA item');
     return item;
   }
 
-  list(tenantId: string, filter: { category?: ParaCategory; status?: ParaStatus }): ParaItem[] {
-    return this.repo.list(tenantId, filter);
+  async list(tenantId: string, filter: { category?: ParaCategory; status?: ParaStatus }): Promise<ParaItem[]> {
+    return await this.repo.list(tenantId, filter);
   }
 
-  tree(tenantId: string, includeArchived = false): Record<ParaCategory, ParaTreeItem[]> {
-    const counts = this.repo.nodeCounts(tenantId);
+  async tree(tenantId: string, includeArchived = false): Promise<Record<ParaCategory, ParaTreeItem[]>> {
+    const counts = await this.repo.nodeCounts(tenantId);
     const out: Record<ParaCategory, ParaTreeItem[]> = { projects: [], areas: [], resources: [] };
-    for (const item of this.repo.list(tenantId, {})) {
+    for (const item of await this.repo.list(tenantId, {})) {
       if (item.status === 'archived' && !includeArchived) continue;
       out[item.category].push({ ...item, node_count: counts.get(item.id) ?? 0 });
     }
     return out;
   }
 
-  update(tenantId: string, id: string, patch: ParaPatch): ParaItem {
-    return this.tx.withTx(() => {
-      let item = this.get(tenantId, id);
-      if (patch.status !== undefined && patch.status !== item.status) item = this.moveTo(tenantId, item, patch.status);
+  async update(tenantId: string, id: string, patch: ParaPatch): Promise<ParaItem> {
+    return await this.tx.withTx(async () => {
+      let item = await this.get(tenantId, id);
+      if (patch.status !== undefined && patch.status !== item.status) item = await this.moveTo(tenantId, item, patch.status);
       const next = { ...item };
       if (patch.label !== undefined && patch.label !== item.label) {
         next.label = patch.label;
-        next.slug = this.uniqueSlug(tenantId, patch.label, id);
+        next.slug = await this.uniqueSlug(tenantId, patch.label, id);
       }
       if (patch.description !== undefined) next.description = patch.description;
-      if (next.label !== item.label || next.description !== item.description) this.save(tenantId, next);
-      return this.get(tenantId, id);
+      if (next.label !== item.label || next.description !== item.description) await this.save(tenantId, next);
+      return await this.get(tenantId, id);
     });
   }
 
-  complete(tenantId: string, id: string): ParaItem {
-    return this.tx.withTx(() => {
-      const item = this.get(tenantId, id);
+  async complete(tenantId: string, id: string): Promise<ParaItem> {
+    return await this.tx.withTx(async () => {
+      const item = await this.get(tenantId, id);
       if (item.category !== 'projects') throw new ConflictError('Only projects can be completed');
       if (item.status !== 'active') throw new ConflictError(`Only an active project can be completed; this one is ${item.status}`);
-      return this.moveTo(tenantId, item, 'completed');
+      return await this.moveTo(tenantId, item, 'completed');
     });
   }
 
-  undoComplete(tenantId: string, id: string): ParaItem {
-    return this.tx.withTx(() => {
-      const item = this.get(tenantId, id);
+  async undoComplete(tenantId: string, id: string): Promise<ParaItem> {
+    return await this.tx.withTx(async () => {
+      const item = await this.get(tenantId, id);
       if (item.category !== 'projects') throw new ConflictError('Only projects can be completed or reopened');
       if (item.status !== 'completed') throw new ConflictError(`Only a completed project can be reopened; this one is ${item.status}`);
-      return this.moveTo(tenantId, item, 'active');
+      return await this.moveTo(tenantId, item, 'active');
     });
   }
 
-  archive(tenantId: string, id: string): ParaItem {
-    return this.tx.withTx(() => {
-      const item = this.get(tenantId, id);
-      return item.status === 'archived' ? item : this.moveTo(tenantId, item, 'archived');
+  async archive(tenantId: string, id: string): Promise<ParaItem> {
+    return await this.tx.withTx(async () => {
+      const item = await this.get(tenantId, id);
+      return item.status === 'archived' ? item : await this.moveTo(tenantId, item, 'archived');
     });
   }
 
-  unarchive(tenantId: string, id: string): ParaItem {
-    return this.tx.withTx(() => {
-      const item = this.get(tenantId, id);
-      return item.status === 'archived' ? this.moveTo(tenantId, item, 'active') : item;
+  async unarchive(tenantId: string, id: string): Promise<ParaItem> {
+    return await this.tx.withTx(async () => {
+      const item = await this.get(tenantId, id);
+      return item.status === 'archived' ? await this.moveTo(tenantId, item, 'active') : item;
     });
   }
 
@@ -108,14 +108,14 @@ export class ParaService {
   }
 
   /** Queues matching of the tenant's orphans to this item; answers how many orphans will be looked at. */
-  match(tenantId: string, id: string): { queued: number } {
-    return this.tx.withTx(() => {
-      const item = this.get(tenantId, id);
+  async match(tenantId: string, id: string): Promise<{ queued: number }> {
+    return await this.tx.withTx(async () => {
+      const item = await this.get(tenantId, id);
       if (item.status !== 'active') throw new ConflictError(`Only an active item takes new nodes; this one is ${item.status}`);
-      const queued = this.repo.orphanIds(tenantId).length;
+      const queued = (await this.repo.orphanIds(tenantId)).length;
       if (queued > 0) {
         const payload: ClassifyPayload = { item_id: id };
-        this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:item:${id}` });
+        await this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:item:${id}` });
       }
       return { queued };
     });
@@ -125,26 +125,26 @@ export class ParaService {
    * Re-classifies every orphan and every node holding only automatic filings against every
    * active item (a filing that no longer wins is moved or withdrawn); once per 5 minutes per tenant.
    */
-  rescan(tenantId: string): { queued: number } {
-    return this.tx.withTx(() => {
+  async rescan(tenantId: string): Promise<{ queued: number }> {
+    return await this.tx.withTx(async () => {
       const now = this.clock.now();
-      const last = this.repo.rateLimitLastAt(tenantId, RESCAN_LIMIT);
+      const last = await this.repo.rateLimitLastAt(tenantId, RESCAN_LIMIT);
       if (last !== null && now - last < RESCAN_WINDOW_MS) {
         const remaining = Math.min(RESCAN_WINDOW_MS, last + RESCAN_WINDOW_MS - now) / 1000;
         throw new RateLimitedError(`A rescan was started less than 5 minutes ago; try again in ${Math.ceil(remaining)} s`, remaining);
       }
-      this.repo.setRateLimit(tenantId, RESCAN_LIMIT, now);
-      return { queued: this.enqueueReconsider(tenantId) };
+      await this.repo.setRateLimit(tenantId, RESCAN_LIMIT, now);
+      return { queued: await this.enqueueReconsider(tenantId) };
     });
   }
 
   /** Queues a pass over orphans and automatically filed nodes; answers how many it will look at. */
-  private enqueueReconsider(tenantId: string): number {
-    if (!this.repo.hasActiveItems(tenantId)) return 0;
-    const n = this.repo.orphanIds(tenantId).length + this.auto.autoOnlyNodeIds(tenantId).length;
+  private async enqueueReconsider(tenantId: string): Promise<number> {
+    if (!await this.repo.hasActiveItems(tenantId)) return 0;
+    const n = (await this.repo.orphanIds(tenantId)).length + (await this.auto.autoOnlyNodeIds(tenantId)).length;
     if (n > 0) {
       const payload: ClassifyPayload = { reconsider: true };
-      this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:all:${tenantId}` });
+      await this.queue.enqueue(tenantId, PARA_CLASSIFY_JOB, payload, { dedupeKey: `${PARA_CLASSIFY_JOB}:all:${tenantId}` });
     }
     return n;
   }
@@ -153,22 +153,22 @@ export class ParaService {
    * Applies one status change with its side effects. Leaving `archived` restores the
    * associations the archive hid; entering it hides the visible ones.
    */
-  private moveTo(tenantId: string, item: ParaItem, status: ParaStatus): ParaItem {
+  private async moveTo(tenantId: string, item: ParaItem, status: ParaStatus): Promise<ParaItem> {
     if (status === 'completed' && item.category !== 'projects') throw new ConflictError('Only projects can be completed');
-    if (item.status === 'archived') this.repo.restoreAssociations(tenantId, item.id);
-    if (status === 'archived') this.repo.hideAssociations(tenantId, item.id);
+    if (item.status === 'archived') await this.repo.restoreAssociations(tenantId, item.id);
+    if (status === 'archived') await this.repo.hideAssociations(tenantId, item.id);
     const next = { ...item, status };
-    this.save(tenantId, next);
+    await this.save(tenantId, next);
     return next;
   }
 
-  private save(tenantId: string, item: ParaItem): void {
+  private async save(tenantId: string, item: ParaItem): Promise<void> {
     item.updated_at = iso(this.clock.now());
-    this.repo.update(tenantId, item);
+    await this.repo.update(tenantId, item);
   }
 
-  private uniqueSlug(tenantId: string, label: string, selfId: string | null): string {
+  private async uniqueSlug(tenantId: string, label: string, selfId: string | null): Promise<string> {
     const base = slugify(label);
-    return nextFreeSlug(base, this.repo.slugsLike(tenantId, base, selfId));
+    return nextFreeSlug(base, await this.repo.slugsLike(tenantId, base, selfId));
   }
 }

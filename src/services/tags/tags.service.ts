@@ -17,35 +17,35 @@ export class TagsService {
     private readonly clock: Clock,
   ) {}
 
-  list(tenantId: string): { data: TagDto[] } {
-    return { data: this.repo.counts(tenantId) };
+  async list(tenantId: string): Promise<{ data: TagDto[] }> {
+    return { data: await this.repo.counts(tenantId) };
   }
 
   /** Renames `from` to `to` on every node; where a node has both, they merge into one. */
-  rename(tenantId: string, from: string, to: string): TagDto {
+  async rename(tenantId: string, from: string, to: string): Promise<TagDto> {
     const target = parseOrThrow(tagName, to);
-    return this.tx.withTx(() => {
-      const rows = this.repo.nodesWith(tenantId, from);
+    return await this.tx.withTx(async () => {
+      const rows = await this.repo.nodesWith(tenantId, from);
       if (rows.length === 0) throw new NotFoundError('Tag');
-      if (target !== from) this.rewrite(rows, (tags) => [...new Set(tags.map((t) => (t === from ? target : t)))]);
-      return this.repo.counts(tenantId).find((t) => t.name === target)!;
+      if (target !== from) await this.rewrite(rows, (tags) => [...new Set(tags.map((t) => (t === from ? target : t)))]);
+      return (await this.repo.counts(tenantId)).find((t) => t.name === target)!;
     });
   }
 
   /** Removes the tag from every node that carries it. */
-  remove(tenantId: string, name: string): void {
-    this.tx.withTx(() => {
-      const rows = this.repo.nodesWith(tenantId, name);
+  async remove(tenantId: string, name: string): Promise<void> {
+    await this.tx.withTx(async () => {
+      const rows = await this.repo.nodesWith(tenantId, name);
       if (rows.length === 0) throw new NotFoundError('Tag');
-      this.rewrite(rows, (tags) => tags.filter((t) => t !== name));
+      await this.rewrite(rows, (tags) => tags.filter((t) => t !== name));
     });
   }
 
-  private rewrite(rows: NodeRow[], change: (tags: string[]) => string[]): void {
+  private async rewrite(rows: NodeRow[], change: (tags: string[]) => string[]): Promise<void> {
     const now = iso(this.clock.now());
     for (const row of rows) {
       const tags = JSON.stringify(change(JSON.parse(row.tags) as string[]));
-      this.nodes.update({ ...row, tags, updated_at: now }, true);
+      await this.nodes.update({ ...row, tags, updated_at: now }, true);
     }
   }
 }

@@ -35,9 +35,9 @@ export function deliveryJobHandler(d: DeliveryDeps): JobHandler<DeliverPayload> 
 }
 
 async function deliver(d: DeliveryDeps, job: Job<DeliverPayload>, last: boolean): Promise<void> {
-  const delivery = d.repo.delivery(job.tenantId, job.payload.delivery_id);
+  const delivery = await d.repo.delivery(job.tenantId, job.payload.delivery_id);
   if (!delivery || delivery.status === 'delivered') return; // webhook deleted, or already sent (a replay raced it)
-  const hook = d.repo.get(job.tenantId, delivery.webhook_id);
+  const hook = await d.repo.get(job.tenantId, delivery.webhook_id);
   if (!hook) return;
   const started = performance.now();
   let status: number | null = null;
@@ -60,7 +60,7 @@ async function deliver(d: DeliveryDeps, job: Job<DeliverPayload>, last: boolean)
   }
   const ms = Math.round(performance.now() - started);
   const outcome = error === null ? 'delivered' : last ? 'failed' : 'pending';
-  d.repo.recordAttempt(job.tenantId, delivery.id, { status: outcome, response_status: status, response_ms: ms, error, at: iso(d.clock.now()) });
+  await d.repo.recordAttempt(job.tenantId, delivery.id, { status: outcome, response_status: status, response_ms: ms, error, at: iso(d.clock.now()) });
   if (error !== null) {
     if (last) d.log.info(`webhook ${hook.id}: delivery ${delivery.id} failed for good: ${error}`);
     throw new Error(error); // the queue retries it on RETRY_SCHEDULE_MS

@@ -22,22 +22,22 @@ export class WebhookOutbox implements EventSink {
     private readonly clock: Clock,
   ) {}
 
-  emit<T extends WebhookEventType>(tenantId: string, type: T, data: WebhookEventData[T]): void {
-    this.tx.withTx(() => {
-      const hooks = this.repo.list(tenantId).filter((h) => (JSON.parse(h.events) as string[]).includes(type));
+  async emit<T extends WebhookEventType>(tenantId: string, type: T, data: WebhookEventData[T]): Promise<void> {
+    await this.tx.withTx(async () => {
+      const hooks = (await this.repo.list(tenantId)).filter((h) => (JSON.parse(h.events) as string[]).includes(type));
       if (hooks.length === 0) return;
       const at = iso(this.clock.now());
       const body = JSON.stringify({ type, timestamp: at, data });
       for (const h of hooks) {
         const id = newId('msg');
-        this.repo.insertDelivery({ id, tenant_id: tenantId, webhook_id: h.id, event_type: type, body, created_at: at });
-        this.enqueue(tenantId, id);
+        await this.repo.insertDelivery({ id, tenant_id: tenantId, webhook_id: h.id, event_type: type, body, created_at: at });
+        await this.enqueue(tenantId, id);
       }
     });
   }
 
   /** The job that sends (or re-sends) one delivery. */
-  enqueue(tenantId: string, deliveryId: string): void {
-    this.queue.enqueueInTx(tenantId, WEBHOOK_DELIVER_JOB, { delivery_id: deliveryId } satisfies DeliverPayload);
+  async enqueue(tenantId: string, deliveryId: string): Promise<void> {
+    await this.queue.enqueueInTx(tenantId, WEBHOOK_DELIVER_JOB, { delivery_id: deliveryId } satisfies DeliverPayload);
   }
 }

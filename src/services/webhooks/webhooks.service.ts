@@ -42,46 +42,46 @@ export class WebhooksService {
     private readonly allowPrivate: boolean,
   ) {}
 
-  create(tenantId: string, input: { url: string; events: WebhookEventType[] }): WebhookDto & { secret: string } {
+  async create(tenantId: string, input: { url: string; events: WebhookEventType[] }): Promise<WebhookDto & { secret: string }> {
     this.checkUrl(input.url);
     const row: WebhookRow = {
       id: newId('whk'), tenant_id: tenantId, url: input.url, events: JSON.stringify([...new Set(input.events)]),
       secret: newWebhookSecret(), created_at: iso(this.clock.now()),
     };
-    this.repo.insert(row);
+    await this.repo.insert(row);
     return { ...toDto(row), secret: row.secret };
   }
 
-  list(tenantId: string): WebhookDto[] {
-    return this.repo.list(tenantId).map(toDto);
+  async list(tenantId: string): Promise<WebhookDto[]> {
+    return (await this.repo.list(tenantId)).map(toDto);
   }
 
-  get(tenantId: string, id: string): WebhookDto {
-    return toDto(this.row(tenantId, id));
+  async get(tenantId: string, id: string): Promise<WebhookDto> {
+    return toDto(await this.row(tenantId, id));
   }
 
-  remove(tenantId: string, id: string): void {
-    if (!this.repo.delete(tenantId, id)) throw new NotFoundError('Webhook');
+  async remove(tenantId: string, id: string): Promise<void> {
+    if (!await this.repo.delete(tenantId, id)) throw new NotFoundError('Webhook');
   }
 
-  deliveries(tenantId: string, id: string, limit = 100): DeliveryDto[] {
-    this.row(tenantId, id);
-    return this.repo.deliveries(tenantId, id, limit).map(toDelivery);
+  async deliveries(tenantId: string, id: string, limit = 100): Promise<DeliveryDto[]> {
+    await this.row(tenantId, id);
+    return (await this.repo.deliveries(tenantId, id, limit)).map(toDelivery);
   }
 
   /** Sends a delivery again, with the same webhook-id (receivers that already have it ignore it). */
-  replay(tenantId: string, webhookId: string, deliveryId: string): DeliveryDto {
-    return this.tx.withTx(() => {
-      const d = this.repo.delivery(tenantId, deliveryId);
+  async replay(tenantId: string, webhookId: string, deliveryId: string): Promise<DeliveryDto> {
+    return await this.tx.withTx(async () => {
+      const d = await this.repo.delivery(tenantId, deliveryId);
       if (!d || d.webhook_id !== webhookId) throw new NotFoundError('Delivery');
-      this.repo.reopen(tenantId, deliveryId);
-      this.outbox.enqueue(tenantId, deliveryId);
-      return toDelivery(this.repo.delivery(tenantId, deliveryId)!);
+      await this.repo.reopen(tenantId, deliveryId);
+      await this.outbox.enqueue(tenantId, deliveryId);
+      return toDelivery((await this.repo.delivery(tenantId, deliveryId))!);
     });
   }
 
-  private row(tenantId: string, id: string): WebhookRow {
-    const r = this.repo.get(tenantId, id);
+  private async row(tenantId: string, id: string): Promise<WebhookRow> {
+    const r = await this.repo.get(tenantId, id);
     if (!r) throw new NotFoundError('Webhook');
     return r;
   }

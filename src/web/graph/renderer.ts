@@ -181,7 +181,7 @@ export function createExplorer(container: HTMLElement, graph: Graph, opts: Optio
     lastW = w;
     lastH = h;
     sigma.resize();
-    sigma.getCamera().animatedReset({ duration: 200 });
+    void sigma.getCamera().animatedReset({ duration: 200 });
   });
   ro.observe(container);
 

@@ -49,16 +49,16 @@ export class AuthorizationService {
     this.resource = mcpResourceOf(d.publicUrl);
   }
 
-  check(query: URLSearchParams): AuthorizeCheck {
-    return checkAuthorizeRequest(query, this.d.clients, this.issuer, this.resource);
+  async check(query: URLSearchParams): Promise<AuthorizeCheck> {
+    return await checkAuthorizeRequest(query, this.d.clients, this.issuer, this.resource);
   }
 
   /** Records the request for this browser; returns the handle the pages carry. */
-  begin(p: AuthorizeParams, browser: string): string {
+  async begin(p: AuthorizeParams, browser: string): Promise<string> {
     const now = this.d.clock.now();
-    this.d.repo.purge(now);
+    await this.d.repo.purge(now);
     const handle = randomSecret();
-    this.d.repo.addRequest({
+    await this.d.repo.addRequest({
       handle_hmac: this.h(handle),
       browser_hmac: this.h(browser),
       client_id: p.client.client_id,
@@ -73,18 +73,18 @@ export class AuthorizationService {
     return handle;
   }
 
-  view(handle: string, browser: string): ConsentView {
-    const row = this.load(handle, browser);
-    const client = this.d.clients.get(row.client_id);
+  async view(handle: string, browser: string): Promise<ConsentView> {
+    const row = await this.load(handle, browser);
+    const client = await this.d.clients.get(row.client_id);
     if (!client) throw new ConsentPageError('Request expired', EXPIRED);
-    const email = row.tenant_id && row.user_id ? this.d.auth.userEmail(row.tenant_id, row.user_id) : undefined;
+    const email = row.tenant_id && row.user_id ? await this.d.auth.userEmail(row.tenant_id, row.user_id) : undefined;
     return { handle, clientName: client.client_name, clientUri: client.client_uri, redirectUri: row.redirect_uri, email };
   }
 
   /** Mails a sign-in link that comes back to this request (nothing is sent to unknown emails). */
   async emailLink(handle: string, browser: string, email: string): Promise<void> {
-    const row = this.load(handle, browser);
-    const name = this.d.clients.get(row.client_id)?.client_name ?? 'An application';
+    const row = await this.load(handle, browser);
+    const name = (await this.d.clients.get(row.client_id))?.client_name ?? 'An application';
     await this.d.auth.sendSignInLink(email, (token) => {
       const link = `${this.issuer}${OAUTH_PATHS.authorize}/signin?${new URLSearchParams({ request: handle, token })}`;
       return {
@@ -95,29 +95,29 @@ export class AuthorizationService {
   }
 
   /** The emailed token (once) signs this request in. */
-  signInWithToken(handle: string, browser: string, token: string): void {
-    this.load(handle, browser); // before the token is used up: a wrong browser must not burn it
+  async signInWithToken(handle: string, browser: string, token: string): Promise<void> {
+    await this.load(handle, browser); // before the token is used up: a wrong browser must not burn it
     let who;
     try {
-      who = this.d.auth.consumeSignInLink(token);
+      who = await this.d.auth.consumeSignInLink(token);
     } catch (e) {
       if (e instanceof AppError && e.status === 401) throw new ConsentPageError('Sign-in failed', `${e.detail}. Ask for a new link below.`, 401);
       throw e;
     }
-    if (!this.d.repo.signIn(this.h(handle), who.tenantId, who.userId)) throw new ConsentPageError('Request expired', EXPIRED);
+    if (!await this.d.repo.signIn(this.h(handle), who.tenantId, who.userId)) throw new ConsentPageError('Request expired', EXPIRED);
   }
 
   /** The identity provider's authorization URL; its answer comes back to provider-return. */
   async startProvider(handle: string, browser: string, provider: string): Promise<string> {
-    this.load(handle, browser);
+    await this.load(handle, browser);
     const verifier = randomSecret();
-    this.d.repo.setOidcVerifier(this.h(handle), verifier);
+    await this.d.repo.setOidcVerifier(this.h(handle), verifier);
     return this.d.oidc.startForConsent(provider, `${this.issuer}${OAUTH_PATHS.authorize}/provider-return`, handle, s256(verifier));
   }
 
   /** The identity provider's hand-off code (once) signs this request in. */
   async finishProvider(handle: string, browser: string, code: string): Promise<void> {
-    const row = this.load(handle, browser);
+    const row = await this.load(handle, browser);
     if (!row.oidc_verifier) throw new ConsentPageError('Sign-in failed', 'This request did not start a sign-in with an identity provider.');
     let who;
     try {
@@ -126,20 +126,20 @@ export class AuthorizationService {
       if (e instanceof AppError && e.status === 401) throw new ConsentPageError('Sign-in failed', e.detail, 401);
       throw e;
     }
-    if (!this.d.repo.signIn(this.h(handle), who.tenantId, who.userId)) throw new ConsentPageError('Request expired', EXPIRED);
+    if (!await this.d.repo.signIn(this.h(handle), who.tenantId, who.userId)) throw new ConsentPageError('Request expired', EXPIRED);
   }
 
   /** Approve or deny (once): the URL to send the browser back to the client with. */
-  decide(handle: string, browser: string, approve: boolean): string {
-    const row = this.load(handle, browser);
+  async decide(handle: string, browser: string, approve: boolean): Promise<string> {
+    const row = await this.load(handle, browser);
     if (!row.tenant_id || !row.user_id) throw new ConsentPageError('Not signed in', 'Sign in before approving or denying this request.', 401);
     const now = this.d.clock.now();
-    if (!this.d.repo.decide(this.h(handle), now)) throw new ConsentPageError('Request expired', EXPIRED);
-    const client = this.d.clients.get(row.client_id)?.client_name ?? row.client_id;
-    this.d.log.info(`${this.d.auth.userEmail(row.tenant_id, row.user_id) ?? row.user_id} ${approve ? 'approved' : 'denied'} access for the application "${client}" (${row.client_id})`);
+    if (!await this.d.repo.decide(this.h(handle), now)) throw new ConsentPageError('Request expired', EXPIRED);
+    const client = (await this.d.clients.get(row.client_id))?.client_name ?? row.client_id;
+    this.d.log.info(`${await this.d.auth.userEmail(row.tenant_id, row.user_id) ?? row.user_id} ${approve ? 'approved' : 'denied'} access for the application "${client}" (${row.client_id})`);
     if (!approve) return redirectWith(row.redirect_uri, { error: 'access_denied', error_description: 'The user denied the request', state: row.state }, this.issuer);
     const code = randomSecret();
-    this.d.repo.addCode({
+    await this.d.repo.addCode({
       code_hmac: this.h(code),
       tenant_id: row.tenant_id,
       user_id: row.user_id,
@@ -152,8 +152,8 @@ export class AuthorizationService {
     return redirectWith(row.redirect_uri, { code, state: row.state }, this.issuer);
   }
 
-  private load(handle: string, browser: string): OAuthRequestRow {
-    const row = handle.length <= 100 ? this.d.repo.request(this.h(handle)) : undefined;
+  private async load(handle: string, browser: string): Promise<OAuthRequestRow> {
+    const row = handle.length <= 100 ? await this.d.repo.request(this.h(handle)) : undefined;
     if (!row || row.expires_at <= this.d.clock.now() || row.decided_at !== null) throw new ConsentPageError('Request expired', EXPIRED);
     if (!browser || !digestsEqual(this.h(browser), row.browser_hmac)) {
       throw new ConsentPageError('Wrong browser', 'Open this link in the browser where you started connecting the application (or paste the code from the email there).', 403);

@@ -27,11 +27,11 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
   return u.href;
 }
 
-export function checkAuthorizeRequest(q: URLSearchParams, clients: OAuthClients, issuer: string, resource: string): AuthorizeCheck {
+export async function checkAuthorizeRequest(q: URLSearchParams, clients: OAuthClients, issuer: string, resource: string): Promise<AuthorizeCheck> {
   const one = (name: string) => q.get(name);
   const clientId = one('client_id');
   if (!clientId) throw new ConsentPageError('Unknown application', 'The request names no application (client_id is missing). Start again from your MCP client.');
-  const client = clients.get(clientId);
+  const client = await clients.get(clientId);
   if (!client) throw new ConsentPageError('Unknown application', 'This application is not registered with this Rhizome server. Remove the server from your MCP client and add it again so that it registers.');
   const presented = one('redirect_uri');
   const redirectUri = presented === null ? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined) : matchRedirectUri(client.redirect_uris, presented);

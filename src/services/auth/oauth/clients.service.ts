@@ -27,7 +27,7 @@ const GRANTS = new Set(['authorization_code', 'refresh_token']);
 export class OAuthClients {
   constructor(private readonly d: { repo: OAuthRepo; clock: Clock }) {}
 
-  register(body: unknown) {
+  async register(body: unknown) {
     const parsed = Metadata.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -59,7 +59,7 @@ export class OAuthClients {
       software_version: m.software_version ?? null,
       created_at: now,
     };
-    this.d.repo.addClient(row);
+    await this.d.repo.addClient(row);
     return {
       client_id: row.client_id,
       client_id_issued_at: Math.floor(now / 1000),
@@ -74,7 +74,7 @@ export class OAuthClients {
     };
   }
 
-  get(clientId: string): OAuthClientRow | undefined {
-    return clientId.length <= 200 ? this.d.repo.client(clientId) : undefined;
+  async get(clientId: string): Promise<OAuthClientRow | undefined> {
+    return clientId.length <= 200 ? await this.d.repo.client(clientId) : undefined;
   }
 }

@@ -34,7 +34,7 @@ export class OAuthTokens {
     if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
     const clientId = form.get('client_id');
     if (!clientId) throw new OAuthError('invalid_client', 'client_id is required (public clients send it in the body)', 401);
-    if (!this.d.clients.get(clientId)) throw new OAuthError('invalid_client', 'Unknown client', 401);
+    if (!await this.d.clients.get(clientId)) throw new OAuthError('invalid_client', 'Unknown client', 401);
     const resource = form.get('resource');
     if (resource !== null && !sameResource(resource, this.d.resource)) throw new OAuthError('invalid_target', `This server issues tokens only for ${this.d.resource}`);
     if (grantType === 'authorization_code') return this.code(form, clientId);
@@ -49,23 +49,23 @@ export class OAuthTokens {
     if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
     if (!VERIFIER.test(verifier)) throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~]');
     const h = hmac(this.d.tokenHmac, code.slice(0, 200));
-    const row = this.d.repo.code(h);
+    const row = await this.d.repo.code(h);
     const now = this.d.clock.now();
     if (!row) throw grantError('Unknown authorization code');
     if (row.used_at !== null) {
       // RFC 6749 §4.1.2: a code presented twice may have been stolen; end what it gave.
-      if (row.family_id) this.d.auth.revokeSession(row.tenant_id, row.family_id);
+      if (row.family_id) await this.d.auth.revokeSession(row.tenant_id, row.family_id);
       throw grantError('This authorization code was already used; the session it started has been revoked');
     }
     if (row.expires_at <= now) throw grantError('This authorization code has expired');
     if (row.client_id !== clientId) throw grantError('This authorization code was issued to another client');
     const presented = form.get('redirect_uri');
-    const registered = this.d.clients.get(clientId)?.redirect_uris ?? [];
+    const registered = (await this.d.clients.get(clientId))?.redirect_uris ?? [];
     if (presented === null || matchRedirectUri(registered, presented) === undefined || presented !== row.redirect_uri) {
       throw grantError('redirect_uri must be the one used in the authorization request');
     }
     if (!digestsEqual(Buffer.from(s256(verifier)), Buffer.from(row.code_challenge))) throw grantError('code_verifier does not match the code_challenge');
-    if (!this.d.repo.useCodeOnce(row.tenant_id, h, now)) throw grantError('This authorization code was already used');
+    if (!await this.d.repo.useCodeOnce(row.tenant_id, h, now)) throw grantError('This authorization code was already used');
     let session;
     try {
       session = await this.d.auth.startClientSession(row.tenant_id, row.user_id, clientId);
@@ -73,7 +73,7 @@ export class OAuthTokens {
       if (e instanceof AppError && e.status === 401) throw grantError('The user of this code no longer exists');
       throw e;
     }
-    this.d.repo.setCodeFamily(row.tenant_id, h, session.familyId);
+    await this.d.repo.setCodeFamily(row.tenant_id, h, session.familyId);
     return session.tokens;
   }
 
@@ -89,9 +89,9 @@ export class OAuthTokens {
   }
 
   /** RFC 7009: ends the session of a refresh token (unknown tokens: nothing to do). */
-  revoke(form: URLSearchParams): void {
+  async revoke(form: URLSearchParams): Promise<void> {
     const token = form.get('token');
     if (!token) throw new OAuthError('invalid_request', 'token is required');
-    this.d.auth.logout(token.slice(0, 500));
+    await this.d.auth.logout(token.slice(0, 500));
   }
 }
