@@ -3,6 +3,7 @@
 // the same run. Reported: POST /captures acknowledgement, the capture pipeline's time per
 // page (acknowledged → completed, the archive job of the previous page competing for the
 // queue as in production), and the archive job's own time per page (completed → archived).
+import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,12 +28,12 @@ async function runOnce(base: string, articles: number, archive: boolean): Promis
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-archive-'));
   const config = loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }, { allowPrivateFetch: true, archiveMaxBytes: archive ? 20 * 1024 * 1024 : 0 });
   const db = openDatabase(join(dir, 'rhizome.db'), { synchronous: config.synchronous });
-  const s = wire(buildContainer({ config, db, embedder: new HashEmbedder(384) }));
+  const s = wire(await buildContainer({ config, db: new SqliteStore(db), embedder: new HashEmbedder(384) }));
   try {
     await s.embedding.init();
-    const { api_key: key, tenant_id: tenant } = s.tenants.create('bench');
+    const { api_key: key, tenant_id: tenant } = await s.tenants.create('bench');
     const app = createApp(s);
-    s.queue.start();
+    await s.queue.start();
     const headers = { Authorization: `ApiKey ${key}`, 'content-type': 'application/json' };
     const acks: number[] = [];
     const pipeline: number[] = [];
@@ -44,16 +45,17 @@ async function runOnce(base: string, articles: number, archive: boolean): Promis
       acks.push(performance.now() - t0);
       const id = ((await res.json()) as { id: string }).id;
       ids.push(id);
-      while (s.repos.captures.get(tenant, id)?.status !== 'completed') await new Promise((r) => setTimeout(r, 1));
+      while ((await s.repos.captures.get(tenant, id))?.status !== 'completed') await new Promise((r) => setTimeout(r, 1));
       pipeline.push(performance.now() - t0);
     }
     await s.queue.idle(600_000);
-    const archiveMs = ids.flatMap((id) => {
-      const ev = s.repos.captures.events(tenant, id);
+    const archiveMs: number[] = [];
+    for (const id of ids) {
+      const ev = await s.repos.captures.events(tenant, id);
       const done = ev.find((e) => e.kind === 'completed');
       const kept = ev.find((e) => e.kind === 'snapshot_kept');
-      return done && kept ? [Date.parse(kept.at) - Date.parse(done.at)] : [];
-    });
+      if (done && kept) archiveMs.push(Date.parse(kept.at) - Date.parse(done.at));
+    }
     return {
       archive, articles, ack_p50_ms: pct(acks, 50), ack_p95_ms: pct(acks, 95),
       pipeline_ms_per_page_mean: mean(pipeline), pipeline_ms_per_page_p50: pct(pipeline, 50), pipeline_ms_per_page_p95: pct(pipeline, 95),

@@ -3,6 +3,7 @@
 // through the HTTP app in-process on a file database. Reports the acknowledge latency of
 // POST /captures and end-to-end captures/s until every capture is completed (the node's
 // own embedding job competes for the same queue, as in production).
+import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,13 +62,13 @@ export async function benchCaptures(opts: CapturesBenchOptions = {}): Promise<ob
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
   const addr = site.address();
   const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-  const s = wire(buildContainer({ config, db, embedder }));
+  const s = wire(await buildContainer({ config, db: new SqliteStore(db), embedder }));
   try {
     await embedder.ready;
     await s.embedding.init();
-    const { api_key: key } = s.tenants.create('bench');
+    const { api_key: key } = await s.tenants.create('bench');
     const app = createApp(s);
-    s.queue.start();
+    await s.queue.start();
     const headers = { Authorization: `ApiKey ${key}`, 'content-type': 'application/json' };
 
     const run = async (count: number, body: (i: number) => object) => {

@@ -2,6 +2,7 @@
 // vectors stored under the default model's id and the nodes marked embedded, so the server
 // re-embeds nothing), then `rhizome serve` started `runs` times: spawn → first /health
 // answer, and spawn → the answer to a first semantic query (real model, query embedded).
+import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,19 +25,19 @@ async function writeFolder(n: number): Promise<{ dir: string; apiKey: string }> 
   const corpus = new SyntheticCorpus();
   const embedder = { modelId: USE_LITE_MODEL_ID, dimension: 512, embed: async (t: string[]) => t.map(() => corpus.vector(0)), close: async () => {} } as unknown as Embedder;
   const db = openDatabase(join(dir, 'rhizome.db'));
-  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
   await s.embedding.init();
-  const { tenant_id: tenantId, api_key: apiKey } = s.tenants.create('default');
+  const { tenant_id: tenantId, api_key: apiKey } = await s.tenants.create('default');
   writeFileSync(join(dir, 'credentials'), JSON.stringify({ tenant_id: tenantId, api_key: apiKey }), { mode: 0o600 });
   const now = new Date().toISOString();
   for (let i = 0; i < n; i += 5000) {
-    db.transaction(() => {
+    await db.transaction(async () => {
       for (let j = i; j < Math.min(n, i + 5000); j++) {
         const note = corpus.note();
         const id = newId('nod');
-        const seq = s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
-        s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
-        s.repos.nodes.markEmbedded(tenantId, id, textHash(embeddingText({ title: note.title, summary: '', body_markdown: note.body })));
+        const seq = await s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
+        await s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
+        await s.repos.nodes.markEmbedded(tenantId, id, textHash(embeddingText({ title: note.title, summary: '', body_markdown: note.body })));
       }
     })();
   }

@@ -2,6 +2,7 @@
 // synthetic graph, measured through the HTTP app in-process (auth, validation and JSON
 // included). The graph is written straight through the repositories: nodes with
 // Zipf-distributed words, random unit vectors, random links of every type.
+import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,10 +40,10 @@ export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
   const db = openDatabase(dbPath, { synchronous: 'NORMAL' });
   const config = loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' });
   const embedder = new HashEmbedder(dimension);
-  const s = wire(buildContainer({ config, db, embedder }));
+  const s = wire(await buildContainer({ config, db: new SqliteStore(db), embedder }));
   try {
     await s.embedding.init();
-    const { tenant_id: tenantId, api_key: key } = s.tenants.create('bench');
+    const { tenant_id: tenantId, api_key: key } = await s.tenants.create('bench');
     const app = createApp(s);
 
     const t0 = performance.now();
@@ -51,28 +52,29 @@ export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
     const words = (n: number) => Array.from({ length: n }, word).join(' ');
     const now = Date.now();
     const ids: string[] = [];
-    const projects = Array.from({ length: 20 }, (_, i) => s.para.create(tenantId, { category: 'projects', label: `Project ${i}` }).id);
+    const projects: string[] = [];
+    for (let i = 0; i < 20; i++) projects.push((await s.para.create(tenantId, { category: 'projects', label: `Project ${i}` })).id);
 
     const BATCH = 5000;
     for (let start = 0; start < opts.nodes; start += BATCH) {
-      db.transaction(() => {
+      await s.db.withTx(async () => {
         for (let i = start; i < Math.min(opts.nodes, start + BATCH); i++) {
           const id = newId('nod');
           const at = iso(now - Math.floor(rand() * 365 * DAY));
           const r = rand();
-          const seq = s.repos.nodes.insert({
+          const seq = await s.repos.nodes.insert({
             id, tenant_id: tenantId, title: words(4), summary: words(12), body_markdown: words(60), tags: JSON.stringify([word()]),
             status: r < 0.3 ? 'validated' : r < 0.35 ? 'dismissed' : 'raw', created_at: at, updated_at: at,
           });
-          s.repos.vectors.upsert(tenantId, seq, randomUnit(dimension, rand));
-          if (rand() < 0.05) s.repos.nodes.setUserParaItems(tenantId, id, [projects[Math.floor(rand() * projects.length)]], at);
+          await s.repos.vectors.upsert(tenantId, seq, randomUnit(dimension, rand));
+          if (rand() < 0.05) await s.repos.nodes.setUserParaItems(tenantId, id, [projects[Math.floor(rand() * projects.length)]], at);
           ids.push(id);
         }
-      })();
+      });
     }
     const nodesMs = performance.now() - t0;
 
-    const links = new LinksRepo(db);
+    const links = new LinksRepo(s.db);
     const t1 = performance.now();
     // Distinct random pairs; rows written in key order, which keeps B-tree inserts sequential.
     const pairs = new Set<string>();
@@ -90,9 +92,9 @@ export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
     rows.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : 1));
     const at = iso(now);
     for (let start = 0; start < rows.length; start += BATCH * 4) {
-      db.transaction(() => {
-        for (const [a, b, type] of rows.slice(start, start + BATCH * 4)) links.upsert(tenantId, a, b, type, at);
-      })();
+      await s.db.withTx(async () => {
+        for (const [a, b, type] of rows.slice(start, start + BATCH * 4)) await links.upsert(tenantId, a, b, type, at);
+      });
     }
     const linksMs = performance.now() - t1;
     db.pragma('optimize');

@@ -1,9 +1,11 @@
 // Import throughput through the HTTP app in-process on a file database: a generated
 // 5,000-note vault with 15,000 wikilinks (zipped, as the dashboard and CLI send it) and a
-// 10,000-bookmark Netscape file. Measures until each import run reports completed, i.e.
+// 10,000-bookmark Netscape file. Measures until each
+// import run reports completed, i.e.
 // every note or capture is stored and acknowledged; embeddings and page fetches follow in
 // the background (the job queue is not started here).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
@@ -38,10 +40,10 @@ export async function benchImport(opts: { notes?: number; bookmarks?: number } =
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-import-'));
   const config = loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' });
   const db = openDatabase(join(dir, 'rhizome.db'), { synchronous: config.synchronous });
-  const s = wire(buildContainer({ config, db, embedder: new HashEmbedder(384) }));
+  const s = wire(await buildContainer({ config, db: new SqliteStore(db), embedder: new HashEmbedder(384) }));
   try {
     await s.embedding.init();
-    const { api_key: key } = s.tenants.create('bench');
+    const { api_key: key } = await s.tenants.create('bench');
     const app = createApp(s);
     const post = async (path: string, name: string, bytes: Uint8Array, fields: Record<string, string> = {}) => {
       const form = new FormData();
@@ -58,14 +60,14 @@ export async function benchImport(opts: { notes?: number; bookmarks?: number } =
     const ackMs = performance.now() - t0;
     await s.imports.idle();
     const vaultSeconds = (performance.now() - t0) / 1000;
-    const vrun = s.imports.get(s.tenants.findByName('bench')!.id, vid);
+    const vrun = await s.imports.get((await s.tenants.findByName('bench'))!.id, vid);
 
     const html = enc.encode(bookmarks(marks));
     const t1 = performance.now();
     const bid = await post('/api/v1/imports/bookmarks', 'bookmarks.html', html);
     await s.imports.idle();
     const bookmarkSeconds = (performance.now() - t1) / 1000;
-    const brun = s.imports.get(s.tenants.findByName('bench')!.id, bid);
+    const brun = await s.imports.get((await s.tenants.findByName('bench'))!.id, bid);
     return {
       bench: 'import',
       vault: {

@@ -3,6 +3,7 @@
 // (floor 1: the whole query goes through search/term-impacts.ts, the strictest check) and
 // at the production floor, and against postings kept in memory for every term (floor 1;
 // kept-postings.repo.ts). nDCG@10 with the eval's own metric; the routes must agree.
+import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,14 +31,14 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
     const c = loadCollection(dir);
     const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-bench-quality-'));
     const db = openDatabase(join(dataDir, 'rhizome.db'));
-    const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+    const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
     await s.embedding.init();
-    const { tenant_id: tenantId } = s.tenants.create('quality');
+    const { tenant_id: tenantId } = await s.tenants.create('quality');
     const docOf = new Map<number, string>();
-    db.transaction(() => {
+    await db.transaction(async () => {
       for (const d of c.docs) {
-        const node = s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text });
-        docOf.set(s.repos.nodes.get(tenantId, node.id)!.seq, d.id);
+        const node = await s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text });
+        docOf.set((await s.repos.nodes.get(tenantId, node.id))!.seq, d.id);
       }
     })();
     const repo = s.repos.fts!;
@@ -51,12 +52,12 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
       const phrases = contentTerms(q.text).map(quoteTerm);
       const rel = c.relevant.get(q.id)!;
       const ids = (hits: { seq: number }[]) => hits.slice(0, 10).map((h) => docOf.get(h.seq)!);
-      const full = ids(repo.keyword(tenantId, match, {}, 200));
+      const full = ids(await repo.keyword(tenantId, match, {}, 200));
       repo.useKept = false;
-      const all = ids(repo.keywordTop(tenantId, phrases, {}, 200, 1).hits);
-      const dflt = ids(repo.keywordTop(tenantId, phrases, {}, 200).hits);
+      const all = ids((await repo.keywordTop(tenantId, phrases, {}, 200, 1)).hits);
+      const dflt = ids((await repo.keywordTop(tenantId, phrases, {}, 200)).hits);
       repo.useKept = true;
-      const kept = ids(repo.keywordTop(tenantId, phrases, {}, 200).hits);
+      const kept = ids((await repo.keywordTop(tenantId, phrases, {}, 200)).hits);
       if (full.join() !== all.join() || full.join() !== dflt.join() || full.join() !== kept.join()) differ++;
       ndcg.kept_all_terms.push(ndcgAt(kept, rel, 10));
       ndcg.every_match.push(ndcgAt(full, rel, 10));

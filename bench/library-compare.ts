@@ -2,6 +2,7 @@
 // queries, in one process (`RHIZOME_BENCH_LIBRARY=1 npm run bench`): index build time, the
 // memory it holds, query p50/p95 for the best 200, and how many of FTS5's top 10 it returns
 // (its tokenizer has no porter stemmer and its BM25 differs in detail, so not 10 of 10).
+import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,14 +33,14 @@ const heapMb = () => {
 export async function compareLibrary(n: number, embedder: Embedder, out: (l: Record<string, unknown>) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-library-'));
   const db = openDatabase(join(dir, 'rhizome.db'));
-  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
-  const { tenant_id: tenantId } = s.tenants.create('library');
+  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
+  const { tenant_id: tenantId } = await s.tenants.create('library');
   const corpus = new SyntheticCorpus();
   const notes = Array.from({ length: n }, () => corpus.note());
   const now = iso(Date.now());
   const seqs: number[] = [];
-  db.transaction(() => {
-    for (const note of notes) seqs.push(s.repos.nodes.insert({ id: newId('nod'), tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now }));
+  await db.transaction(async () => {
+    for (const note of notes) seqs.push(await s.repos.nodes.insert({ id: newId('nod'), tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now }));
   })();
   const before = heapMb();
   const t0 = process.hrtime.bigint();
@@ -55,7 +56,7 @@ export async function compareLibrary(n: number, embedder: Embedder, out: (l: Rec
   for (const q of queries) {
     const phrases = contentTerms(q).map(quoteTerm);
     let t = process.hrtime.bigint();
-    const a = s.repos.search.keywordTop(tenantId, phrases, {}, 200).hits;
+    const a = (await s.repos.search.keywordTop(tenantId, phrases, {}, 200)).hits;
     fts.push(ms(t));
     t = process.hrtime.bigint();
     const b = mini.search(contentTerms(q).join(' ')).slice(0, 200);

@@ -50,7 +50,7 @@ interface Side {
 
 async function side(engine: Side['engine'], dir: string, config: { dbPath: string; databaseUrl?: string }): Promise<Side> {
   const db = await openStore({ dbPath: config.dbPath, databaseUrl: config.databaseUrl, synchronous: 'NORMAL' });
-  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }, { databaseUrl: config.databaseUrl }), db, embedder: new HashEmbedder(DIM), log: memoryLogger() }));
+  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }, { databaseUrl: config.databaseUrl }), db, embedder: new HashEmbedder(DIM), log: memoryLogger() }));
   await s.embedding.init();
   return { engine, s, app: createApp(s) };
 }
@@ -71,41 +71,41 @@ export async function benchPostgres(o: { nodes: number; url: string; iterations?
     // The notebook, on SQLite.
     const t0 = performance.now();
     const lite = await side('sqlite', dir, { dbPath });
-    const { tenant_id: tenantId, api_key: key } = lite.s.tenants.create('bench');
+    const { tenant_id: tenantId, api_key: key } = await lite.s.tenants.create('bench');
     const vocab = Array.from({ length: 8000 }, (_, i) => `w${i.toString(36)}x`);
     const word = () => vocab[Math.floor(vocab.length * rand() ** 2.5)];
     const words = (n: number) => Array.from({ length: n }, word).join(' ');
     const embedder = new HashEmbedder(DIM);
     const ids: string[] = [];
-    const db = lite.s.db as Db;
+    const db = lite.s.db;
     const now = Date.now();
     for (let start = 0; start < o.nodes; start += 5000) {
       const batch = Array.from({ length: Math.min(5000, o.nodes - start) }, () => ({ title: words(4), summary: words(12), body: words(60) }));
       const vectors = await embedder.embed(batch.map((b) => `${b.title}\n${b.summary}\n${b.body}`));
-      db.transaction(() => {
-        batch.forEach((b, i) => {
+      await db.withTx(async () => {
+        for (const [i, b] of batch.entries()) {
           const id = newId('nod');
           const at = iso(now - Math.floor(rand() * 365 * 86_400_000));
-          const seq = lite.s.repos.nodes.insert({ id, tenant_id: tenantId, title: b.title, summary: b.summary, body_markdown: b.body, tags: JSON.stringify([word()]), status: rand() < 0.3 ? 'validated' : 'raw', created_at: at, updated_at: at });
-          lite.s.repos.vectors.upsert(tenantId, seq, vectors[i]);
-          lite.s.repos.nodes.markEmbedded(tenantId, id, 'bench');
+          const seq = await lite.s.repos.nodes.insert({ id, tenant_id: tenantId, title: b.title, summary: b.summary, body_markdown: b.body, tags: JSON.stringify([word()]), status: rand() < 0.3 ? 'validated' : 'raw', created_at: at, updated_at: at });
+          await lite.s.repos.vectors.upsert(tenantId, seq, vectors[i]);
+          await lite.s.repos.nodes.markEmbedded(tenantId, id, 'bench');
           ids.push(id);
-        });
-      })();
+        }
+      });
     }
     const links = new LinksRepo(db);
-    db.transaction(() => {
+    await db.withTx(async () => {
       for (let i = 0; i < o.nodes * 3; i++) {
         const a = ids[Math.floor(rand() * ids.length)];
         const b = ids[Math.floor(rand() * ids.length)];
         if (a === b) continue;
         const type = LINK_TYPES[Math.floor(rand() * LINK_TYPES.length)];
-        links.upsert(tenantId, a, b, type, iso(now));
-        links.upsert(tenantId, b, a, INVERSE_LINK_TYPE[type], iso(now));
+        await links.upsert(tenantId, a, b, type, iso(now));
+        await links.upsert(tenantId, b, a, INVERSE_LINK_TYPE[type], iso(now));
       }
-    })();
+    });
     const buildS = (performance.now() - t0) / 1000;
-    closeStore(lite.s.db);
+    await closeStore(lite.s.db);
     await lite.s.queue.stop();
 
     // The same notebook copied into PostgreSQL (what `rhizome migrate --to` does).
@@ -153,7 +153,7 @@ export async function benchPostgres(o: { nodes: number; url: string; iterations?
     for (const x of sides) {
       await x.s.queue.stop();
       await x.s.limiters.close();
-      closeStore(x.s.db);
+      await closeStore(x.s.db);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // repositories with synthetic unit vectors (embedding 100k notes for real would take hours),
 // then every mode is timed through s.search.search, next to a naive baseline in the same
 // run: float32 brute-force vec0 k-NN + unbounded FTS5 + JS fusion.
+import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { ftsTable } from '../src/repos/keyword-index.repo.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -70,26 +71,26 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const db = openDatabase(join(dir, 'rhizome.db'));
   const corpus = new SyntheticCorpus();
   const embedder = new BenchEmbedder(real, corpus);
-  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
   await s.embedding.init();
-  const { tenant_id: tenantId, api_key: apiKey } = s.tenants.create('bench');
+  const { tenant_id: tenantId, api_key: apiKey } = await s.tenants.create('bench');
   const t0 = process.hrtime.bigint();
   const now = iso(Date.now());
   const batch = 5000;
   for (let i = 0; i < n; i += batch) {
-    db.transaction(() => {
+    await db.transaction(async () => {
       for (let j = i; j < Math.min(n, i + batch); j++) {
         const note = corpus.note();
         const id = newId('nod');
-        const seq = s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
-        s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
-        s.repos.nodes.markEmbedded(tenantId, id, 'synthetic');
+        const seq = await s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
+        await s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
+        await s.repos.nodes.markEmbedded(tenantId, id, 'synthetic');
       }
     })();
   }
   const insertS = ms(t0) / 1000;
   const t1 = process.hrtime.bigint();
-  const indexed = s.vectors.warm(tenantId);
+  const indexed = await s.vectors.warm(tenantId);
   const indexLoadMs = Math.round(ms(t1));
   const index = s.vectors.indexStats(tenantId);
   const t2 = process.hrtime.bigint();
@@ -178,7 +179,7 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
   const after: number[] = [];
   for (const q of queries.slice(0, 60)) {
     const note = c.corpus.note();
-    c.s.nodes.create(c.tenantId, { title: note.title, content: note.body });
+    await c.s.nodes.create(c.tenantId, { title: note.title, content: note.body });
     const t0 = process.hrtime.bigint();
     await c.s.search.search(c.tenantId, { query: q.text, mode: 'keyword', page: 1, per_page: 20 });
     after.push(ms(t0));
@@ -192,7 +193,7 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
 }
 
 /** The naive hybrid: exact float k-NN in vec0, every FTS5 match ranked, RRF in JS, first page hydrated. */
-function naive(c: Ctx, n: number, hybrid: { hybridP50: number; flatHybridP50: number }, out: (l: Line) => void): void {
+async function naive(c: Ctx, n: number, hybrid: { hybridP50: number; flatHybridP50: number }, out: (l: Line) => void): Promise<void> {
   const db = c.s.db;
   const t = ftsTable(c.tenantId);
   const fts = db.prepare(
@@ -204,10 +205,10 @@ function naive(c: Ctx, n: number, hybrid: { hybridP50: number; flatHybridP50: nu
     const vec = c.corpus.vector(q.subtopic);
     const t0 = process.hrtime.bigint();
     const match = buildPlainFtsQuery(q.text);
-    const kw = match ? (fts.all(match, c.tenantId) as { seq: number; r: number }[]).sort((a, b) => a.r - b.r).map((x) => ({ seq: x.seq, score: -x.r })) : [];
-    const sem = c.s.vectors.knnExact(c.tenantId, vec, 100).map((h) => ({ seq: h.seq, score: 1 - h.distance }));
+    const kw = match ? (await fts.all(match, c.tenantId) as { seq: number; r: number }[]).sort((a, b) => a.r - b.r).map((x) => ({ seq: x.seq, score: -x.r })) : [];
+    const sem = (await c.s.vectors.knnExact(c.tenantId, vec, 100)).map((h) => ({ seq: h.seq, score: 1 - h.distance }));
     const fused = fuseReciprocalRank(kw, sem).slice(0, 20);
-    c.s.repos.nodes.getBySeqs(c.tenantId, fused.map((f) => f.seq));
+    await c.s.repos.nodes.getBySeqs(c.tenantId, fused.map((f) => f.seq));
     if (i >= 3) times.push(ms(t0));
   }
   const p50 = pct(times, 50);
@@ -215,16 +216,16 @@ function naive(c: Ctx, n: number, hybrid: { hybridP50: number; flatHybridP50: nu
 }
 
 /** recall@10 of the quantised index against exact float k-NN in vec0, with and without the partition of the codes. */
-function recall(c: Ctx, n: number, out: (l: Line) => void): void {
+async function recall(c: Ctx, n: number, out: (l: Line) => void): Promise<void> {
   let found = 0;
   let foundFlat = 0;
   const runs = 100;
   for (let i = 0; i < runs; i++) {
     const v = c.corpus.vector(c.corpus.query().subtopic);
-    const exact = new Set(c.s.vectors.knnExact(c.tenantId, v, 10).map((h) => h.seq));
-    found += c.s.vectors.nearest(c.tenantId, v, 10).filter((h) => exact.has(h.seq)).length;
+    const exact = new Set((await c.s.vectors.knnExact(c.tenantId, v, 10)).map((h) => h.seq));
+    found += (await c.s.vectors.nearest(c.tenantId, v, 10)).filter((h) => exact.has(h.seq)).length;
     c.s.vectors.usePartition = false;
-    foundFlat += c.s.vectors.nearest(c.tenantId, v, 10).filter((h) => exact.has(h.seq)).length;
+    foundFlat += (await c.s.vectors.nearest(c.tenantId, v, 10)).filter((h) => exact.has(h.seq)).length;
     c.s.vectors.usePartition = true;
   }
   const r = (x: number) => Math.round((x / (runs * 10)) * 1000) / 1000;
@@ -235,7 +236,7 @@ function recall(c: Ctx, n: number, out: (l: Line) => void): void {
 async function writeAck(c: Ctx, n: number, out: (l: Line) => void): Promise<void> {
   const app = createApp(c.s);
   c.embedder.includeModel = true;
-  c.s.queue.start();
+  await c.s.queue.start();
   const times: number[] = [];
   for (let i = 0; i < 120; i++) {
     const note = c.corpus.note();
@@ -264,10 +265,10 @@ async function ingestion(real: Embedder, out: (l: Line) => void): Promise<void> 
   await real.embed(['warm-up']);
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-ingest-'));
   const db = openDatabase(join(dir, 'rhizome.db'));
-  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db, embedder: real, log: memoryLogger() }));
+  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder: real, log: memoryLogger() }));
   await s.embedding.init();
-  const { tenant_id: tenantId } = s.tenants.create('bench');
-  s.queue.start();
+  const { tenant_id: tenantId } = await s.tenants.create('bench');
+  await s.queue.start();
   let bareMs = 0;
   let queueMs = 0;
   let n = 0;
@@ -278,7 +279,7 @@ async function ingestion(real: Embedder, out: (l: Line) => void): Promise<void> 
     bareMs += ms(t0);
     const notes = round();
     t0 = process.hrtime.bigint();
-    for (const x of notes) s.nodes.create(tenantId, x);
+    for (const x of notes) await s.nodes.create(tenantId, x);
     await s.queue.idle(30 * 60_000);
     queueMs += ms(t0);
     n += notes.length;
@@ -305,11 +306,11 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
     for (const n of opts.sizes ?? [10_000, 100_000]) {
       const c = await build(n, real, out);
       const hybrid = await latency(c, n, out);
-      naive(c, n, hybrid, out);
-      recall(c, n, out);
+      await naive(c, n, hybrid, out);
+      await recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round((c.s.vectors.warm(c.tenantId) * c.s.vectors.indexStats(c.tenantId).bytes_per_vector) / 1e6), keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), keyword_kept_mb: Math.round(c.s.repos.fts!.kept.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
-      closeDatabase(c.s.db as Db);
+      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round((await c.s.vectors.warm(c.tenantId) * c.s.vectors.indexStats(c.tenantId).bytes_per_vector) / 1e6), keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), keyword_kept_mb: Math.round(c.s.repos.fts!.kept.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
+      await c.s.db.close();
       rmSync(c.dir, { recursive: true, force: true });
     }
   } finally {

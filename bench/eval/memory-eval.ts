@@ -8,6 +8,7 @@
 // scoring recall@10: the share of a question's evidence turns in the first 10.
 // Then abstention: another collection's queries (about something else) are asked of each
 // conversation, counting how many get no hit drawn in by meaning alone.
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,20 +54,20 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
   const { name, conversations, questions } = loadConversations(dir);
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-memory-eval-'));
   const db = openDatabase(join(dataDir, 'rhizome.db'));
-  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
   await s.embedding.init();
-  s.queue.start();
+  await s.queue.start();
   try {
     const t0 = Date.now();
     const tenantOf = new Map<string, string>();
     const turnOf = new Map<string, string>(); // node id → turn id
     let turns = 0;
     for (const c of conversations) {
-      const { tenant_id } = s.tenants.create(`memory-${c.id}`);
+      const { tenant_id } = await s.tenants.create(`memory-${c.id}`);
       tenantOf.set(c.id, tenant_id);
       for (const session of c.sessions) {
         for (const t of session.turns) {
-          const node = s.nodes.create(tenant_id, { title: t.speaker, content: t.text }, { created_at: session.date });
+          const node = await s.nodes.create(tenant_id, { title: t.speaker, content: t.text }, { created_at: session.date });
           turnOf.set(node.id, t.id);
           turns++;
         }
@@ -87,7 +88,7 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
       const semantic = await search('semantic');
       if (semantic.length === 0) semanticEmpty++;
       const ranked: Record<MemoryRoute, string[]> = {
-        bm25: plain ? s.repos.fts!.plainBm25(tenantId, plain, 10) : [],
+        bm25: plain ? await s.repos.fts!.plainBm25(tenantId, plain, 10) : [],
         cosine: await plainCosine(s, tenantId, q.text, 10),
         keyword: await search('keyword'),
         semantic,
@@ -139,7 +140,7 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
 async function plainCosine(s: ReturnType<typeof wire>, tenantId: string, text: string, k: number): Promise<string[]> {
   const q = await s.embedding.embedQuery(text);
   if (!q) return [];
-  return s.vectors.knn(tenantId, q, k).map((h) => h.id);
+  return (await s.vectors.knn(tenantId, q, k)).map((h) => h.id);
 }
 
 export function formatMemoryTable(r: MemoryResult): string {

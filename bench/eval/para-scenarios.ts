@@ -5,6 +5,7 @@
 //                   notes meet too few items (the classifier must reconsider as items arrive);
 //   none_20pct   — a fifth of the notes belong to no item.
 // precision = correct / filed, coverage = correct / notes that belong to an existing item.
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { createHash } from 'node:crypto';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer } from '../../src/container.js';
@@ -25,20 +26,20 @@ const order = (s: string) => createHash('sha256').update(s).digest('hex');
 
 async function play(corpus: ParaCorpus, embedder: Embedder, dataDir: string, steps: Step[], liveItems: Set<string>, settings?: Partial<ClassifierSettings>): Promise<{ expected: Map<string, string | null>; got: Map<string, string[]> }> {
   const db = openDatabase(':memory:');
-  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
   s.paraClassifier.settings = { ...s.paraClassifier.settings, ...settings };
-  s.queue.start();
+  await s.queue.start();
   try {
-    const { tenant_id: tenantId } = s.tenants.create('eval');
+    const { tenant_id: tenantId } = await s.tenants.create('eval');
     const itemIds = new Map<string, string>();
     const expected = new Map<string, string | null>();
     for (const step of steps) {
       if (step.kind === 'item') {
         const it = corpus.items.find((i) => i.key === step.key)!;
-        itemIds.set(it.key, s.para.create(tenantId, { category: it.category, label: it.label, description: it.description }).id);
+        itemIds.set(it.key, (await s.para.create(tenantId, { category: it.category, label: it.label, description: it.description })).id);
       } else {
         const n = corpus.nodes[step.index];
-        const node = s.nodes.create(tenantId, { title: n.title, content: n.content });
+        const node = await s.nodes.create(tenantId, { title: n.title, content: n.content });
         expected.set(node.id, n.item !== null && liveItems.has(n.item) ? n.item : null);
       }
       await s.queue.idle(120_000);

@@ -5,6 +5,7 @@
 //    (classified when their embedding lands, against label + centroid).
 // precision = correct / assigned (a wrong folder, or any folder for a note that belongs to
 // none, counts against it); coverage = correct / total, total = notes that belong to an item.
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,24 +58,24 @@ export async function evaluateParaClassification(opts: ParaEvalOptions = {}): Pr
 async function runScenario(corpus: ParaCorpus, embedder: Embedder, dataDir: string, opts: ParaEvalOptions, seeds: number) {
   const config = loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' });
   const db = openDatabase(':memory:');
-  const s = wire(buildContainer({ config, db, embedder, log: memoryLogger() }));
+  const s = wire(await buildContainer({ config, db: new SqliteStore(db), embedder, log: memoryLogger() }));
   s.paraClassifier.settings = { ...s.paraClassifier.settings, ...opts.settings };
   await s.embedding.init();
-  s.queue.start();
+  await s.queue.start();
   try {
-    const { tenant_id: tenantId } = s.tenants.create('eval');
+    const { tenant_id: tenantId } = await s.tenants.create('eval');
     const itemIds = new Map<string, string>();
-    const createItems = () => {
-      for (const it of corpus.items) itemIds.set(it.key, s.para.create(tenantId, { category: it.category, label: it.label, description: it.description }).id);
+    const createItems = async () => {
+      for (const it of corpus.items) itemIds.set(it.key, (await s.para.create(tenantId, { category: it.category, label: it.label, description: it.description })).id);
     };
     const expected = new Map<string, string | null>();
     const seeded = new Map<string, number>();
 
-    if (seeds > 0) createItems();
+    if (seeds > 0) await createItems();
     for (const n of corpus.nodes) {
       const isSeed = seeds > 0 && n.item !== null && (seeded.get(n.item) ?? 0) < seeds;
       const para_item_ids = isSeed ? [itemIds.get(n.item!)!] : [];
-      const node = s.nodes.create(tenantId, { title: n.title, content: n.content, para_item_ids });
+      const node = await s.nodes.create(tenantId, { title: n.title, content: n.content, para_item_ids });
       if (isSeed) seeded.set(n.item!, (seeded.get(n.item!) ?? 0) + 1);
       else expected.set(node.id, n.item === null ? null : n.item);
       // Warm: notes arrive one at a time, each classified as its embedding lands.
@@ -82,7 +83,7 @@ async function runScenario(corpus: ParaCorpus, embedder: Embedder, dataDir: stri
     }
     await s.queue.idle(120_000);
     if (seeds === 0) {
-      createItems();
+      await createItems();
       await s.queue.idle(120_000);
     }
 

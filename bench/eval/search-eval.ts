@@ -8,6 +8,7 @@
 //   context POST /context with the query (its first 100): it must rank at least as well as hybrid
 // Then abstention: other collections' queries are asked against this one (they are about
 // something else), counting how many get no hit drawn in by meaning alone.
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,19 +82,21 @@ export async function evaluateSearch(
 ): Promise<CollectionResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-search-eval-'));
   const db = openDatabase(join(dataDir, 'rhizome.db'));
-  const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
   await s.embedding.init();
-  s.queue.start();
+  await s.queue.start();
   try {
-    const { tenant_id: tenantId } = s.tenants.create('eval');
+    const { tenant_id: tenantId } = await s.tenants.create('eval');
     const t0 = Date.now();
     const docOf = new Map<string, string>();
-    for (const d of c.docs) docOf.set(s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text }).id, d.id);
+    for (const d of c.docs) docOf.set((await s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text })).id, d.id);
     await s.queue.idle(60 * 60_000);
     const ingestSeconds = (Date.now() - t0) / 1000;
-    const allVectors = (db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ?').raw().all(tenantId) as [number, string][])
-      .map(([seq, id]) => ({ seq, v: s.vectors.get(tenantId, id) }))
-      .filter((x): x is { seq: number; v: Float32Array } => x.v !== null);
+    const allVectors: { seq: number; v: Float32Array }[] = [];
+    for (const [seq, id] of db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ?').raw().all(tenantId) as [number, string][]) {
+      const v = await s.vectors.get(tenantId, id);
+      if (v) allVectors.push({ seq, v });
+    }
     const exact = onTrace ? async (text: string) => background(await s.embedding.embedQuery(text), allVectors) : async () => ({});
     const idOfSeq = new Map((db.prepare('SELECT seq, id FROM nodes WHERE tenant_id = ?').raw().all(tenantId) as [number, string][]).map(([seq, id]) => [seq, id]));
 
@@ -109,7 +112,7 @@ export async function evaluateSearch(
       const hybridHits = rankSides(sides, 'hybrid');
       if (!hybridHits.some((h) => h.semantic && !h.keyword)) inDomainAbstained++;
       const plain = buildPlainFtsQuery(q.text);
-      const bm25 = plain ? s.repos.fts!.plainBm25(tenantId, plain, 100) : [];
+      const bm25 = plain ? await s.repos.fts!.plainBm25(tenantId, plain, 100) : [];
       const semantic = await run('semantic');
       const seqOf = new Map([...bm25, ...semantic].map((id, i) => [id, i]));
       const idOf = new Map([...seqOf].map(([id, i]) => [i, id]));

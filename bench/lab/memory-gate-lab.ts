@@ -1,6 +1,7 @@
 // Lab: the distribution of a question's cosine over its conversation's turns (mean, spread,
 // best, the evidence turns'), for in-domain questions and out-of-domain queries, to choose
 // the semantic gate. Writes one JSON line per query.
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,18 +18,19 @@ const [convDir, ...foreignDirs] = process.argv.slice(2);
 const embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rz-m-')) });
 const dataDir = mkdtempSync(join(tmpdir(), 'rz-gate-'));
 const db = openDatabase(join(dataDir, 'rhizome.db'));
-const s = wire(buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db, embedder, log: memoryLogger() }));
+const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
 await s.embedding.init();
-s.queue.start();
+await s.queue.start();
 const { conversations, questions } = loadConversations(convDir);
 const out: string[] = [];
 const cal = await s.embedding.ready();
 for (const c of conversations) {
-  const { tenant_id } = s.tenants.create(c.id);
+  const { tenant_id } = await s.tenants.create(c.id);
   const turnNode = new Map<string, string>();
-  for (const ses of c.sessions) for (const t of ses.turns) turnNode.set(t.id, s.nodes.create(tenant_id, { title: t.speaker, content: t.text }, { created_at: ses.date }).id);
+  for (const ses of c.sessions) for (const t of ses.turns) turnNode.set(t.id, (await s.nodes.create(tenant_id, { title: t.speaker, content: t.text }, { created_at: ses.date })).id);
   await s.queue.idle(600_000);
-  const vecs = [...turnNode.values()].map((id) => ({ id, v: s.vectors.get(tenant_id, id)! }));
+  const vecs: { id: string; v: Float32Array }[] = [];
+  for (const id of turnNode.values()) vecs.push({ id, v: (await s.vectors.get(tenant_id, id))! });
   const stats = async (text: string, evidence: string[]) => {
     const q = (await s.embedding.embedQuery(text))!;
     const cs = vecs.map(({ id, v }) => ({ id, c: v.reduce((a, x, i) => a + x * q[i], 0) }));

@@ -3,13 +3,12 @@
 // claim statement (oldest ready kind, its batch, a lease per job) until the queue is
 // empty, each claim committing 'running' and each completion deleting the row. Checks
 // every job ran exactly once; prints throughput. A second line: one PgJobsRepo over the
-// synchronous bridge (PgSync), as one Rhizome process claims, same jobs count.
+// pooled store (PgStore), as one Rhizome process claims, same jobs count.
 //   node build.mjs && nice -n 5 npx tsx bench/lab/pg-jobs-claim.ts [jobs=20000] [workers=4] [batch=16]
 import { performance } from 'node:perf_hooks';
 import { connectPg, type PgClient } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
-import { PgDb } from '../../src/db/pg/pg-db.js';
-import { PgSync } from '../../src/db/pg/sync-client.js';
+import { PgStore } from '../../src/db/store/pg-store.js';
 import { PG_CLAIM_SQL, PgJobsRepo } from '../../src/repos/pg/jobs.pg.js';
 
 const admin = process.env.RHIZOME_TEST_DATABASE_URL;
@@ -65,26 +64,26 @@ console.log(JSON.stringify({
   claim_p50_ms: Math.round(claimMs[Math.floor(claimMs.length / 2)] * 100) / 100, claim_p95_ms: Math.round(claimMs[Math.floor(claimMs.length * 0.95)] * 100) / 100,
 }));
 
-// One process over the synchronous bridge: claim a batch, complete each job.
+// One process through its pooled store: claim a batch, complete each job.
 await enqueue();
-const db = new PgDb(new PgSync(url));
+const db = new PgStore(url);
 const repo = new PgJobsRepo(db);
 const syncMs: number[] = [];
 let ran = 0;
 t = performance.now();
 for (;;) {
   const s = performance.now();
-  const rows = repo.claim(['capture', 'embed'], Date.now(), (k) => (k === 'embed' ? batch : 1));
+  const rows = await repo.claim(['capture', 'embed'], Date.now(), (k) => (k === 'embed' ? batch : 1));
   syncMs.push(performance.now() - s);
   if (!rows.length) break;
-  for (const r of rows) repo.complete(r.id);
+  for (const r of rows) await repo.complete(r.id);
   ran += rows.length;
 }
 const syncRunMs = performance.now() - t;
-db.close();
+await db.close();
 syncMs.sort((x, y) => x - y);
 console.log(JSON.stringify({
-  kind: 'pg_jobs_claim_one_process_bridge', jobs, batch, ran, claim_and_complete_per_s: Math.round(ran / (syncRunMs / 1000)),
+  kind: 'pg_jobs_claim_one_process_store', jobs, batch, ran, claim_and_complete_per_s: Math.round(ran / (syncRunMs / 1000)),
   claim_p50_ms: Math.round(syncMs[Math.floor(syncMs.length / 2)] * 100) / 100, claim_p95_ms: Math.round(syncMs[Math.floor(syncMs.length * 0.95)] * 100) / 100,
 }));
 for (const c of [...clients, setup]) await c.end();

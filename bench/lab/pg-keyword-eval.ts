@@ -12,7 +12,9 @@ import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../../src/db/open.js';
 import { connectPg, type PgClient } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
-import { PgSync } from '../../src/db/pg/sync-client.js';
+import { PgStore } from '../../src/db/store/pg-store.js';
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
+import { fts5NodeKeywords } from '../../src/repos/keyword-index.repo.js';
 import { loadCollection, type Collection } from '../eval/collection.js';
 import { mean, ndcgAt } from '../eval/metrics.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
@@ -63,30 +65,30 @@ async function load(docs: Doc[], pg: PgClient, url: string, tenants: string[]) {
     db.prepare('INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)').run(t, t, NOW);
     await pg.query('INSERT INTO tenants (id, name, created_at) VALUES ($1, $2, $3)', [t, t, NOW]);
   }
-  const nodes = new NodesRepo(db);
-  const sync = new PgSync(url);
+  const store = new SqliteStore(db);
+  const nodes = new NodesRepo(store, fts5NodeKeywords(store));
+  const sync = new PgStore(url);
   const kw = new PgKeywordIndex(sync);
   const t0 = performance.now();
-  sync.query('BEGIN');
-  const ins = db.transaction((d: Doc & { tenant: string }) =>
-    nodes.insert({ id: `nod_${d.tenant}_${d.id}`, tenant_id: d.tenant, title: d.title, summary: '', body_markdown: d.text, tags: '[]', status: 'raw', created_at: NOW, updated_at: NOW }),
-  );
+  const ins = async (d: Doc & { tenant: string }) =>
+    await nodes.insert({ id: `nod_${d.tenant}_${d.id}`, tenant_id: d.tenant, title: d.title, summary: '', body_markdown: d.text, tags: '[]', status: 'raw', created_at: NOW, updated_at: NOW });
   const pgInsertMs: number[] = [];
+  await sync.withTx(async () => {
   for (const d of docs) {
     const tenant = d.tenant ?? tenants[0];
-    const seq = ins({ ...d, tenant });
+    const seq = await ins({ ...d, tenant });
     const s = performance.now();
-    sync.query(
+    await sync.query(
       `INSERT INTO nodes (seq, id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, '', $5, '[]', 'raw', $6, $6)`,
       [seq, `nod_${tenant}_${d.id}`, tenant, d.title, d.text, NOW],
     );
-    kw.upsert(tenant, seq, { title: d.title, summary: '', body: d.text, tags: '' });
+    await kw.upsert(tenant, seq, { title: d.title, summary: '', body: d.text, tags: '' });
     pgInsertMs.push(performance.now() - s);
   }
-  sync.query('COMMIT');
-  sync.query('ANALYZE');
-  return { db, search: new SearchRepo(db), kw, loadSeconds: (performance.now() - t0) / 1000, pgInsertMs };
+  });
+  await sync.query('ANALYZE');
+  return { db, search: new SearchRepo(store), kw, loadSeconds: (performance.now() - t0) / 1000, pgInsertMs };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -96,19 +98,21 @@ const pct = (xs: number[], p: number) => {
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 async function rankBoth(c: Collection, s: SearchRepo, kw: PgKeywordIndex, tenant: string) {
-  const idOf = (seq: number) => String(s.nodesBySeqs(tenant, [seq])[0]?.id ?? '').replace(`nod_${tenant}_`, '');
+  const idOf = async (seq: number) => String((await s.nodesBySeqs(tenant, [seq]))[0]?.id ?? '').replace(`nod_${tenant}_`, '');
   const sqlite: number[] = [], pg: number[] = [], overlap: number[] = [], sqliteMs: number[] = [], pgMs: number[] = [];
   for (const q of c.queries) {
     const rel = c.relevant.get(q.id)!;
     const match = buildFtsQuery(q.text);
     let t = performance.now();
-    const a = match ? s.keyword(tenant, match, {}, 10) : [];
+    const a = match ? await s.keyword(tenant, match, {}, 10) : [];
     sqliteMs.push(performance.now() - t);
     t = performance.now();
     const b = await kw.search(tenant, q.text, 10);
     pgMs.push(performance.now() - t);
-    const ia = a.map((h) => idOf(h.seq));
-    const ib = b.map((h) => idOf(h.seq));
+    const ia: string[] = [];
+    for (const h of a) ia.push(await idOf(h.seq));
+    const ib: string[] = [];
+    for (const h of b) ib.push(await idOf(h.seq));
     sqlite.push(ndcgAt(ia, rel));
     pg.push(ndcgAt(ib, rel));
     overlap.push(ia.length ? ia.filter((x) => ib.includes(x)).length / ia.length : 1);

@@ -4,11 +4,12 @@
 // read from node_vectors (PgVectorsRepo); SQLite scores in vec0. One JSON line per engine.
 //   node build.mjs && nice -n 5 npx tsx bench/lab/pg-vectors-knn.ts [count=10000] [dimension=512]
 import { performance } from 'node:perf_hooks';
-import { closeDatabase, openDatabase, type Db } from '../../src/db/open.js';
+import { openDatabase } from '../../src/db/open.js';
+import type { Database as Db } from '../../src/db/store/contract.js';
+import { PgStore } from '../../src/db/store/pg-store.js';
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { connectPg } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
-import { PgDb } from '../../src/db/pg/pg-db.js';
-import { PgSync } from '../../src/db/pg/sync-client.js';
 import { PgVectorsRepo } from '../../src/repos/pg/vectors.pg.js';
 import { VectorsRepo, type VectorsApi } from '../../src/repos/vectors.repo.js';
 import { normalize } from '../../src/vectors/math.js';
@@ -24,31 +25,31 @@ const queries = Array.from({ length: QUERIES }, () => normalize(Float32Array.fro
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const round = (x: number) => Math.round(x * 10) / 10;
 
-function fill(db: Db, repo: VectorsApi): void {
-  db.prepare("INSERT INTO tenants (id, name, created_at) VALUES ('ten_lab', 'lab', '2026-11-23T09:00:00.000Z')").run();
+async function fill(db: Db, repo: VectorsApi): Promise<void> {
+  await db.prepare("INSERT INTO tenants (id, name, created_at) VALUES ('ten_lab', 'lab', '2026-11-23T09:00:00.000Z')").run();
   const ins = db.prepare(
     `INSERT INTO nodes (seq, id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at, embedded_hash)
      VALUES (?, ?, 'ten_lab', 'n', '', '', '[]', 'raw', '2026-11-23T09:00:00.000Z', '2026-11-23T09:00:00.000Z', 'h')`,
   );
-  db.transaction(() => {
-    repo.recreate('lab-model', dim, '2026-11-23T09:00:00.000Z');
-    vectors.forEach((v, i) => {
-      ins.run(i + 1, `nod_${i + 1}`);
-      repo.upsert('ten_lab', i + 1, v);
-    });
-  })();
+  await db.withTx(async () => {
+    await repo.recreate('lab-model', dim, '2026-11-23T09:00:00.000Z');
+    for (const [i, v] of vectors.entries()) {
+      await ins.run(i + 1, `nod_${i + 1}`);
+      await repo.upsert('ten_lab', i + 1, v);
+    }
+  });
 }
 
-function measure(engine: string, db: Db, make: () => VectorsApi): Record<string, unknown> {
+async function measure(engine: string, db: Db, make: () => VectorsApi): Promise<Record<string, unknown>> {
   let t = performance.now();
-  fill(db, make());
+  await fill(db, make());
   const writeMs = performance.now() - t;
   const repo = make();
   const knn: number[] = [];
   const top: number[] = [];
   for (const q of queries) {
     t = performance.now();
-    const hits = repo.knnExact('ten_lab', q, 10);
+    const hits = await repo.knnExact('ten_lab', q, 10);
     knn.push(performance.now() - t);
     top.push(hits[0].seq);
   }
@@ -57,7 +58,7 @@ function measure(engine: string, db: Db, make: () => VectorsApi): Record<string,
     t = performance.now();
     let n = 0;
     for (let after = 0; ; ) {
-      const { vectors: page, last } = repo.page('ten_lab', after, 1024);
+      const { vectors: page, last } = await repo.page('ten_lab', after, 1024);
       n += page.length;
       if (last === null) break;
       after = last;
@@ -77,12 +78,12 @@ const c = await connectPg(u.toString());
 await migratePg(c);
 await c.end();
 
-const lite = openDatabase(':memory:');
-const sqlite = measure('sqlite-vec0', lite, () => new VectorsRepo(lite));
-closeDatabase(lite);
-const pgdb = new PgDb(new PgSync(u.toString()));
-const pg = measure('postgres-bytea', pgdb as unknown as Db, () => new PgVectorsRepo(pgdb));
-pgdb.close();
+const lite = new SqliteStore(openDatabase(':memory:'));
+const sqlite = await measure('sqlite-vec0', lite, () => new VectorsRepo(lite));
+await lite.close();
+const pgdb = new PgStore(u.toString());
+const pg = await measure('postgres-bytea', pgdb, () => new PgVectorsRepo(pgdb));
+await pgdb.close();
 const same = JSON.stringify(sqlite.top) === JSON.stringify(pg.top);
 for (const r of [sqlite, pg]) console.log(JSON.stringify({ ...r, top: undefined, same_top_hits: same }));
 await a.query('DROP DATABASE IF EXISTS rz_vec_knn_lab WITH (FORCE)');

@@ -14,7 +14,7 @@ import { ApiKeysRepo } from './api-keys.repo.js';
 import { CalibrationsRepo } from './calibrations.repo.js';
 import { CapturesRepo } from './captures.repo.js';
 import { ContextRepo, Fts5ContextKeywords } from './context.repo.js';
-import { KeywordIndexRepo } from './keyword-index.repo.js';
+import { fts5NodeKeywords } from './keyword-index.repo.js';
 import { GraphHealthRepo } from './graph-health.repo.js';
 import { ImportsRepo } from './imports.repo.js';
 import { JobsRepo } from './jobs.repo.js';
@@ -37,20 +37,9 @@ import { RulesRepo } from './rules.repo.js';
 export function createRepos(db: SqliteStore | PgStore) {
   if (db instanceof PgStore) return createPgRepos(db);
   const search = new SearchRepo(db);
-  // The FTS5 index is written synchronously inside the node's own statements' turn.
-  const fts = new KeywordIndexRepo(db.handle);
   return {
     ...portableRepos(db),
-    nodes: new NodesRepo(db, {
-      insert: async (t, seq, f) => {
-        await db.turn();
-        fts.insert(t, seq, f);
-      },
-      delete: async (t, seq) => {
-        await db.turn();
-        fts.delete(t, seq);
-      },
-    }),
+    nodes: new NodesRepo(db, fts5NodeKeywords(db)),
     search: search as KeywordSearch,
     /** FTS5's own search repository (kept impacts, plain BM25): SQLite only. */
     fts: search as SearchRepo | null,

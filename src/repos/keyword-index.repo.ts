@@ -8,6 +8,8 @@ import { createFtsTable, ftsTable } from '../db/fts-tables.js';
 import type { Db } from '../db/open.js';
 import { FIELD_WEIGHTS } from '../search/keyword-score.js';
 import { recordChange } from './keyword-changes.js';
+import type { SqliteStore } from '../db/store/sqlite-store.js';
+import type { NodeKeywordIndex } from './nodes.repo.js';
 
 export { ftsTable };
 
@@ -167,4 +169,19 @@ export class KeywordIndexRepo {
     if (!this.table(tenantId)) return 0;
     return (this.db.prepare('SELECT total_nodes FROM tenant_stats WHERE tenant_id = ?').pluck().get(tenantId) as number | undefined) ?? 0;
   }
+}
+
+/** NodesRepo's keyword index on SQLite: the tenant's FTS5 table, written in the caller's turn on the connection. */
+export function fts5NodeKeywords(store: SqliteStore): NodeKeywordIndex {
+  const fts = new KeywordIndexRepo(store.handle);
+  return {
+    insert: async (tenantId, seq, f) => {
+      await store.turn();
+      fts.insert(tenantId, seq, f);
+    },
+    delete: async (tenantId, seq) => {
+      await store.turn();
+      fts.delete(tenantId, seq);
+    },
+  };
 }

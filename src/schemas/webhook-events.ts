@@ -25,8 +25,8 @@ export interface WebhookEventData {
 
 /** What services call to announce a change; the webhook outbox is the real one. */
 export interface EventSink {
-  emit<T extends WebhookEventType>(tenantId: string, type: T, data: WebhookEventData[T]): void;
+  emit<T extends WebhookEventType>(tenantId: string, type: T, data: WebhookEventData[T]): Promise<void>;
 }
 
 /** For services built without webhooks (admin commands, some tests). */
-export const noEvents: EventSink = { emit: () => {} };
+export const noEvents: EventSink = { emit: async () => {} };

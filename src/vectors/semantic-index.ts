@@ -52,8 +52,6 @@ const asFloats = (b: Buffer | Uint8Array) => new Float32Array(b.buffer.slice(b.b
 
 export class SemanticIndexes {
   private spaceKey = '';
-  /** The space as last read from the source (the synchronous checks go by it). */
-  private current: { model_id: string; dimension: number } | undefined;
   private readonly tenants = new Map<string, TenantIndex>();
   /** False: searches scan every code, not the partition (a comparison for `npm run bench`). */
   usePartition = true;
@@ -62,7 +60,7 @@ export class SemanticIndexes {
 
   /** The tenant's index, as far as it is loaded; null while there is no vector table. */
   private async tenant(tenantId: string): Promise<TenantIndex | null> {
-    const space = (this.current = await this.source.space());
+    const space = await this.source.space();
     if (!space) return null;
     const key = `${space.model_id}:${space.dimension}`;
     if (key !== this.spaceKey) {
@@ -136,8 +134,8 @@ export class SemanticIndexes {
    * True while a background load (loadSome) is under way for the tenant: queries then go to
    * vec0 instead of waiting for it. Without one, the first query loads the index itself.
    */
-  isLoading(tenantId: string): boolean {
-    const space = this.current;
+  async isLoading(tenantId: string): Promise<boolean> {
+    const space = await this.source.space();
     const t = this.tenants.get(tenantId);
     return !!space && `${space.model_id}:${space.dimension}` === this.spaceKey && t !== undefined && !t.complete && t.background;
   }
@@ -151,8 +149,8 @@ export class SemanticIndexes {
   }
 
   /** True when the tenant's index holds every stored vector. */
-  isComplete(tenantId: string): boolean {
-    const space = this.current;
+  async isComplete(tenantId: string): Promise<boolean> {
+    const space = await this.source.space();
     return !!space && `${space.model_id}:${space.dimension}` === this.spaceKey && this.tenants.get(tenantId)?.complete === true;
   }
 

@@ -157,7 +157,7 @@ export class VectorStore {
 
   /** How many vectors the tenant has, without loading its index. */
   async count(tenantId: string): Promise<number> {
-    return this.index.isLoading(tenantId) ? await this.d.repo.count(tenantId) : await this.index.warm(tenantId);
+    return await this.index.isLoading(tenantId) ? await this.d.repo.count(tenantId) : await this.index.warm(tenantId);
   }
 
   /**
@@ -181,7 +181,7 @@ export class VectorStore {
    */
   async nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): Promise<ScoredNode[]> {
     if (k <= 0) return [];
-    if (this.index.isLoading(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
+    if (await this.index.isLoading(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
     const filtered = isFiltered(filter);
     const available = await this.index.warm(tenantId);
     let want = Math.min(k, available);
@@ -226,7 +226,7 @@ export class VectorStore {
    */
   async similarities(tenantId: string, vec: Float32Array, seqs: number[]): Promise<ScoredNode[]> {
     if (seqs.length === 0) return [];
-    if (this.index.isLoading(tenantId)) {
+    if (await this.index.isLoading(tenantId)) {
       const rows = await this.exactScores(tenantId, vec, seqs);
       const live = await this.d.nodes.passing(tenantId, rows.map((r) => r.seq), {});
       return rows.filter((r) => live.has(r.seq)).map((r) => ({ seq: r.seq, id: live.get(r.seq)!, score: r.score }));

@@ -15,8 +15,8 @@ async function setup(signupTenant?: string) {
   t = await makeTestApp();
   const s = t.s;
   const signIn = new IdentitySignIn({ tx: s.tx, users: s.repos.users, tenants: s.tenants, auth: s.auth, clock: s.clock, log: s.log, signupTenant });
-  s.auth.addUser('ada@example.org', 'alpha');
-  return { s, signIn, tokens: () => (s.db.prepare('SELECT count(*) AS n FROM refresh_tokens').get() as { n: number }).n };
+  await s.auth.addUser('ada@example.org', 'alpha');
+  return { s, signIn, tokens: async () => (await s.db.prepare('SELECT count(*) AS n FROM refresh_tokens').get() as { n: number }).n };
 }
 
 describe('IdentitySignIn', () => {
@@ -33,7 +33,7 @@ describe('IdentitySignIn', () => {
     await expect(signIn.signIn(who('', { email: undefined }))).rejects.toThrow(UNVERIFIED);
     await expect(signIn.signIn(who('bob@example.org'))).rejects.toThrow(NOT_ALLOWED);
     await expect(signIn.signIn(who('bob@other.org', { allowedDomains: ['example.org'] }))).rejects.toThrow(NOT_ALLOWED);
-    expect(tokens()).toBe(0);
+    expect(await tokens()).toBe(0);
   });
 
   it('signs allow-listed domains up, each in a tenant of their own by default', async () => {
@@ -42,7 +42,7 @@ describe('IdentitySignIn', () => {
     const b = await signIn.signIn(who('carol@example.org', { allowedDomains: ['example.org'] }));
     expect(a.user.signedUp).toBe(true);
     expect(a.user.tenantId).not.toBe(b.user.tenantId);
-    expect(s.tenants.findByName('bob-example-org')?.id).toBe(a.user.tenantId);
+    expect((await s.tenants.findByName('bob-example-org'))?.id).toBe(a.user.tenantId);
     // The second time, bob is simply a known user.
     expect((await signIn.signIn(who('bob@example.org'))).user).toMatchObject({ tenantId: a.user.tenantId, signedUp: false });
   });
@@ -52,6 +52,6 @@ describe('IdentitySignIn', () => {
     const a = await signIn.signIn(who('bob@example.org', { allowedDomains: ['example.org'] }));
     const b = await signIn.signIn(who('carol@example.org', { allowedDomains: ['example.org'] }));
     expect(a.user.tenantId).toBe(b.user.tenantId);
-    expect(s.tenants.findByName('family')?.id).toBe(a.user.tenantId);
+    expect((await s.tenants.findByName('family'))?.id).toBe(a.user.tenantId);
   });
 });

@@ -16,8 +16,8 @@ beforeAll(async () => {
   const port = await freePort();
   op = await startOp({ redirectUris: [`http://127.0.0.1:${port}/api/v1/auth/oidc/test-op/callback`] });
   rz = await startRhizome({ port, env: { RHIZOME_OIDC_ISSUER: op.issuer, RHIZOME_OIDC_CLIENT_ID: op.clientId, RHIZOME_OIDC_CLIENT_SECRET: op.clientSecret, RHIZOME_OIDC_NAME: 'Test OP' } });
-  rz.s.tenants.create('home');
-  rz.s.auth.addUser('alice@example.org', 'home');
+  await rz.s.tenants.create('home');
+  await rz.s.auth.addUser('alice@example.org', 'home');
 }, 60_000);
 afterAll(async () => {
   await rz?.stop();

@@ -17,7 +17,7 @@ describe('authorization endpoint refusals', () => {
       expect(res.headers.get('location')).toBeNull();
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
     }
-    expect(f.count('oauth_requests')).toBe(0);
+    expect(await f.count('oauth_requests')).toBe(0);
   });
 
   it('plain PKCE, no PKCE, foreign resource, wrong response_type: redirected with the OAuth error and state', async () => {
@@ -39,7 +39,7 @@ describe('authorization endpoint refusals', () => {
       expect(to.searchParams.get('error')).toBe(error);
       expect(to.searchParams.get('state')).toBe('st-123');
     }
-    expect(f.count('oauth_requests')).toBe(0);
+    expect(await f.count('oauth_requests')).toBe(0);
     // The same resource written differently is the same resource.
     expect((await f.browser.get(f.authorizeUrl(id, challenge, { resource: 'HTTP://127.0.0.1:7777/mcp/' }))).status).toBe(200);
   });
@@ -51,8 +51,8 @@ describe('authorization endpoint refusals', () => {
     expect(back.searchParams.get('state')).toBe('st-123');
     expect(back.searchParams.get('code')).toBeNull();
     expect(f.t.log.lines.join('')).toContain('ada@example.com denied access for the application "Test Agent"');
-    expect(f.count('oauth_codes')).toBe(0);
-    expect(f.count('refresh_tokens')).toBe(0);
+    expect(await f.count('oauth_codes')).toBe(0);
+    expect(await f.count('refresh_tokens')).toBe(0);
   });
 
   it('the mailed link works only in the f.browser that started, and is not burnt elsewhere', async () => {
@@ -84,7 +84,7 @@ describe('authorization endpoint refusals', () => {
     expect(f.t.log.lines.join('')).not.toContain('mail to nobody@example.com');
     // Approving without signing in is refused.
     expect((await f.browser.post('/oauth/authorize/decision', { request, decision: 'approve' })).status).toBe(401);
-    expect(f.count('oauth_codes')).toBe(0);
+    expect(await f.count('oauth_codes')).toBe(0);
   });
 });
 
@@ -96,7 +96,7 @@ describe('limits and cross-origin use', () => {
     const res = await f.browser.get(url);
     expect(res.status).toBe(429);
     expect(res.headers.get('Retry-After')).toMatch(/^\d+$/);
-    expect(f.count('oauth_requests')).toBe(30);
+    expect(await f.count('oauth_requests')).toBe(30);
   });
 
   it('discovery, registration and token endpoints answer a f.browser-based client; the pages do not', async () => {
@@ -131,7 +131,7 @@ describe('dynamic client registration refusals', () => {
       [{ redirect_uris: [REDIRECT], client_name: 'x'.repeat(500) }, 'invalid_client_metadata'],
     ];
     for (const [body, error] of cases) await expectOAuthError(await f.postJson('/oauth/register', body), 400, error);
-    expect(f.count('oauth_clients')).toBe(0);
+    expect(await f.count('oauth_clients')).toBe(0);
   });
 
   it('is rate-limited per address', async () => {
@@ -140,6 +140,6 @@ describe('dynamic client registration refusals', () => {
     const body = await expectOAuthError(last!, 429, 'slow_down');
     expect(body.error_description).toMatch(/retry/);
     expect(last!.headers.get('Retry-After')).toMatch(/^\d+$/);
-    expect(f.count('oauth_clients')).toBe(20);
+    expect(await f.count('oauth_clients')).toBe(20);
   });
 });

@@ -58,8 +58,8 @@ let rz: TestRhizome;
 let homeKey: string;
 beforeAll(async () => {
   rz = await startRhizome({ port: await freePort(), env: {} });
-  homeKey = rz.s.tenants.create('home').api_key;
-  rz.s.auth.addUser('ada@example.org', 'home');
+  homeKey = (await rz.s.tenants.create('home')).api_key;
+  await rz.s.auth.addUser('ada@example.org', 'home');
 });
 afterAll(() => rz?.stop());
 

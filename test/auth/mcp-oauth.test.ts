@@ -131,7 +131,7 @@ describe('token endpoint refusals change nothing', () => {
   it('wrong verifier: invalid_grant, and the right one still works', async () => {
     const { clientId, verifier, code } = await f.approvedCode();
     await expectOAuthError(await f.exchange(clientId, code, pkce().verifier), 400, 'invalid_grant');
-    expect(f.count('refresh_tokens')).toBe(0);
+    expect(await f.count('refresh_tokens')).toBe(0);
     expect((await f.exchange(clientId, code, verifier)).status).toBe(200);
   });
 
@@ -141,14 +141,14 @@ describe('token endpoint refusals change nothing', () => {
     expect((await f.mcpTools(first.access_token)).status).toBe(200);
     await expectOAuthError(await f.exchange(clientId, code, verifier), 400, 'invalid_grant');
     expect((await f.mcpTools(first.access_token)).status).toBe(401);
-    expect(f.count('refresh_tokens')).toBe(1);
+    expect(await f.count('refresh_tokens')).toBe(1);
   });
 
   it('expired code (codes live 60 s)', async () => {
     const { clientId, verifier, code } = await f.approvedCode();
     f.t.clock.advance(61_000);
     await expectOAuthError(await f.exchange(clientId, code, verifier), 400, 'invalid_grant');
-    expect(f.count('refresh_tokens')).toBe(0);
+    expect(await f.count('refresh_tokens')).toBe(0);
   });
 
   it('redirect_uri, client, resource, grant type and body format must fit', async () => {
@@ -162,7 +162,7 @@ describe('token endpoint refusals change nothing', () => {
     await expectOAuthError(await f.exchange(clientId, code, 'short'), 400, 'invalid_request');
     await expectOAuthError(await f.postJson('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier }), 400, 'invalid_request');
     await expectOAuthError(await f.postForm('/oauth/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: 'nope' }), 400, 'invalid_grant');
-    expect(f.count('refresh_tokens')).toBe(0);
+    expect(await f.count('refresh_tokens')).toBe(0);
     expect((await f.exchange(clientId, code, verifier)).status).toBe(200);
   });
 });

@@ -12,8 +12,8 @@ export class OAuthFixture {
   t!: TestApp;
   browser!: OAuthBrowser;
 
-  count(table: string): number {
-    return (this.t.s.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  async count(table: string): Promise<number> {
+    return (await this.t.s.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
   }
   postJson(path: string, body: unknown) {
     return this.t.app.request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -59,7 +59,7 @@ export function useOAuthFixture(): OAuthFixture {
   const f = new OAuthFixture();
   beforeEach(async () => {
     f.t = await makeTestApp();
-    f.t.s.auth.addUser('ada@example.com', 'alpha');
+    await f.t.s.auth.addUser('ada@example.com', 'alpha');
     f.browser = new OAuthBrowser((url, init) => Promise.resolve(f.t.app.request(url, init)), ORIGIN);
   });
   afterEach(() => f.t.close());

@@ -15,8 +15,8 @@ describe('schema step: OAuth authorization server', () => {
   it('upgrades a database made before it; a session from then still refreshes', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rz-oauth-mig-')), 'rhizome.db');
     const before = await makeTestApp({ dbPath: file });
-    before.s.auth.addUser('ada@example.com', 'alpha');
-    const pair = await before.s.auth.startSession(before.tenantId, before.s.repos.users.findByEmail('ada@example.com')!.id);
+    await before.s.auth.addUser('ada@example.com', 'alpha');
+    const pair = await before.s.auth.startSession(before.tenantId, (await before.s.repos.users.findByEmail('ada@example.com'))!.id);
     await before.close();
 
     // Roll the file back to the step before (step 6 is the OAuth server; later steps go too),

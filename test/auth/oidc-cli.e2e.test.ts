@@ -19,8 +19,8 @@ beforeAll(async () => {
   const port = await freePort();
   op = await startOp({ redirectUris: [`http://127.0.0.1:${port}/api/v1/auth/oidc/corp/callback`] });
   rz = await startRhizome({ port, env: { RHIZOME_OIDC_PROVIDERS: 'corp', RHIZOME_OIDC_CORP_ISSUER: op.issuer, RHIZOME_OIDC_CORP_CLIENT_ID: op.clientId, RHIZOME_OIDC_CORP_CLIENT_SECRET: op.clientSecret, RHIZOME_OIDC_CORP_NAME: 'Corp SSO' } });
-  rz.s.tenants.create('home');
-  rz.s.auth.addUser('alice@example.org', 'home');
+  await rz.s.tenants.create('home');
+  await rz.s.auth.addUser('alice@example.org', 'home');
   dir = mkdtempSync(join(tmpdir(), 'rhizome-cli-oidc-'));
 }, 60_000);
 afterAll(async () => {

@@ -16,8 +16,8 @@ beforeAll(async () => {
   const port = await freePort();
   op = await startOp({ redirectUris: [`http://127.0.0.1:${port}/api/v1/auth/oidc/test-op/callback`], postLogoutRedirectUris: [`http://127.0.0.1:${port}/`] });
   rz = await startRhizome({ port, env: { RHIZOME_OIDC_ISSUER: op.issuer, RHIZOME_OIDC_CLIENT_ID: op.clientId, RHIZOME_OIDC_CLIENT_SECRET: op.clientSecret, RHIZOME_OIDC_NAME: 'Test OP' } });
-  rz.s.tenants.create('home');
-  rz.s.auth.addUser('alice@example.org', 'home');
+  await rz.s.tenants.create('home');
+  await rz.s.auth.addUser('alice@example.org', 'home');
   browsing = await startBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -37,7 +37,7 @@ async function throughProvider(page: Page, login: string) {
   await page.waitForURL(`${rz.url}/**`);
 }
 
-const revoked = () => (rz.s.db.prepare('SELECT count(*) AS n FROM refresh_tokens WHERE revoked_at IS NOT NULL').get() as { n: number }).n;
+const revoked = async () => (await rz.s.db.prepare('SELECT count(*) AS n FROM refresh_tokens WHERE revoked_at IS NOT NULL').get() as { n: number }).n;
 
 describe('dashboard sign-in with an identity provider', () => {
   it('signs in through the provider\'s pages, signs out, and offers the provider\'s logout', async () => {
@@ -51,10 +51,10 @@ describe('dashboard sign-in with an identity provider', () => {
     expect(page.url()).not.toMatch(/oidc_code|token/);
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('rhizome.session') ?? 'null'));
     expect(stored).toMatchObject({ kind: 'bearer' });
-    const before = revoked();
+    const before = await revoked();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You signed out.').waitFor();
-    expect(revoked()).toBeGreaterThan(before);
+    expect(await revoked()).toBeGreaterThan(before);
     const refresh = await fetch(`${rz.url}/api/v1/auth/refresh`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ refresh_token: stored.refresh }) });
     expect(refresh.status).toBe(401);
     // RP-initiated logout at the provider, back to the dashboard.

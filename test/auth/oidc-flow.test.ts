@@ -43,9 +43,9 @@ beforeAll(async () => {
     },
     oidcFetch,
   });
-  rz.s.tenants.create('home');
-  rz.s.auth.addUser('alice@example.org', 'home');
-  rz.s.auth.addUser('unverified@example.org', 'home');
+  await rz.s.tenants.create('home');
+  await rz.s.auth.addUser('alice@example.org', 'home');
+  await rz.s.auth.addUser('unverified@example.org', 'home');
 }, 60_000);
 afterAll(async () => {
   await rz?.stop();

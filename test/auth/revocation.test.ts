@@ -9,7 +9,7 @@ beforeEach(async () => (t = await makeTestApp()));
 afterEach(() => t.close());
 
 async function session(email = 'ada@example.com') {
-  t.s.auth.addUser(email, 'alpha');
+  await t.s.auth.addUser(email, 'alpha');
   const before = t.log.lines.length;
   await t.s.auth.requestMagicLink(email);
   const token = /token[=:] ?([^\s&]+)/.exec(t.log.lines.slice(before).join('\n'))![1];
@@ -51,10 +51,10 @@ describe('immediate revocation', () => {
   });
 
   // SQLite's query plan (EXPLAIN QUERY PLAN): the PostgreSQL tier has its own indexes.
-  it.skipIf(TEST_BACKEND === 'postgres')('the check is one lookup on the partial index', () => {
-    const plan = t.s.db
+  it.skipIf(TEST_BACKEND === 'postgres')('the check is one lookup on the partial index', async () => {
+    const plan = (await t.s.db
       .prepare("EXPLAIN QUERY PLAN SELECT 1 FROM refresh_tokens WHERE tenant_id = ? AND family_id = ? AND revoked_at IS NOT NULL LIMIT 1")
-      .all('t', 'f') as Array<{ detail: string }>;
+      .all('t', 'f')) as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX refresh_tokens_revoked_family/);
   });
 });

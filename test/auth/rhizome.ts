@@ -1,5 +1,6 @@
 // An in-process Rhizome with identity-provider sign-in, served over real HTTP on a free
 // loopback port (the provider redirects the browser to it), on a fresh SQLite database.
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ export async function startRhizome(o: { port: number; env: Record<string, string
   const config = loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent', RHIZOME_PUBLIC_URL: url, ...o.env });
   const db = openDatabase(':memory:');
   const log = memoryLogger();
-  const s = wire(buildContainer({ config, db, embedder: new HashEmbedder(), log, oidcFetch: o.oidcFetch }));
+  const s = wire(await buildContainer({ config, db: new SqliteStore(db), embedder: new HashEmbedder(), log, oidcFetch: o.oidcFetch }));
   const app = createApp(s, [webMount]);
   const server: ServerType = await new Promise((r) => {
     const srv = serve({ fetch: app.fetch, port: o.port, hostname: '127.0.0.1' }, () => r(srv));

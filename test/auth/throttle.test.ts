@@ -65,7 +65,7 @@ describe('sign-in link flood', () => {
 
   it('per email: always 202, at most N links sent, one warning', async () => {
     t = await makeTestApp({ config: { limits: LIMITS } });
-    t.s.auth.addUser('ada@example.com', 'alpha');
+    await t.s.auth.addUser('ada@example.com', 'alpha');
     for (let i = 0; i < 30; i++) expect((await ask(`10.9.0.${i}`, i % 2 ? 'ada@example.com' : 'ADA@example.com')).status).toBe(202);
     expect(mails('ada@example.com')).toBe(LIMITS.magicLinksPerEmail);
     expect(t.log.lines.filter((l) => l.includes('WARN') && l.includes('sign-in link'))).toHaveLength(1);
@@ -73,7 +73,7 @@ describe('sign-in link flood', () => {
 
   it('per address: one client cannot spray many addresses', async () => {
     t = await makeTestApp({ config: { limits: LIMITS } });
-    for (let i = 0; i < 12; i++) t.s.auth.addUser(`u${i}@example.com`, 'alpha');
+    for (let i = 0; i < 12; i++) await t.s.auth.addUser(`u${i}@example.com`, 'alpha');
     for (let i = 0; i < 12; i++) expect((await ask('10.9.9.9', `u${i}@example.com`)).status).toBe(202);
     const sent = Array.from({ length: 12 }, (_, i) => mails(`u${i}@example.com`)).reduce((a, b) => a + b, 0);
     expect(sent).toBe(LIMITS.magicLinksPerAddress);

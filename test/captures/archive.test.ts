@@ -96,7 +96,7 @@ describe('archived copy', () => {
     const id = await postCapture(t, { title: 'Soil article', content_type: 'article', url: site.url('/article') });
     await settled(t, id);
     site.routes.set('/article', serve('text/html', PAGE('Soil article, second edition')));
-    const other = t.tenant('beta').auth;
+    const other = (await t.tenant('beta')).auth;
     await expectProblem(await t.req('POST', `/api/v1/captures/${id}/snapshot`, undefined, other), 404, 'not_found');
     await expectProblem(await t.req('GET', `/api/v1/captures/${id}/snapshot`, undefined, other), 404, 'not_found');
     const res = await t.req('POST', `/api/v1/captures/${id}/snapshot`);
@@ -139,7 +139,7 @@ describe('check-links', () => {
     // The copy is still here.
     expect((await t.req('GET', `/api/v1/captures/${gone}/snapshot`)).status).toBe(200);
     // Another tenant's check sees none of these.
-    expect((await (await t.req('POST', '/api/v1/captures/check-links', undefined, t.tenant('beta').auth)).json()).checked).toBe(0);
+    expect((await (await t.req('POST', '/api/v1/captures/check-links', undefined, (await t.tenant('beta')).auth)).json()).checked).toBe(0);
 
     site.routes.set('/article', serve('text/html', PAGE('Back')));
     await t.req('POST', '/api/v1/captures/check-links');
@@ -151,18 +151,18 @@ describe('check-links', () => {
     const id = await postCapture(t, { title: 'Soil article', content_type: 'article', url: site.url('/article') });
     await t.s.queue.idle();
     site.routes.delete('/article');
-    const other = t.tenant('beta'); // no captures: nothing to check
-    const jobs = () => t.s.db.prepare(`SELECT tenant_id FROM jobs WHERE kind = 'captures.check-links'`).all() as Array<{ tenant_id: string }>;
-    expect(t.s.captures.linkCheck.scheduleDue([t.tenantId, other.tenantId])).toBe(1);
+    const other = await t.tenant('beta'); // no captures: nothing to check
+    const jobs = async () => await t.s.db.prepare(`SELECT tenant_id FROM jobs WHERE kind = 'captures.check-links'`).all() as Array<{ tenant_id: string }>;
+    expect(await t.s.captures.linkCheck.scheduleDue([t.tenantId, other.tenantId])).toBe(1);
     await t.s.queue.idle();
     expect((await (await t.req('GET', `/api/v1/captures/${id}`)).json()).metadata.source_status).toBe('gone');
     // Checked just now: not again until a week has passed; then again.
-    expect(t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(0);
-    expect(jobs()).toEqual([]);
+    expect(await t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(0);
+    expect(await jobs()).toEqual([]);
     t.clock.advance(6 * 24 * 3600 * 1000);
-    expect(t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(0);
+    expect(await t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(0);
     t.clock.advance(1 * 24 * 3600 * 1000 + 1000);
-    expect(t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(1);
-    expect(jobs()).toEqual([{ tenant_id: t.tenantId }]);
+    expect(await t.s.captures.linkCheck.scheduleDue([t.tenantId])).toBe(1);
+    expect(await jobs()).toEqual([{ tenant_id: t.tenantId }]);
   });
 });

@@ -27,7 +27,7 @@ describe('exactly once', () => {
   it('a run interrupted mid-pipeline is redone from the start with clean provenance', async () => {
     const id = await postCapture(t, { title: 'Twice started', content_type: 'note', selected_text: 'a run that died half way' });
     // The first claim "dies": simulate by recording a partial run, then let the real job run.
-    t.s.repos.captures.addStage(t.tenantId, id, { run: 1, stage: 'fetch', started_at: 'x', finished_at: 'x', model: 'stale', output: '{}' });
+    await t.s.repos.captures.addStage(t.tenantId, id, { run: 1, stage: 'fetch', started_at: 'x', finished_at: 'x', model: 'stale', output: '{}' });
     const c = await settled(t, id);
     expect(c.status).toBe('completed');
     const prov = await (await t.req('GET', `/api/v1/captures/${id}/provenance`)).json();

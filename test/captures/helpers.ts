@@ -6,7 +6,7 @@ import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 export async function capturesApp(config: Partial<Config> = {}): Promise<TestApp> {
   const t = await makeTestApp({ config: { allowPrivateFetch: true, ...config } });
-  t.s.queue.start();
+  await t.s.queue.start();
   return t;
 }
 

@@ -15,7 +15,7 @@ describe('POST /captures', () => {
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body).toEqual({ id: expect.stringMatching(/^cap_/), status: 'pending' });
-    expect(t.s.repos.jobs.pendingOfKind(t.tenantId, 'capture_process')).toBe(1);
+    expect(await t.s.repos.jobs.pendingOfKind(t.tenantId, 'capture_process')).toBe(1);
   });
   it('validates the body', async () => {
     await expectProblem(await t.req('POST', '/api/v1/captures', { content_type: 'note', source: 'api' }), 400, 'validation_failed');
@@ -45,7 +45,7 @@ describe('GET /captures/check', () => {
   });
   it('never answers for another tenant', async () => {
     await postCapture(t, { title: 'Post', content_type: 'article', url: 'https://example.com/a', selected_text: 'hi' });
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     await expectProblem(await t.req('GET', `/api/v1/captures/check?url=${encodeURIComponent('https://example.com/a')}`, undefined, beta.auth), 404, 'not_found');
   });
 });
@@ -93,7 +93,7 @@ describe('POST /captures/upload', () => {
     await expectProblem(await upload(t, Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0, 0]), 'tool.exe'), 415, 'unsupported_media_type');
     await expectProblem(await upload(t, Buffer.from('PK\x03\x04\x14\x00\x00\x00\x08\x00junkjunkjunk'), 'fake.docx'), 415, 'unsupported_media_type');
     await expectProblem(await t.req('POST', '/api/v1/captures/upload', { file: 'x' }), 415, 'unsupported_media_type');
-    expect(t.s.repos.jobs.pendingOfKind(t.tenantId, 'capture_process')).toBe(0);
+    expect(await t.s.repos.jobs.pendingOfKind(t.tenantId, 'capture_process')).toBe(0);
   });
   it('400 without a file or with an empty one', async () => {
     const form = new FormData();
@@ -107,7 +107,7 @@ describe('POST /captures/upload', () => {
     const res = await upload(t, big, 'huge.png');
     expect(res.headers.get('connection')).toBe('close');
     await expectProblem(res, 413, 'payload_too_large');
-    expect(t.s.repos.jobs.pendingOfKind(t.tenantId, 'capture_process')).toBe(0);
+    expect(await t.s.repos.jobs.pendingOfKind(t.tenantId, 'capture_process')).toBe(0);
   });
   it('413 at once when the declared length is over the limit', async () => {
     const res = await t.app.request('/api/v1/captures/upload', {

@@ -307,7 +307,7 @@ describe('tenant isolation', () => {
   it('another tenant sees 404 everywhere and an empty list', async () => {
     const id = await postCapture(t, { title: 'Private', content_type: 'note', selected_text: 'mine' });
     await settled(t, id);
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     for (const [m, p] of [['GET', ''], ['GET', '/content'], ['GET', '/content?format=markdown'], ['GET', '/activity'], ['GET', '/provenance'], ['POST', '/retry'], ['POST', '/reingest'], ['POST', '/archive'], ['POST', '/unarchive'], ['POST', '/dismiss'], ['DELETE', '']]) {
       await expectProblem(await t.req(m, `/api/v1/captures/${id}${p}`, undefined, beta.auth), 404, 'not_found');
     }

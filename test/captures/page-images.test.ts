@@ -79,7 +79,7 @@ describe('pictures kept at capture time', () => {
     await expectProblem(await t.req('GET', '/api/v1/captures/no-such-capture/favicon'), 404, 'not_found');
     const id = await postCapture(t, { title: 'Soil', content_type: 'article', url: site.url('/with-images') });
     await settled(t, id);
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     await expectProblem(await t.req('GET', `/api/v1/captures/${id}/image`, undefined, beta.auth), 404, 'not_found');
     await expectProblem(await t.req('GET', `/api/v1/captures/${id}/favicon`, undefined, beta.auth), 404, 'not_found');
   });
@@ -90,7 +90,7 @@ describe('pictures kept at capture time', () => {
     const mine = await (await t.req('GET', `/api/v1/captures?node_id=${c.node_id}`)).json();
     expect(mine.data.map((x: { id: string }) => x.id)).toEqual([id]);
     expect(mine.total).toBe(1);
-    const other = await (await t.req('GET', `/api/v1/captures?node_id=${c.node_id}`, undefined, t.tenant('beta').auth)).json();
+    const other = await (await t.req('GET', `/api/v1/captures?node_id=${c.node_id}`, undefined, (await t.tenant('beta')).auth)).json();
     expect(other.total).toBe(0);
   });
 });

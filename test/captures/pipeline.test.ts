@@ -174,7 +174,7 @@ describe('the node vector', () => {
   it('is stored with the node by the capture itself (no second model call), so semantic search finds it at once', async () => {
     const spy = vi.spyOn(t.s.embedder, 'embed');
     const c = await settled(t, await postCapture(t, { title: 'Compost guide', content_type: 'article', url: site.url('/posts/compost') }));
-    const v = t.s.vectors.get(t.tenantId, c.node_id);
+    const v = await t.s.vectors.get(t.tenantId, c.node_id);
     expect(v).not.toBeNull();
     const n = await node(c.node_id);
     const [expected] = await t.s.embedder.embed([[n.title, n.summary, n.body_markdown].join('\n').slice(0, 2000)]);

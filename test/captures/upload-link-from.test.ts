@@ -27,7 +27,7 @@ describe('upload link_from', () => {
   });
 
   it('refuses a node that is not the tenant\'s, and keeps nothing', async () => {
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     const theirs = (await (await t.req('POST', '/api/v1/nodes', { title: 'Theirs' }, other.auth)).json()).id as string;
     for (const bad of ['nod_missing', theirs, '   ', 'x'.repeat(101)]) {
       const body = await expectProblem(await upload(t, md('hello'), 'a.md', { link_from: bad }), 400, 'validation_failed');

@@ -26,7 +26,7 @@ describe('/mcp in-process', () => {
   };
 
   it('accepts a bearer session like the API and refuses it once expired', async () => {
-    t.s.auth.addUser('ada@example.com', 'alpha');
+    await t.s.auth.addUser('ada@example.com', 'alpha');
     await t.s.auth.requestMagicLink('ada@example.com');
     const token = /paste this token into `rhizome login`: (\S+)/.exec(t.log.lines.join('\n'))![1];
     const pair = await t.s.auth.verifyMagicLink(token);

@@ -31,7 +31,7 @@ describe('client login sessions', () => {
     configDir = mkdtempSync(join(tmpdir(), 'rhizome-session-'));
     // An empty data folder: no local credentials, so the stored session is what authenticates.
     config = loadConfig({ RHIZOME_API_URL: API, RHIZOME_CONFIG_DIR: configDir, RHIZOME_DATA_DIR: mkdtempSync(join(tmpdir(), 'rhizome-empty-')) });
-    t.s.auth.addUser('ada@example.com', 'alpha');
+    await t.s.auth.addUser('ada@example.com', 'alpha');
     const anon = makeClient();
     await anon.requestMagicLink('ada@example.com');
     const token = /paste this token into `rhizome login`: (\S+)/.exec(t.log.lines.join('\n'))![1];

@@ -24,7 +24,7 @@ async function app(queryCache?: number) {
   const embedder = new CountingEmbedder();
   t = await makeTestApp({ embedder, config: queryCache === undefined ? {} : { tuning: { queryCache } } });
   await t.req('POST', '/api/v1/nodes', { title: 'Sourdough starter', content: 'Feed the starter with flour and water every day.' });
-  t.s.queue.start();
+  await t.s.queue.start();
   await t.s.queue.idle();
   return embedder;
 }

@@ -132,7 +132,7 @@ describe('subscribing and polling', () => {
 
   it('another tenant sees none of it', async () => {
     const f = await subscribe({ url: fs.url('/rss.xml') });
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     for (const [m, p] of [['GET', `/api/v1/feeds/${f.id}`], ['PATCH', `/api/v1/feeds/${f.id}`], ['DELETE', `/api/v1/feeds/${f.id}`], ['POST', `/api/v1/feeds/${f.id}/poll`]] as const) {
       await expectProblem(await t.req(m, p, m === 'PATCH' ? { title: 'x' } : undefined, other.auth), 404, 'not_found');
     }
@@ -218,7 +218,7 @@ describe('OPML', () => {
     const opml = await res.text();
     expect(opml).toContain(`xmlUrl="${fs.url('/rss.xml')}"`);
 
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     const empty = await t.app.request('/api/v1/feeds/opml', { headers: { Authorization: other.auth } });
     expect(empty.status).toBe(200);
     expect(await empty.text()).toContain('<body/>');

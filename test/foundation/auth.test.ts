@@ -6,7 +6,7 @@ beforeEach(async () => (t = await makeTestApp()));
 afterEach(() => t.close());
 
 async function login(email = 'ada@example.com') {
-  t.s.auth.addUser(email, 'alpha');
+  await t.s.auth.addUser(email, 'alpha');
   expect((await t.req('POST', '/api/v1/auth/magic-link', { email }, null)).status).toBe(202);
   const line = t.log.lines.find((l) => l.includes(`mail to ${email}`) || l.includes('token=')) ?? '';
   const all = t.log.lines.join('');
@@ -71,8 +71,8 @@ describe('API keys', () => {
     expect(Date.parse(await lastUsed())).toBe(Date.parse(first) + 61_000);
   });
 
-  it('stores only an HMAC of the secret', () => {
-    const row = t.s.db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
+  it('stores only an HMAC of the secret', async () => {
+    const row = await t.s.db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
     expect(JSON.stringify(row)).not.toContain(t.key.split('.')[1]);
     expect((row.secret_hmac as Buffer).length).toBe(32);
   });
@@ -84,7 +84,7 @@ describe('API keys', () => {
   });
 
   it('another tenant cannot see or revoke my keys', async () => {
-    const b = t.tenant('beta');
+    const b = await t.tenant('beta');
     const mine = (await (await t.req('GET', '/api/v1/auth/api-keys')).json()).data[0];
     const theirs = await (await t.req('GET', '/api/v1/auth/api-keys', undefined, b.auth)).json();
     expect(theirs.data.map((k: { id: string }) => k.id)).not.toContain(mine.id);
@@ -113,7 +113,7 @@ describe('magic link and bearer tokens', () => {
   });
 
   it('an expired magic link fails', async () => {
-    t.s.auth.addUser('late@example.com', 'alpha');
+    await t.s.auth.addUser('late@example.com', 'alpha');
     await t.req('POST', '/api/v1/auth/magic-link', { email: 'late@example.com' }, null);
     const token = decodeURIComponent(/token=([^\s&]+)/.exec(t.log.lines.join(''))![1]);
     t.clock.advance(15 * 60 * 1000 + 1);
@@ -149,7 +149,7 @@ describe('magic link and bearer tokens', () => {
   });
 
   it('a bearer session sees only its own tenant', async () => {
-    const b = t.tenant('beta');
+    const b = await t.tenant('beta');
     const n = await (await t.req('POST', '/api/v1/nodes', { title: 'beta only' }, b.auth)).json();
     const { pair } = await login();
     await expectProblem(await t.req('GET', `/api/v1/nodes/${n.id}`, undefined, `Bearer ${pair.access_token}`), 404, 'not_found');

@@ -61,15 +61,15 @@ describe('/health', () => {
   });
 
   it("with credentials: model state and the caller's own queue depth, not other tenants'", async () => {
-    const other = t.tenant('health-other');
+    const other = await t.tenant('health-other');
     for (let i = 0; i < 3; i++) await t.req('POST', '/api/v1/nodes', { title: `other ${i}`, content: 'x' }, other.auth);
     const mine = await (await t.req('GET', '/health')).json();
     const theirs = await (await t.req('GET', '/health', undefined, other.auth)).json();
     expect(mine.embedding.state).toBeDefined();
     expect(theirs.jobs.queued).toBeGreaterThan(0);
-    expect(mine.jobs.queued).toBe(t.s.queue.depthOf(t.tenantId));
-    expect(mine.jobs.queued).toBeLessThan(t.s.queue.depth()); // not the all-tenant count
-    expect(theirs.jobs.queued).toBe(t.s.queue.depthOf(other.tenantId));
+    expect(mine.jobs.queued).toBe(await t.s.queue.depthOf(t.tenantId));
+    expect(mine.jobs.queued).toBeLessThan(await t.s.queue.depth()); // not the all-tenant count
+    expect(theirs.jobs.queued).toBe(await t.s.queue.depthOf(other.tenantId));
   });
 
   it('bad credentials are a 401, not a quiet downgrade', async () => {

@@ -56,7 +56,7 @@ describe('JSON endpoints refuse other bodies', () => {
   it('POST /auth/magic-link with a text/plain body is a 415 however often it comes, and spends no sign-in quota', async () => {
     const app = await makeTestApp();
     try {
-      app.s.auth.addUser('ada@example.com', 'alpha');
+      await app.s.auth.addUser('ada@example.com', 'alpha');
       const send = (type: string) => app.app.request('/api/v1/auth/magic-link', { method: 'POST', body: '{"email":"ada@example.com"}', headers: { 'Content-Type': type } });
       for (let i = 0; i < 12; i++) await expectProblem(await send('text/plain;charset=UTF-8'), 415, 'unsupported_media_type');
       expect(app.log.lines.filter((l) => l.includes('mail to ada@example.com'))).toEqual([]);

@@ -3,26 +3,28 @@
 import { SqliteError } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import { VectorsRepo } from '../../src/repos/vectors.repo.js';
-import { closeDatabase, openDatabase, type Db } from '../../src/db/open.js';
+import { fts5NodeKeywords } from '../../src/repos/keyword-index.repo.js';
+import { openDatabase } from '../../src/db/open.js';
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { apiKeysScenario, graphHealthScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, tokensScenario, transactionScenario, vectorsScenario } from '../helpers/repo-scenarios.js';
 
 describe('repository scenarios on SQLite', () => {
-  let db: Db;
+  let db: SqliteStore;
   beforeEach(() => {
-    db = openDatabase(':memory:');
+    db = new SqliteStore(openDatabase(':memory:'));
   });
-  afterEach(() => closeDatabase(db));
+  afterEach(async () => await db.close());
 
-  it('TenantsRepo: insert, find, count, list, install settings kept once', () => tenantsScenario(db, SqliteError));
-  it('ApiKeysRepo: named parameters, a BLOB back as a Buffer, changes counted', () => apiKeysScenario(db));
-  it('db.transaction() is all or nothing, nested calls are savepoints', () => transactionScenario(db, SqliteError));
-  it('JobsRepo: one queued job per dedupe key, claims by kind in batches, retries and requeues', () => jobsScenario(db));
-  it('TokensRepo: magic links and refresh tokens by HMAC, used once, families revoked', () => tokensScenario(db));
-  it('LinksRepo and TagsRepo: typed links upserted per tenant, related nodes, edges; tag counts and nodes by tag', () => linksAndTagsScenario(db));
-  it('ParaRepo: items in PARA order, slugs, archive, automatic and user filings, orphans, rate limits', () => paraScenario(db));
-  it('ImportsRepo and CalibrationsRepo: import keys by path and hash, runs interrupted at start-up; one calibration per model', () => importsAndCalibrationsScenario(db));
-  it('NodesRepo: insert with the keyword index, get by id/seq, list with every filter, PARA of a node, update, delete', () => nodesScenario(db));
-  it('GraphHealthRepo and HealthHistoryRepo: counters kept by the engine\'s triggers, daily snapshots, the inbox\'s counts and lists', () => graphHealthScenario(db));
-  it('VectorsRepo: space, upsert and replace, delete, get, pages through 2,500 vectors, count, own tenant only, exact k-NN, a new dimension', () => vectorsScenario(db, (d) => new VectorsRepo(d)));
-  it('VectorsRepo without vec0\'s chunk reads: the same answers', () => vectorsScenario(db, (d) => new VectorsRepo(d, { chunks: false })));
+  it('TenantsRepo: insert, find, count, list, install settings kept once', async () => await tenantsScenario(db, SqliteError));
+  it('ApiKeysRepo: named parameters, a BLOB back as a Buffer, changes counted', async () => await apiKeysScenario(db));
+  it('db.transaction() is all or nothing, nested calls are savepoints', async () => await transactionScenario(db, SqliteError));
+  it('JobsRepo: one queued job per dedupe key, claims by kind in batches, retries and requeues', async () => await jobsScenario(db));
+  it('TokensRepo: magic links and refresh tokens by HMAC, used once, families revoked', async () => await tokensScenario(db));
+  it('LinksRepo and TagsRepo: typed links upserted per tenant, related nodes, edges; tag counts and nodes by tag', async () => await linksAndTagsScenario(db));
+  it('ParaRepo: items in PARA order, slugs, archive, automatic and user filings, orphans, rate limits', async () => await paraScenario(db));
+  it('ImportsRepo and CalibrationsRepo: import keys by path and hash, runs interrupted at start-up; one calibration per model', async () => await importsAndCalibrationsScenario(db));
+  it('NodesRepo: insert with the keyword index, get by id/seq, list with every filter, PARA of a node, update, delete', async () => await nodesScenario(db, fts5NodeKeywords(db)));
+  it('GraphHealthRepo and HealthHistoryRepo: counters kept by the engine\'s triggers, daily snapshots, the inbox\'s counts and lists', async () => await graphHealthScenario(db));
+  it('VectorsRepo: space, upsert and replace, delete, get, pages through 2,500 vectors, count, own tenant only, exact k-NN, a new dimension', async () => await vectorsScenario(db, (d) => new VectorsRepo(d as SqliteStore)));
+  it('VectorsRepo without vec0\'s chunk reads: the same answers', async () => await vectorsScenario(db, (d) => new VectorsRepo(d as SqliteStore, { chunks: false })));
 });

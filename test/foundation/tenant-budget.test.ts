@@ -16,7 +16,7 @@ describe('per-tenant request budgets', () => {
 
   it('stop one tenant past its budget without slowing another; cheap reads are free', async () => {
     t = await makeTestApp({ config: { limits } });
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     const node = await (await t.req('POST', '/api/v1/nodes', { title: 'Walnut orchard' })).json();
     for (let i = 0; i < 3; i++) expect((await t.req('GET', '/api/v1/nodes?query=walnut')).status).toBe(200);
     const over = await t.req('POST', '/api/v1/context', { query: 'walnut' });

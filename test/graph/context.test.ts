@@ -8,7 +8,7 @@ type Ctx = { id: string; title: string; summary: string; score: number; reasons:
 let t: TestApp;
 beforeEach(async () => {
   t = await makeTestApp();
-  t.s.queue.start();
+  await t.s.queue.start();
 });
 afterEach(() => t.close());
 
@@ -97,7 +97,7 @@ describe('POST /context', () => {
 
   it('ignores unknown and foreign focus ids without leaking anything', async () => {
     const mine = await createNode(t, { title: 'Mine', status: 'validated' });
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     const theirs = await createNode(t, { title: 'Theirs' }, beta.auth);
     const theirNeighbour = await createNode(t, { title: 'Their neighbour' }, beta.auth);
     await setLinks(t, theirs, [{ target_id: theirNeighbour, type: 'related' }], beta.auth);

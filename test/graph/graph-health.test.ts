@@ -14,13 +14,13 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 /** Captures arrive through the captures service; these counters come from triggers on the table. */
-function insertCapture(id: string, status: string, tenantId = t.tenantId) {
+async function insertCapture(id: string, status: string, tenantId = t.tenantId) {
   const now = iso(t.clock.now());
-  t.s.db
+  await t.s.db
     .prepare(`INSERT INTO captures (id, tenant_id, status, title, content_type, source, created_at, updated_at) VALUES (?, ?, ?, 'c', 'note', 'api', ?, ?)`)
     .run(id, tenantId, status, now, now);
 }
-const setCaptureStatus = (id: string, status: string) => t.s.db.prepare('UPDATE captures SET status = ? WHERE id = ?').run(status, id);
+const setCaptureStatus = async (id: string, status: string) => await t.s.db.prepare('UPDATE captures SET status = ? WHERE id = ?').run(status, id);
 
 describe('GET /graph-health', () => {
   it('starts at zero', async () => {
@@ -57,18 +57,18 @@ describe('GET /graph-health', () => {
     expect((await health(t)).total_links).toBe(2);
     expect((await t.req('DELETE', `/api/v1/nodes/${c}`)).status).toBe(204);
     expect((await health(t)).total_links).toBe(1);
-    const rows = t.s.db.prepare('SELECT count(*) FROM links WHERE tenant_id = ?').pluck().get(t.tenantId);
+    const rows = await t.s.db.prepare('SELECT count(*) FROM links WHERE tenant_id = ?').pluck().get(t.tenantId);
     expect(rows).toBe(2);
   });
 
   it('counts captures and the pending/processing ones', async () => {
-    insertCapture('cap_1', 'pending');
-    insertCapture('cap_2', 'processing');
-    insertCapture('cap_3', 'failed');
+    await insertCapture('cap_1', 'pending');
+    await insertCapture('cap_2', 'processing');
+    await insertCapture('cap_3', 'failed');
     expect(await health(t)).toMatchObject({ total_captures: 3, pending_captures: 2 });
-    setCaptureStatus('cap_1', 'completed');
+    await setCaptureStatus('cap_1', 'completed');
     expect(await health(t)).toMatchObject({ total_captures: 3, pending_captures: 1 });
-    t.s.db.prepare('DELETE FROM captures WHERE id = ?').run('cap_2');
+    await t.s.db.prepare('DELETE FROM captures WHERE id = ?').run('cap_2');
     expect(await health(t)).toMatchObject({ total_captures: 2, pending_captures: 0 });
   });
 
@@ -91,9 +91,9 @@ describe('GET /graph-health', () => {
   });
 
   // SQLite's query plan (EXPLAIN QUERY PLAN): the PostgreSQL tier has its own indexes.
-  it.skipIf(TEST_BACKEND === 'postgres')('counts stale nodes through the (tenant, status, updated_at) index, not a table scan', () => {
+  it.skipIf(TEST_BACKEND === 'postgres')('counts stale nodes through the (tenant, status, updated_at) index, not a table scan', async () => {
     for (const sql of [STALE_SQL, WITH_STALE_RECENT_SIDE_SQL]) {
-      const plan = (t.s.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ t: 'x', before: 'y' }) as Array<{ detail: string }>).map((r) => r.detail);
+      const plan = ((await t.s.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ t: 'x', before: 'y' })) as Array<{ detail: string }>).map((r) => r.detail);
       expect(plan.filter((d) => d.includes('nodes_tenant_status_updated')).length).toBe(2);
       expect(plan.some((d) => /^SCAN nodes\b/.test(d))).toBe(false);
     }
@@ -103,31 +103,31 @@ describe('GET /graph-health', () => {
   // one from the tenant's open-node counter); the answer must not depend on which it took.
   it('counts stale nodes the same from either side of the window, as the shorter side changes', async () => {
     const repo = new GraphHealthRepo(t.s.db as never);
-    const direct = (before: string) => t.s.db.prepare(STALE_SQL).pluck().get({ t: t.tenantId, before }) as number;
-    const check = () => {
+    const direct = async (before: string) => await t.s.db.prepare(STALE_SQL).pluck().get({ t: t.tenantId, before }) as number;
+    const check = async () => {
       const before = iso(t.clock.now() - 90 * DAY);
-      for (let i = 0; i < 2; i++) expect(repo.staleCount(t.tenantId, before)).toBe(direct(before)); // the second call may take the other side
+      for (let i = 0; i < 2; i++) expect(await repo.staleCount(t.tenantId, before)).toBe(await direct(before)); // the second call may take the other side
     };
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push(await createNode(t, { title: `old ${i}`, status: i === 3 ? 'dismissed' : 'raw' }));
     await createNode(t, { title: 'validated', status: 'validated' });
-    check(); // none stale yet: the recent side holds them all
+    await check(); // none stale yet: the recent side holds them all
     t.clock.advance(91 * DAY);
-    check(); // all four stale
+    await check(); // all four stale
     for (let i = 0; i < 3; i++) await createNode(t, { title: `new ${i}` });
-    check();
+    await check();
     for (const id of ids.slice(0, 3)) await t.req('PATCH', `/api/v1/nodes/${id}`, { title: 'touched' });
-    check(); // one stale of seven open
-    expect(repo.staleCount(t.tenantId, iso(t.clock.now() - 90 * DAY))).toBe(1);
-    expect(repo.staleCount('ten_none', iso(t.clock.now()))).toBe(0);
+    await check(); // one stale of seven open
+    expect(await repo.staleCount(t.tenantId, iso(t.clock.now() - 90 * DAY))).toBe(1);
+    expect(await repo.staleCount('ten_none', iso(t.clock.now()))).toBe(0);
   });
 
   it('is per tenant', async () => {
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     const a = await createNode(t, { title: 'A', status: 'validated' });
     const b = await createNode(t, { title: 'B' });
     await setLinks(t, a, [{ target_id: b, type: 'related' }]);
-    insertCapture('cap_a', 'pending');
+    await insertCapture('cap_a', 'pending');
     await createNode(t, { title: 'beta node' }, beta.auth);
     expect(await health(t, beta.auth)).toEqual({
       total_nodes: 1, validated_nodes: 0, total_captures: 0, pending_captures: 0, total_links: 0, stale_nodes: 0,

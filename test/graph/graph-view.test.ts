@@ -53,7 +53,7 @@ describe('GET /graph', () => {
 
   it('shows only the caller tenant, and rejects a bad limit with problem+json', async () => {
     await createNode(t, { title: 'mine' });
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     await createNode(t, { title: 'theirs' }, other.auth);
     expect((await get('/graph')).nodes.map((n: any) => n.title)).toEqual(['mine']);
     expect((await get('/graph', other.auth)).nodes.map((n: any) => n.title)).toEqual(['theirs']);
@@ -77,14 +77,14 @@ describe('GET /graph-health/history', () => {
     const d2 = await get('/graph-health/history?days=7');
     expect(d2.days.map((d: any) => d.total_nodes)).toEqual([2, 3]);
     expect(d2.days[0].day < d2.days[1].day).toBe(true);
-    const rows = t.s.db.prepare('SELECT count(*) FROM graph_health_daily WHERE tenant_id = ?').pluck().get(t.tenantId);
+    const rows = await t.s.db.prepare('SELECT count(*) FROM graph_health_daily WHERE tenant_id = ?').pluck().get(t.tenantId);
     expect(rows).toBe(2);
     // Outside the window: only today.
     t.clock.advance(10 * DAY);
     expect((await get('/graph-health/history?days=3')).days).toHaveLength(1);
     await expectProblem(await t.req('GET', '/api/v1/graph-health/history?days=0'), 400, 'validation_failed');
     // Another tenant sees none of it.
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     expect((await get('/graph-health/history?days=30', other.auth)).days).toEqual([expect.objectContaining({ total_nodes: 0 })]);
   });
 });
@@ -96,10 +96,10 @@ describe('GET /graph-health/inbox', () => {
     t.clock.advance(100 * DAY);
     const filed = await createNode(t, { title: 'Filed by hand', para_item_ids: [para.id] });
     const auto = await createNode(t, { title: 'Filed automatically' });
-    t.s.db.prepare(`INSERT INTO node_para (tenant_id, node_id, para_item_id, source, score, method, created_at) VALUES (?, ?, ?, 'auto', 0.62, 'centroid', ?)`)
+    await t.s.db.prepare(`INSERT INTO node_para (tenant_id, node_id, para_item_id, source, score, method, created_at) VALUES (?, ?, ?, 'auto', 0.62, 'centroid', ?)`)
       .run(t.tenantId, auto, para.id, new Date(t.clock.now()).toISOString());
     const now = new Date(t.clock.now()).toISOString();
-    t.s.db.prepare(`INSERT INTO captures (id, tenant_id, status, title, url, content_type, source, error, created_at, updated_at) VALUES ('cap1', ?, 'failed', 'Broken page', 'https://example.org/x', 'link', 'api', 'fetch failed: 404', ?, ?)`)
+    await t.s.db.prepare(`INSERT INTO captures (id, tenant_id, status, title, url, content_type, source, error, created_at, updated_at) VALUES ('cap1', ?, 'failed', 'Broken page', 'https://example.org/x', 'link', 'api', 'fetch failed: 404', ?, ?)`)
       .run(t.tenantId, now, now);
     const inbox = await get('/graph-health/inbox');
     expect(inbox.counts).toEqual({ failed_captures: 1, orphans: 1, stale: 1, auto_filings: 1 });
@@ -111,6 +111,6 @@ describe('GET /graph-health/inbox', () => {
     // Confirming the filing (sending it back as the user's) empties that section.
     expect((await t.req('PATCH', `/api/v1/nodes/${auto}`, { para_item_ids: [para.id] })).status).toBe(200);
     expect((await get('/graph-health/inbox')).counts.auto_filings).toBe(0);
-    expect((await get('/graph-health/inbox', t.tenant('beta').auth)).counts).toEqual({ failed_captures: 0, orphans: 0, stale: 0, auto_filings: 0 });
+    expect((await get('/graph-health/inbox', (await t.tenant('beta')).auth)).counts).toEqual({ failed_captures: 0, orphans: 0, stale: 0, auto_filings: 0 });
   });
 });

@@ -23,7 +23,7 @@ describe('PATCH /nodes/:id/links', () => {
     expect(await res.json()).toEqual({ links: sorted([{ target_id: b, type: 'references' }, { target_id: c, type: 'part_of' }]) });
     expect(await getLinks(t, b)).toEqual([{ target_id: a, type: 'referenced_by' }]);
     expect(await getLinks(t, c)).toEqual([{ target_id: a, type: 'has_part' }]);
-    expectSymmetric(t);
+    await expectSymmetric(t);
   });
 
   it('gives every type its documented inverse', async () => {
@@ -37,12 +37,12 @@ describe('PATCH /nodes/:id/links', () => {
     }
     expect(INVERSE_LINK_TYPE.related).toBe('related');
     expect(INVERSE_LINK_TYPE.contradicts).toBe('contradicts');
-    expectSymmetric(t);
+    await expectSymmetric(t);
   });
 
   it('replaces the whole set: absent links vanish with their reverses, changed types change both rows', async () => {
     await setLinks(t, a, [{ target_id: b, type: 'related' }, { target_id: c, type: 'supports' }]);
-    expectSymmetric(t);
+    await expectSymmetric(t);
 
     const res = await setLinks(t, a, [{ target_id: c, type: 'contradicts' }, { target_id: d, type: 'derived_from' }]);
     expect(res.status).toBe(200);
@@ -50,10 +50,10 @@ describe('PATCH /nodes/:id/links', () => {
     expect(await getLinks(t, b)).toEqual([]);
     expect(await getLinks(t, c)).toEqual([{ target_id: a, type: 'contradicts' }]);
     expect(await getLinks(t, d)).toEqual([{ target_id: a, type: 'source_of' }]);
-    expectSymmetric(t);
+    await expectSymmetric(t);
 
     expect((await (await setLinks(t, a, [])).json()).links).toEqual([]);
-    expect(allLinkRows(t)).toEqual([]);
+    expect(await allLinkRows(t)).toEqual([]);
   });
 
   it("counts links made from the other side as the node's own: leaving one out removes that pair", async () => {
@@ -65,7 +65,7 @@ describe('PATCH /nodes/:id/links', () => {
     await setLinks(t, a, [{ target_id: c, type: 'related' }]);
     expect(await getLinks(t, b)).toEqual([]);
     expect(await getLinks(t, c)).toEqual([{ target_id: a, type: 'related' }]);
-    expectSymmetric(t);
+    await expectSymmetric(t);
   });
 
   it('keeps other nodes\' links untouched', async () => {
@@ -73,7 +73,7 @@ describe('PATCH /nodes/:id/links', () => {
     await setLinks(t, a, [{ target_id: b, type: 'related' }]);
     await setLinks(t, a, []);
     expect(sorted(await getLinks(t, b))).toEqual(sorted([{ target_id: c, type: 'related' }, { target_id: d, type: 'related' }]));
-    expectSymmetric(t);
+    await expectSymmetric(t);
   });
 
   describe('400 validation_failed, and nothing changes', () => {
@@ -94,18 +94,18 @@ describe('PATCH /nodes/:id/links', () => {
     for (const [name, payload] of cases) {
       it(name, async () => {
         await setLinks(t, a, [{ target_id: b, type: 'references' }]);
-        const before = allLinkRows(t);
+        const before = await allLinkRows(t);
         const res = await t.req('PATCH', `/api/v1/nodes/${a}/links`, payload());
         const p = await expectProblem(res, 400, 'validation_failed');
         expect(p.errors?.length).toBeGreaterThan(0);
-        expect(allLinkRows(t)).toEqual(before);
+        expect(await allLinkRows(t)).toEqual(before);
       });
     }
 
     it('malformed JSON', async () => {
-      const before = allLinkRows(t);
+      const before = await allLinkRows(t);
       await expectProblem(await t.req('PATCH', `/api/v1/nodes/${a}/links`, '{"links": ['), 400, 'validation_failed');
-      expect(allLinkRows(t)).toEqual(before);
+      expect(await allLinkRows(t)).toEqual(before);
     });
 
     it('names the offending entry', async () => {
@@ -123,10 +123,10 @@ describe('PATCH /nodes/:id/links', () => {
 
 describe('tenant isolation', () => {
   it("another tenant's node is a 404 as a source and reads exactly like a missing node as a target", async () => {
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     const x = await createNode(t, { title: 'Beta node' }, beta.auth);
     await setLinks(t, a, [{ target_id: b, type: 'related' }]);
-    const before = allLinkRows(t);
+    const before = await allLinkRows(t);
 
     // beta cannot see or change alpha's node
     await expectProblem(await setLinks(t, a, [], beta.auth), 404, 'not_found');
@@ -138,7 +138,7 @@ describe('tenant isolation', () => {
     const missing = await expectProblem(await setLinks(t, a, [{ target_id: 'nod_zzzz', type: 'related' }]), 400, 'validation_failed');
     expect(foreign.detail.replace(x, 'ID')).toBe(missing.detail.replace('nod_zzzz', 'ID'));
     expect(JSON.stringify(foreign.errors).replace(x, 'ID')).toBe(JSON.stringify(missing.errors).replace('nod_zzzz', 'ID'));
-    expect(allLinkRows(t)).toEqual(before);
+    expect(await allLinkRows(t)).toEqual(before);
   });
 });
 
@@ -147,9 +147,9 @@ describe('deleting a node', () => {
     await setLinks(t, a, [{ target_id: b, type: 'references' }, { target_id: c, type: 'related' }]);
     await setLinks(t, b, [{ target_id: a, type: 'referenced_by' }, { target_id: c, type: 'supports' }]);
     expect((await t.req('DELETE', `/api/v1/nodes/${a}`)).status).toBe(204);
-    expect(allLinkRows(t).some((r) => r.includes(a))).toBe(false);
+    expect((await allLinkRows(t)).some((r) => r.includes(a))).toBe(false);
     expect(await getLinks(t, b)).toEqual([{ target_id: c, type: 'supports' }]);
     expect(await getLinks(t, c)).toEqual([{ target_id: b, type: 'supported_by' }]);
-    expectSymmetric(t);
+    await expectSymmetric(t);
   });
 });

@@ -64,7 +64,7 @@ describe('GET /nodes/:id/related', () => {
 
   it("404 for an unknown node or another tenant's node", async () => {
     await expectProblem(await t.req('GET', '/api/v1/nodes/nod_unknown/related'), 404, 'not_found');
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     const theirs = await createNode(t, { title: 'Theirs' }, beta.auth);
     await expectProblem(await t.req('GET', `/api/v1/nodes/${theirs}/related`), 404, 'not_found');
   });

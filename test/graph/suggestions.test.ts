@@ -7,7 +7,7 @@ let t: TestApp;
 let compost: string, seedlings: string, rust: string, dismissed: string;
 beforeEach(async () => {
   t = await makeTestApp();
-  t.s.queue.start();
+  await t.s.queue.start();
   compost = await createNode(t, { title: 'Compost heap temperature', content: 'A hot compost pile reaches sixty degrees within a week.', tags: ['garden'] });
   seedlings = await createNode(t, { title: 'Tomato seedlings', content: 'Harden off tomato seedlings before planting them out.', tags: ['garden'] });
   rust = await createNode(t, { title: 'Rust ownership rules', content: 'Each value has a single owner; the borrow checker enforces it.', tags: ['code'] });
@@ -81,7 +81,7 @@ describe('GET /links/suggestions', () => {
   });
 
   it("never suggests another tenant's nodes", async () => {
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     expect(await suggest('compost heap temperature', '', beta.auth)).toEqual([]);
     const theirs = await createNode(t, { title: 'Compost heap temperature' }, beta.auth);
     await t.s.queue.idle();

@@ -24,7 +24,7 @@ export interface TestApp {
   /** JSON request as tenant `alpha` (or with the given Authorization header). */
   req(method: string, path: string, body?: unknown, auth?: string | null): Promise<Response>;
   /** Another tenant with its own key. */
-  tenant(name: string): { tenantId: string; key: string; auth: string };
+  tenant(name: string): Promise<{ tenantId: string; key: string; auth: string }>;
   close(): Promise<void>;
 }
 
@@ -35,13 +35,13 @@ export async function makeTestApp(opts: { embedder?: Embedder; config?: Partial<
   const db = store.db;
   const clock = new ManualClock(Date.now());
   const log = memoryLogger();
-  const s = wire(buildContainer({ config, db, embedder: opts.embedder ?? new HashEmbedder(), clock, log }));
+  const s = wire(await buildContainer({ config, db, embedder: opts.embedder ?? new HashEmbedder(), clock, log }));
   // As at server start-up: the model's vector table is set up before the first write.
   s.embedding.init().catch((e) => log.error('embedding initialisation failed', e));
   const app = createApp(s);
   // Reopening a database file (restart tests) reuses its tenant with a fresh key.
-  const existing = s.tenants.findByName('alpha');
-  const first = existing ? { tenant_id: existing.id, api_key: s.auth.createApiKey(existing.id, 'test').key } : s.tenants.create('alpha');
+  const existing = await s.tenants.findByName('alpha');
+  const first = existing ? { tenant_id: existing.id, api_key: (await s.auth.createApiKey(existing.id, 'test')).key } : await s.tenants.create('alpha');
   const req = async (method: string, path: string, body?: unknown, auth?: string | null) => {
     const headers: Record<string, string> = {};
     if (auth !== null) headers.Authorization = auth ?? `ApiKey ${first.api_key}`;
@@ -64,8 +64,8 @@ export async function makeTestApp(opts: { embedder?: Embedder; config?: Partial<
     tenantId: first.tenant_id,
     key: first.api_key,
     req,
-    tenant(name) {
-      const t = s.tenants.create(name);
+    async tenant(name) {
+      const t = await s.tenants.create(name);
       return { tenantId: t.tenant_id, key: t.api_key, auth: `ApiKey ${t.api_key}` };
     },
     async close() {

@@ -22,7 +22,7 @@ export function useRealModel(opts: { app?: boolean } = {}): { embedder: WorkerEm
     await ctx.embedder.ready;
     if (opts.app !== false) {
       ctx.t = await makeTestApp({ embedder: ctx.embedder });
-      ctx.t.s.queue.start();
+      await ctx.t.s.queue.start();
     }
   });
   afterAll(async () => {

@@ -5,17 +5,17 @@
 // a migration per test), dropped when the app closes; a "file" path names one database
 // for the life of the test file, so restart tests find their data again.
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../src/db/open.js';
 import { openDatabase } from '../../src/db/open.js';
 import { connectPg } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
-import { PgDb } from '../../src/db/pg/pg-db.js';
-import { PgSync } from '../../src/db/pg/sync-client.js';
+import type { Store } from '../../src/db/store.js';
+import { PgStore } from '../../src/db/store/pg-store.js';
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 
 export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.RHIZOME_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TestDatabase {
-  db: Db | PgDb;
+  db: Store;
   /** Closes the connection; a PostgreSQL database made for this app only is dropped. */
   close(): Promise<void>;
 }
@@ -60,11 +60,11 @@ async function adminQuery(sql: string): Promise<void> {
 
 export async function openTestDatabase(path = ':memory:'): Promise<TestDatabase> {
   if (TEST_BACKEND === 'sqlite') {
-    const db = openDatabase(path);
+    const db = new SqliteStore(openDatabase(path));
     return {
       db,
       async close() {
-        db.close();
+        db.handle.close();
       },
     };
   }
@@ -76,11 +76,11 @@ export async function openTestDatabase(path = ':memory:'): Promise<TestDatabase>
     await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate()}`);
     if (keep) byPath.set(path, name);
   }
-  const db = new PgDb(new PgSync(dbUrl(name)));
+  const db = new PgStore(dbUrl(name));
   return {
     db,
     async close() {
-      db.close();
+      await db.close();
       if (!keep) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };

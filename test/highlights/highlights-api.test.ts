@@ -80,7 +80,7 @@ describe('/nodes/{id}/highlights', () => {
   it("another tenant gets 404 on every route and cannot see or touch the node's highlights", async () => {
     const id = await node();
     const h = await (await t.req('POST', `/api/v1/nodes/${id}/highlights`, { text: 'Soil is alive' })).json();
-    const other = t.tenant('beta').auth;
+    const other = (await t.tenant('beta')).auth;
     await expectProblem(await t.req('GET', `/api/v1/nodes/${id}/highlights`, undefined, other), 404, 'not_found');
     await expectProblem(await t.req('POST', `/api/v1/nodes/${id}/highlights`, { text: 'Soil' }, other), 404, 'not_found');
     await expectProblem(await t.req('GET', `/api/v1/nodes/${id}/highlights/${h.id}`, undefined, other), 404, 'not_found');
@@ -91,7 +91,7 @@ describe('/nodes/{id}/highlights', () => {
   });
 
   it("a capture's selected text becomes its node's first highlight, once, even when reingested", async () => {
-    t.s.queue.start();
+    await t.s.queue.start();
     const cap = await postCapture(t, { title: 'Field note', content_type: 'note', selected_text: 'Worms turn leaves into soil.' });
     const done = await settled(t, cap);
     expect(done.status).toBe('completed');
@@ -107,10 +107,10 @@ describe('/nodes/{id}/highlights', () => {
     const b = await node('Another text about compost heaps.');
     await t.req('POST', `/api/v1/nodes/${a}/highlights`, { text: 'Soil is alive' });
     await t.req('POST', `/api/v1/nodes/${b}/highlights`, { text: 'compost heaps', note: 'turn weekly' });
-    const got = t.s.highlights.highlightsFor(t.tenantId, [a, b, 'nod_none']);
+    const got = await t.s.highlights.highlightsFor(t.tenantId, [a, b, 'nod_none']);
     expect(got.get(a)!.map((h) => h.text)).toEqual(['Soil is alive']);
     expect(got.get(b)!.map((h) => h.note)).toEqual(['turn weekly']);
-    const beta = t.tenant('gamma');
-    expect(t.s.highlights.highlightsFor(beta.tenantId, [a, b]).size).toBe(0);
+    const beta = await t.tenant('gamma');
+    expect((await t.s.highlights.highlightsFor(beta.tenantId, [a, b])).size).toBe(0);
   });
 });

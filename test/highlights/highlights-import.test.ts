@@ -121,7 +121,7 @@ describe('Markdown export and import', () => {
     expect(note).toContain('the key idea');
     expect(note.indexOf('## Highlights')).toBeLessThan(note.indexOf('## Links'));
 
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     const { run } = await runImport('/api/v1/imports/markdown', 'vault.zip', zip, beta.auth);
     expect(run.counts).toMatchObject({ created: 2, highlights_added: 2 });
     const imported = await nodesWithHighlights(beta.auth);

@@ -71,7 +71,7 @@ describe('import and export over the API', () => {
     expect(files).toEqual(expect.arrayContaining(['.rhizome/para.yaml', 'Projects/Website- Redesign/Kickoff notes.md', 'Inbox/Sleep- what works-.md']));
 
     t.clock.advance(30 * 86_400_000); // the import happens a month later: dates must come from the files
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     const run = await runImport('/api/v1/imports/markdown', form('export.zip', zip), beta.auth);
     expect(run).toMatchObject({ status: 'completed', counts: { total: 4, created: 4, updated: 0, skipped: 0, failed: 0, unresolved_links: 0, para_items_created: 3 } });
     expect(await graphOf(beta.auth)).toEqual(await graphOf());
@@ -152,7 +152,7 @@ describe('import and export over the API', () => {
     const again = await runImport('/api/v1/imports/markdown', form('trip.zip', zip));
     expect(again.counts).toMatchObject({ skipped: 1, attachments_captured: 0 });
     // Once processed, the note that embeds the file references the file's node.
-    t.s.queue.start();
+    await t.s.queue.start();
     await t.s.queue.idle();
     await t.s.queue.stop();
     const cap = await ok(await t.req('GET', `/api/v1/captures/${caps[0].id}`));
@@ -181,7 +181,7 @@ describe('import and export over the API', () => {
     const again = await runImport('/api/v1/imports/bookmarks', form('bookmarks.html', html));
     expect(again.counts).toMatchObject({ created: 0, skipped: 4 });
     // Offline, the fetch fails at once: the bookmark node keeps the date it was first saved.
-    t.s.queue.start();
+    await t.s.queue.start();
     await t.s.queue.idle();
     await t.s.queue.stop();
     const processed = await ok(await t.req('GET', `/api/v1/captures/${nature.id}`));
@@ -200,8 +200,8 @@ describe('import and export over the API', () => {
     const zip = rawZip([{ name: 'a.md', data: '# A' }, { name: 'b.md', data: '# B' }]);
     // As if the process died after the first note landed: its key row is there, the run still "running".
     const first = await runImport('/api/v1/imports/markdown', form('v.zip', rawZip([{ name: 'a.md', data: '# A' }])));
-    t.s.repos.imports.insert({ id: 'imp_cut', tenant_id: t.tenantId, kind: 'markdown', status: 'running', total: 2, created_at: '2026-01-01T00:00:00.000Z' });
-    expect(t.s.imports.markInterrupted()).toBe(1);
+    await t.s.repos.imports.insert({ id: 'imp_cut', tenant_id: t.tenantId, kind: 'markdown', status: 'running', total: 2, created_at: '2026-01-01T00:00:00.000Z' });
+    expect(await t.s.imports.markInterrupted()).toBe(1);
     expect(await ok(await t.req('GET', '/api/v1/imports/imp_cut'))).toMatchObject({ status: 'interrupted', finished_at: expect.any(String) });
     expect(first.status).toBe('completed');
     const again = await runImport('/api/v1/imports/markdown', form('v.zip', zip));
@@ -212,7 +212,7 @@ describe('import and export over the API', () => {
   it('keeps import runs per tenant', async () => {
     const run = await ok(await t.req('POST', '/api/v1/imports/bookmarks', form('p.csv', new TextEncoder().encode('title,url,time_added,tags,status\nA,https://a.example/,1,,unread\n'))), 202);
     await t.s.imports.idle();
-    const other = t.tenant('other');
+    const other = await t.tenant('other');
     await expectProblem(await t.req('GET', `/api/v1/imports/${run.id}`, undefined, other.auth), 404, 'not_found');
   });
 });

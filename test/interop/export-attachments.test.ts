@@ -28,7 +28,7 @@ describe('attachments in the export', () => {
     expect(json.counts.captures).toBe(1);
     expect(json.captures[0]).toMatchObject({ id: cap.id, node_id: cap.node_id });
 
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     const form = new FormData();
     form.append('file', new Blob([zip]), 'export.zip');
     const started = await (await t.req('POST', '/api/v1/imports/markdown', form, beta.auth)).json();

@@ -17,11 +17,11 @@ const ids = async (path: string) => {
 
 describe('date filter', () => {
   it('keeps nodes updated in [updated_after, updated_before), in the list and every search mode', async () => {
-    t.s.queue.start();
-    const at = (title: string, day: string) => t.s.nodes.create(t.tenantId, { title, content: `${title} about quince jelly` }, { updated_at: `${day}T12:00:00.000Z`, created_at: `${day}T12:00:00.000Z` }).id;
-    const old = at('quince notes from spring', '2026-03-10');
-    const mid = at('quince notes from summer', '2026-07-01');
-    const recent = at('quince notes from autumn', '2026-10-30');
+    await t.s.queue.start();
+    const at = async (title: string, day: string) => (await t.s.nodes.create(t.tenantId, { title, content: `${title} about quince jelly` }, { updated_at: `${day}T12:00:00.000Z`, created_at: `${day}T12:00:00.000Z` })).id;
+    const old = await at('quince notes from spring', '2026-03-10');
+    const mid = await at('quince notes from summer', '2026-07-01');
+    const recent = await at('quince notes from autumn', '2026-10-30');
     await t.s.queue.idle();
     expect(await ids('/api/v1/nodes?updated_after=2026-07-01')).toEqual([mid, recent].sort());
     expect(await ids('/api/v1/nodes?updated_before=2026-07-01')).toEqual([old]);

@@ -13,14 +13,14 @@ describe('embedding jobs', () => {
     const a = await makeTestApp({ dbPath: file });
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push((await (await a.req('POST', '/api/v1/nodes', { title: `pending ${i}` })).json()).id);
-    expect(a.s.queue.depth()).toBe(5);
+    expect(await a.s.queue.depth()).toBe(5);
     await a.close(); // never started: the jobs are only rows in the file
 
     const b = await makeTestApp({ dbPath: file });
-    b.s.queue.start();
+    await b.s.queue.start();
     await b.s.queue.idle();
-    for (const id of ids) expect(b.s.vectors.get(a.tenantId, id)).not.toBeNull();
-    expect(b.s.queue.depth()).toBe(0);
+    for (const id of ids) expect(await b.s.vectors.get(a.tenantId, id)).not.toBeNull();
+    expect(await b.s.queue.depth()).toBe(0);
     await b.close();
   });
 
@@ -28,30 +28,30 @@ describe('embedding jobs', () => {
     const file = dbFile();
     const a = await makeTestApp({ dbPath: file });
     const n = await (await a.req('POST', '/api/v1/nodes', { title: 'interrupted' })).json();
-    a.s.db.prepare("UPDATE jobs SET status = 'running', attempts = 1").run();
+    await a.s.db.prepare("UPDATE jobs SET status = 'running', attempts = 1").run();
     await a.close();
     const b = await makeTestApp({ dbPath: file });
-    b.s.queue.start();
+    await b.s.queue.start();
     await b.s.queue.idle();
-    expect(b.s.vectors.get(a.tenantId, n.id)).not.toBeNull();
+    expect(await b.s.vectors.get(a.tenantId, n.id)).not.toBeNull();
     await b.close();
   });
 
   it('a model change recreates the vector table and re-embeds every node in the background', async () => {
     const file = dbFile();
     const a = await makeTestApp({ dbPath: file, embedder: new HashEmbedder(64) });
-    a.s.queue.start();
+    await a.s.queue.start();
     const n = await (await a.req('POST', '/api/v1/nodes', { title: 'walnut orchard' })).json();
     await a.s.queue.idle();
-    expect(a.s.vectors.get(a.tenantId, n.id)!.length).toBe(64);
+    expect((await a.s.vectors.get(a.tenantId, n.id))!.length).toBe(64);
     await a.close();
 
     const b = await makeTestApp({ dbPath: file, embedder: new HashEmbedder(32) });
     await b.s.embedding.init();
-    expect(b.s.vectors.space()).toEqual({ model_id: 'hash-32', dimension: 32 });
-    b.s.queue.start();
+    expect(await b.s.vectors.space()).toEqual({ model_id: 'hash-32', dimension: 32 });
+    await b.s.queue.start();
     await b.s.queue.idle();
-    expect(b.s.vectors.get(a.tenantId, n.id)!.length).toBe(32);
+    expect((await b.s.vectors.get(a.tenantId, n.id))!.length).toBe(32);
     const res = await b.req('GET', '/api/v1/nodes?mode=semantic&query=walnut%20orchard', undefined, `ApiKey ${a.key}`);
     expect((await res.json()).data[0].id).toBe(n.id);
     await b.close();
@@ -59,15 +59,15 @@ describe('embedding jobs', () => {
 
   it('editing the text re-embeds; editing only the status does not', async () => {
     const t = await makeTestApp();
-    t.s.queue.start();
+    await t.s.queue.start();
     const n = await (await t.req('POST', '/api/v1/nodes', { title: 'first words' })).json();
     await t.s.queue.idle();
-    const before = Array.from(t.s.vectors.get(t.tenantId, n.id)!);
+    const before = Array.from((await t.s.vectors.get(t.tenantId, n.id))!);
     await t.req('PATCH', `/api/v1/nodes/${n.id}`, { status: 'validated' });
-    expect(t.s.queue.depth()).toBe(0);
+    expect(await t.s.queue.depth()).toBe(0);
     await t.req('PATCH', `/api/v1/nodes/${n.id}`, { content: 'completely different text about herons' });
     await t.s.queue.idle();
-    expect(Array.from(t.s.vectors.get(t.tenantId, n.id)!)).not.toEqual(before);
+    expect(Array.from((await t.s.vectors.get(t.tenantId, n.id))!)).not.toEqual(before);
     await t.close();
   });
 });

@@ -7,7 +7,7 @@ import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 let t: TestApp;
 beforeEach(async () => {
   t = await makeTestApp();
-  t.s.queue.start();
+  await t.s.queue.start();
 });
 afterEach(() => t.close());
 
@@ -74,7 +74,7 @@ describe('POST /nodes/batch', () => {
     expect(all.data.map((n: { title: string }) => n.title).sort()).toEqual(['First memory', 'Fourth memory']);
     // Embedding jobs were queued for the written ones: they become searchable by meaning.
     await t.s.queue.idle();
-    expect(t.s.vectors.count(t.tenantId)).toBe(2);
+    expect(await t.s.vectors.count(t.tenantId)).toBe(2);
   });
 
   it('refuses an empty, oversized or malformed batch as a whole, writing nothing', async () => {
@@ -92,7 +92,7 @@ describe('POST /nodes/batch', () => {
   });
 
   it("never files into another tenant's PARA item", async () => {
-    const other = t.tenant("other");
+    const other = await t.tenant("other");
     const item = await post('/api/v1/para', { category: 'areas', label: 'Secret area' }, other.auth);
     const r = await post('/api/v1/nodes/batch', { nodes: [{ title: 'x', para_item_ids: [item.body.id] }] });
     expect(r.body.results[0]).toMatchObject({ status: 400, code: 'validation_failed' });
@@ -168,7 +168,7 @@ describe('POST /context for an agent', () => {
   });
 
   it("keeps tenants apart: another tenant's notes never come back", async () => {
-    const other = t.tenant("other");
+    const other = await t.tenant("other");
     await post('/api/v1/nodes', { title: 'Biscuit the beagle', content: 'our dog Biscuit' }, other.auth);
     await t.s.queue.idle();
     expect(await context({ query: 'Biscuit the beagle' })).toEqual([]);

@@ -34,13 +34,13 @@ describe('nodes CRUD', () => {
 
   it('deletes with 204, then 404; its vector goes too', async () => {
     const n = await (await t.req('POST', '/api/v1/nodes', { title: 'gone soon' })).json();
-    t.s.queue.start();
+    await t.s.queue.start();
     await t.s.queue.idle();
-    expect(t.s.vectors.get(t.tenantId, n.id)).not.toBeNull();
+    expect(await t.s.vectors.get(t.tenantId, n.id)).not.toBeNull();
     expect((await t.req('DELETE', `/api/v1/nodes/${n.id}`)).status).toBe(204);
     await expectProblem(await t.req('GET', `/api/v1/nodes/${n.id}`), 404, 'not_found');
     await expectProblem(await t.req('DELETE', `/api/v1/nodes/${n.id}`), 404, 'not_found');
-    expect(t.s.db.prepare('SELECT count(*) FROM node_vectors').pluck().get()).toBe(0);
+    expect(await t.s.db.prepare('SELECT count(*) FROM node_vectors').pluck().get()).toBe(0);
   });
 
   it.each([
@@ -55,7 +55,7 @@ describe('nodes CRUD', () => {
   ])('rejects %j with 400 and writes nothing', async (body, path) => {
     const p = await expectProblem(await t.req('POST', '/api/v1/nodes', body), 400, 'validation_failed');
     if (path) expect(p.errors?.map((e) => e.path)).toContain(path);
-    expect(t.s.db.prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
+    expect(await t.s.db.prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
   });
 
   it('rejects a bad patch and leaves the node unchanged', async () => {
@@ -69,11 +69,11 @@ describe('nodes CRUD', () => {
 
   it('another tenant gets 404 for every node operation and cannot attach its PARA ids', async () => {
     const n = await (await t.req('POST', '/api/v1/nodes', { title: 'private' })).json();
-    const b = t.tenant('beta');
+    const b = await t.tenant('beta');
     await expectProblem(await t.req('GET', `/api/v1/nodes/${n.id}`, undefined, b.auth), 404, 'not_found');
     await expectProblem(await t.req('PATCH', `/api/v1/nodes/${n.id}`, { title: 'x' }, b.auth), 404, 'not_found');
     await expectProblem(await t.req('DELETE', `/api/v1/nodes/${n.id}`, undefined, b.auth), 404, 'not_found');
-    const item = t.s.db.prepare(
+    const item = await t.s.db.prepare(
       "INSERT INTO para_items (id, tenant_id, category, label, slug, created_at, updated_at) VALUES ('par_a', ?, 'areas', 'A', 'a', 'x', 'x') RETURNING id",
     ).pluck().get(t.tenantId);
     await expectProblem(await t.req('POST', '/api/v1/nodes', { title: 'y', para_item_ids: [item] }, b.auth), 400, 'validation_failed');

@@ -49,19 +49,19 @@ describe('semantic search with the bundled model', () => {
       await held;
       return out;
     };
-    t.s.queue.start();
+    await t.s.queue.start();
     await busy;
     const res = await t.req('GET', '/api/v1/nodes?mode=keyword&query=lighthouse&per_page=5');
     expect(res.status).toBe(200);
     expect((await res.json()).total_matches).toBe(150);
-    expect(t.s.queue.depth()).toBeGreaterThan(0);
+    expect(await t.s.queue.depth()).toBeGreaterThan(0);
     release();
     real.embedder.embed = embed;
     await t.s.queue.idle(120_000);
-    expect(t.s.queue.depth()).toBe(0);
+    expect(await t.s.queue.depth()).toBe(0);
   });
 
-  it('records the model and dimension with the vector table', () => {
-    expect(t.s.vectors.space()).toEqual({ model_id: 'use-lite-512@energetic-ai-0.2.0', dimension: 512 });
+  it('records the model and dimension with the vector table', async () => {
+    expect(await t.s.vectors.space()).toEqual({ model_id: 'use-lite-512@energetic-ai-0.2.0', dimension: 512 });
   });
 });

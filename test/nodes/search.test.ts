@@ -4,7 +4,7 @@ import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 let t: TestApp;
 beforeEach(async () => {
   t = await makeTestApp();
-  t.s.queue.start();
+  await t.s.queue.start();
 });
 afterEach(() => t.close());
 
@@ -125,7 +125,7 @@ describe('pagination, totals and limits', () => {
 
 describe('filters', () => {
   it('status, para_item_id and orphan apply in every mode', async () => {
-    const pid = t.s.db
+    const pid = await t.s.db
       .prepare("INSERT INTO para_items (id, tenant_id, category, label, slug, created_at, updated_at) VALUES ('par_f', ?, 'areas', 'Garden', 'garden', 'x', 'x') RETURNING id")
       .pluck()
       .get(t.tenantId) as string;
@@ -149,7 +149,7 @@ describe('filters', () => {
 
 describe('tenant isolation', () => {
   it('no mode ever returns another tenant’s nodes', async () => {
-    const b = t.tenant('beta');
+    const b = await t.tenant('beta');
     await node({ title: 'alpha secret walnut' });
     await node({ title: 'beta walnut notes' }, b.auth);
     await t.s.queue.idle();

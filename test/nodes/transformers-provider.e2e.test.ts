@@ -20,14 +20,14 @@ describe('the transformers.js provider', () => {
       expect(Math.hypot(...v1)).toBeCloseTo(1, 4);
       expect(Array.from(v1)).not.toEqual(Array.from(v2));
       const t = await makeTestApp({ embedder });
-      t.s.queue.start();
+      await t.s.queue.start();
       const n = await (await t.req('POST', '/api/v1/nodes', { title: 'tiny model node' })).json();
       await t.s.queue.idle();
-      expect(t.s.vectors.space()).toEqual({ model_id: 'local:tiny-random-bert', dimension: 32 });
-      expect(t.s.vectors.get(t.tenantId, n.id)!.length).toBe(32);
+      expect(await t.s.vectors.space()).toEqual({ model_id: 'local:tiny-random-bert', dimension: 32 });
+      expect((await t.s.vectors.get(t.tenantId, n.id))!.length).toBe(32);
       // Its own calibration: a model that cannot tell related from unrelated texts gets a
       // floor at the top of its range, so nothing is drawn in by meaning alone.
-      const cal = JSON.parse(t.s.db.prepare("SELECT calibration FROM embedding_calibrations WHERE model_id = 'local:tiny-random-bert'").pluck().get() as string);
+      const cal = JSON.parse(await t.s.db.prepare("SELECT calibration FROM embedding_calibrations WHERE model_id = 'local:tiny-random-bert'").pluck().get() as string);
       expect(cal.query.auc).toBeLessThan(0.6);
       expect(cal.query.floor).toBeGreaterThan(0.9);
       const r = await (await t.req('GET', '/api/v1/nodes?mode=semantic&query=quantum%20chromodynamics')).json();

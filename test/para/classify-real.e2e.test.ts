@@ -39,7 +39,7 @@ describe('PARA classification through the API (real model)', () => {
     expect(await paraOf(temples)).toEqual([japan]);
     expect(await paraOf(poem)).toEqual([]);
     expect(await paraOf(router)).toEqual([]);
-    const row = t.s.db.prepare('SELECT source, score, method, model FROM node_para WHERE node_id = ?').get(flights) as Record<string, unknown>;
+    const row = await t.s.db.prepare('SELECT source, score, method, model FROM node_para WHERE node_id = ?').get(flights) as Record<string, unknown>;
     expect(row).toMatchObject({ source: 'auto', method: 'cosine:label', model: 'use-lite-512@energetic-ai-0.2.0' });
     expect(row.score as number).toBeGreaterThanOrEqual(0.5); // calibrated: at least the threshold
     expect(row.score as number).toBeLessThanOrEqual(1);

@@ -7,7 +7,7 @@ let t: TestApp;
 beforeEach(async () => {
   t = await makeTestApp();
   // The default settings: calibrated scores mean the same for the test model as for use-lite.
-  t.s.queue.start();
+  await t.s.queue.start();
 });
 afterEach(async () => {
   await t.close();
@@ -22,8 +22,8 @@ const node = async (title: string, content = '', para_item_ids: string[] = [], a
   expect(res.status).toBe(201);
   return (await res.json()).id as string;
 };
-const assoc = (nodeId: string) =>
-  t.s.db.prepare('SELECT para_item_id, source, score, method, model FROM node_para WHERE node_id = ? ORDER BY para_item_id').all(nodeId) as {
+const assoc = async (nodeId: string) =>
+  await t.s.db.prepare('SELECT para_item_id, source, score, method, model FROM node_para WHERE node_id = ? ORDER BY para_item_id').all(nodeId) as {
     para_item_id: string; source: string; score: number; method: string; model: string;
   }[];
 const paraOf = async (id: string, auth?: string) => (await (await t.req('GET', `/api/v1/nodes/${id}`, undefined, auth)).json()).para_item_ids;
@@ -38,7 +38,7 @@ describe('automatic PARA classification', () => {
 
     expect(await paraOf(n1)).toEqual([bread.id]);
     expect(await paraOf(n2)).toEqual([]);
-    const [a] = assoc(n1);
+    const [a] = await assoc(n1);
     expect(a).toMatchObject({ para_item_id: bread.id, source: 'auto', method: 'cosine:label', model: 'hash-64' });
     expect(a.score).toBeGreaterThanOrEqual(0.3);
     expect(a.score).toBeLessThanOrEqual(1);
@@ -57,7 +57,7 @@ describe('automatic PARA classification', () => {
     await t.s.queue.idle();
     expect(await paraOf(later)).toEqual([bread.id]);
     expect(await paraOf(chain)).toEqual([bike.id]);
-    expect(assoc(later)[0].method).toBe('cosine:label+centroid(1)');
+    expect((await assoc(later))[0].method).toBe('cosine:label+centroid(1)');
   });
 
   it('never overrides or duplicates a user association, and never touches a filed node', async () => {
@@ -66,11 +66,11 @@ describe('automatic PARA classification', () => {
     const mine = await node('Sourdough bread baking', 'sourdough starter bread loaves', [bike.id]);
     await t.s.queue.idle();
     expect(await paraOf(mine)).toEqual([bike.id]);
-    expect(assoc(mine)).toEqual([{ para_item_id: bike.id, source: 'user', score: null, method: null, model: null }]);
+    expect(await assoc(mine)).toEqual([{ para_item_id: bike.id, source: 'user', score: null, method: null, model: null }]);
     // Asked directly, the classifier still leaves a non-orphan alone.
     expect(await t.s.paraClassifier.classify(t.tenantId, { node_ids: [mine] })).toEqual([]);
     expect(await t.s.paraClassifier.classify(t.tenantId, { item_id: bread.id })).toEqual([]);
-    expect(assoc(mine)).toHaveLength(1);
+    expect(await assoc(mine)).toHaveLength(1);
   });
 
   it('leaves a node alone when two items fit it about equally (margin)', async () => {
@@ -145,9 +145,9 @@ describe('automatic PARA classification', () => {
     await t.s.queue.idle();
     const kinds: string[] = [];
     const enqueue = t.s.queue.enqueue.bind(t.s.queue);
-    t.s.queue.enqueue = (tenantId, kind, payload, opts) => (kinds.push(kind), enqueue(tenantId, kind, payload, opts));
+    t.s.queue.enqueue = async (tenantId, kind, payload, opts) => (kinds.push(kind), await enqueue(tenantId, kind, payload, opts));
     const enqueueInTx = t.s.queue.enqueueInTx.bind(t.s.queue); // a node's own write queues its embedding this way
-    t.s.queue.enqueueInTx = (tenantId, kind, payload, opts) => (kinds.push(kind), enqueueInTx(tenantId, kind, payload, opts));
+    t.s.queue.enqueueInTx = async (tenantId, kind, payload, opts) => (kinds.push(kind), await enqueueInTx(tenantId, kind, payload, opts));
     await node('Sourdough bread baking', 'sourdough starter bread loaves');
     await t.s.queue.idle();
     expect(kinds).toEqual(['embed_node']);
@@ -159,7 +159,7 @@ describe('automatic PARA classification', () => {
   });
 
   it("keeps tenants apart: one tenant's orphans never land in another's items", async () => {
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     const theirs = await node('Sourdough bread baking', 'sourdough starter bread loaves', [], beta.auth);
     await t.s.queue.idle();
     const bread = await item(BREAD);

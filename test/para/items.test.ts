@@ -31,7 +31,7 @@ describe('PARA items', () => {
     for (const label of ['Q3 Launch!', 'q3 launch', 'Q3   LAUNCH']) slugs.push((await create({ category: 'projects', label })).item.slug);
     expect(slugs).toEqual(['q3-launch', 'q3-launch-2', 'q3-launch-3']);
     // Another tenant starts from the plain slug again.
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     expect((await create({ category: 'areas', label: 'Q3 Launch!' }, beta.auth)).item.slug).toBe('q3-launch');
   });
 
@@ -89,7 +89,7 @@ describe('PARA items', () => {
 
   it('hides every item from another tenant (404), and lists only its own', async () => {
     const item = (await create({ category: 'projects', label: 'Secret' })).item;
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     for (const [method, path, body] of [
       ['GET', `/api/v1/para/${item.id}`],
       ['PATCH', `/api/v1/para/${item.id}`, { label: 'Mine now' }],

@@ -53,7 +53,7 @@ describe('PARA status table', () => {
     expect(await paraOf(n4)).toEqual([]);
     expect(await orphans()).toEqual([n4]);
     // The restored associations are still the user's own.
-    const rows = t.s.db.prepare('SELECT node_id, source, archived FROM node_para WHERE para_item_id = ? ORDER BY node_id').all(p.id);
+    const rows = await t.s.db.prepare('SELECT node_id, source, archived FROM node_para WHERE para_item_id = ? ORDER BY node_id').all(p.id);
     expect(rows).toEqual([n1, n2].sort().map((id) => ({ node_id: id, source: 'user', archived: 0 })));
   });
 
@@ -136,7 +136,7 @@ describe('PARA status table', () => {
     await expectProblem(await t.req('DELETE', `/api/v1/para/${p.id}`), 410, 'gone');
     await expectProblem(await t.req('DELETE', '/api/v1/para/par_does_not_exist'), 410, 'gone');
     await expectProblem(await t.req('DELETE', `/api/v1/para/${'x'.repeat(300)}`), 410, 'gone');
-    await expectProblem(await t.req('DELETE', `/api/v1/para/${p.id}`, undefined, t.tenant('beta').auth), 410, 'gone');
+    await expectProblem(await t.req('DELETE', `/api/v1/para/${p.id}`, undefined, (await t.tenant('beta')).auth), 410, 'gone');
     await ok(await post(p.id, 'archive'));
     await expectProblem(await t.req('DELETE', `/api/v1/para/${p.id}`), 410, 'gone');
     await ok(await post(p.id, 'unarchive'));

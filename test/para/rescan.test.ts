@@ -20,8 +20,8 @@ afterEach(async () => {
 });
 
 const rescan = (auth?: string) => t.req('POST', '/api/v1/para/rescan', undefined, auth);
-const jobs = (tenantId: string) =>
-  t.s.db.prepare("SELECT kind, payload FROM jobs WHERE tenant_id = ? AND kind = 'para_classify' AND status = 'queued' ORDER BY id").all(tenantId);
+const jobs = async (tenantId: string) =>
+  await t.s.db.prepare("SELECT kind, payload FROM jobs WHERE tenant_id = ? AND kind = 'para_classify' AND status = 'queued' ORDER BY id").all(tenantId);
 
 describe('POST /para/rescan', () => {
   it('queues every orphan for classification and answers how many', async () => {
@@ -29,12 +29,12 @@ describe('POST /para/rescan', () => {
     const a = await (await t.req('POST', '/api/v1/para', { category: 'areas', label: 'Health' })).json();
     await t.req('POST', '/api/v1/nodes', { title: 'filed', para_item_ids: [a.id] });
     for (const title of ['one', 'two', 'three']) await t.req('POST', '/api/v1/nodes', { title });
-    t.s.db.prepare("DELETE FROM jobs WHERE kind = 'para_classify'").run();
+    await t.s.db.prepare("DELETE FROM jobs WHERE kind = 'para_classify'").run();
 
     const res = await rescan();
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ queued: 3 });
-    expect(jobs(t.tenantId)).toEqual([{ kind: 'para_classify', payload: '{"reconsider":true}' }]);
+    expect(await jobs(t.tenantId)).toEqual([{ kind: 'para_classify', payload: '{"reconsider":true}' }]);
   });
 
   it('folds repeated requests into one queued job (item creation, rescan) and one per matched item', async () => {
@@ -44,7 +44,7 @@ describe('POST /para/rescan', () => {
     for (const label of ['A', 'B', 'C']) ids.push((await (await t.req('POST', '/api/v1/para', { category: 'areas', label })).json()).id);
     expect(await (await rescan()).json()).toEqual({ queued: 1 });
     for (let i = 0; i < 2; i++) expect(await (await t.req('POST', `/api/v1/para/${ids[0]}/match`)).json()).toEqual({ queued: 1 });
-    expect(jobs(t.tenantId)).toEqual([
+    expect(await jobs(t.tenantId)).toEqual([
       { kind: 'para_classify', payload: '{"reconsider":true}' },
       { kind: 'para_classify', payload: JSON.stringify({ item_id: ids[0] }) },
     ]);
@@ -54,7 +54,7 @@ describe('POST /para/rescan', () => {
     t = await makeTestApp();
     await t.req('POST', '/api/v1/nodes', { title: 'lonely' });
     expect(await (await rescan()).json()).toEqual({ queued: 0 });
-    expect(jobs(t.tenantId)).toEqual([]);
+    expect(await jobs(t.tenantId)).toEqual([]);
   });
 
   it('rejects a second call within 5 minutes with 429 and Retry-After counting down, per tenant', async () => {
@@ -71,7 +71,7 @@ describe('POST /para/rescan', () => {
     expect(res.headers.get('retry-after')).toBe('200');
 
     // Another tenant has its own budget.
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     expect((await rescan(beta.auth)).status).toBe(200);
     await expectProblem(await rescan(beta.auth), 429, 'rate_limited');
 
@@ -99,7 +99,7 @@ describe('POST /para/rescan', () => {
     const store = await openTestDatabase(dbPath);
     const db = store.db;
     const clock = new ManualClock(startedAt + 60_000);
-    const s = wire(buildContainer({ config, db, embedder: new HashEmbedder(), clock, log: memoryLogger() }));
+    const s = wire(await buildContainer({ config, db, embedder: new HashEmbedder(), clock, log: memoryLogger() }));
     const app = createApp(s);
     const call = () => app.request('/api/v1/para/rescan', { method: 'POST', headers: { Authorization: `ApiKey ${key}` } });
     try {

@@ -7,10 +7,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { memoryLogger } from '../../src/logger.js';
-import type { Db } from '../../src/db/open.js';
 import { connectPg } from '../../src/db/pg/connect.js';
-import { PgDb } from '../../src/db/pg/pg-db.js';
-import { PgSync } from '../../src/db/pg/sync-client.js';
+import { PgStore } from '../../src/db/store/pg-store.js';
 import { PG_CLAIM_SQL, PgJobsRepo } from '../../src/repos/pg/jobs.pg.js';
 import { jobsScenario } from '../helpers/repo-scenarios.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
@@ -19,33 +17,33 @@ const NOW = 1_763_888_400_000;
 
 describePg('PgJobsRepo: several processes claiming from one jobs table', () => {
   let pgdb: TestPgDatabase;
-  let one: PgDb;
-  let two: PgDb;
+  let one: PgStore;
+  let two: PgStore;
   beforeEach(async () => {
     pgdb = await createTestDatabase({ migrated: true });
-    one = new PgDb(new PgSync(pgdb.url));
-    two = new PgDb(new PgSync(pgdb.url, { statementTimeoutMs: 5_000 })); // a claim that waited on a lock would fail fast
+    one = new PgStore(pgdb.url);
+    two = new PgStore(pgdb.url, { statementTimeoutMs: 5_000 }); // a claim that waited on a lock would fail fast
   });
   afterEach(async () => {
-    one.close();
-    two.close();
+    await one.close();
+    await two.close();
     await pgdb.drop();
   });
 
-  const fill = (repo: PgJobsRepo, n: number) => {
-    one.transaction(() => {
-      for (let i = 0; i < n; i++) repo.insert('ten_a', i % 3 === 0 ? 'capture' : 'embed', { i }, `job:${i}`, NOW, NOW);
-    })();
+  const fill = async (repo: PgJobsRepo, n: number) => {
+    await one.withTx(async () => {
+      for (let i = 0; i < n; i++) await repo.insert('ten_a', i % 3 === 0 ? 'capture' : 'embed', { i }, `job:${i}`, NOW, NOW);
+    });
   };
 
-  it('answers the jobs scenario as JobsRepo does on SQLite', () => {
-    jobsScenario(one as unknown as Db, (d) => new PgJobsRepo(d as unknown as PgDb));
+  it('answers the jobs scenario as JobsRepo does on SQLite', async () => {
+    await jobsScenario(one, (d) => new PgJobsRepo(d as PgStore));
   });
 
-  it('two repositories on two connections, claims interleaved inside open transactions: every job claimed exactly once', () => {
+  it('two repositories on two connections, claims interleaved inside open transactions: every job claimed exactly once', async () => {
     const a = new PgJobsRepo(one, { owner: 'proc-a' });
     const b = new PgJobsRepo(two, { owner: 'proc-b' });
-    fill(a, 500);
+    await fill(a, 500);
     const claimedBy = new Map<number, string>();
     const take = (who: string, rows: { id: number; locked_by: string | null; status: string }[]) => {
       for (const r of rows) {
@@ -61,30 +59,30 @@ describePg('PgJobsRepo: several processes claiming from one jobs table', () => {
       rounds++;
       // A claims inside a transaction it keeps open while B claims: B must pass over A's
       // locked rows without waiting for them (a wait would hang this single thread).
-      const [gotA, gotB] = one.transaction(() => {
-        const got = take('proc-a', a.claim(kinds, NOW, (k) => (k === 'embed' ? 7 : 3)));
+      const [gotA, gotB] = await one.withTx(async () => {
+        const got = take('proc-a', await a.claim(kinds, NOW, (k) => (k === 'embed' ? 7 : 3)));
         expect(one.inTransaction).toBe(true); // A's rows stay locked, uncommitted, while B claims
-        return [got, take('proc-b', b.claim(kinds, NOW, (k) => (k === 'embed' ? 5 : 2)))];
-      })();
+        return [got, take('proc-b', await b.claim(kinds, NOW, (k) => (k === 'embed' ? 5 : 2)))];
+      });
       if (gotA + gotB === 0) break;
       expect(rounds).toBeLessThan(500);
     }
     expect(claimedBy.size).toBe(500);
-    const byOwner = one.conn.query<{ locked_by: string; n: number }>("SELECT locked_by, count(*)::int AS n FROM jobs WHERE status = 'running' GROUP BY locked_by ORDER BY locked_by").rows;
+    const byOwner = (await one.query<{ locked_by: string; n: number }>("SELECT locked_by, count(*)::int AS n FROM jobs WHERE status = 'running' GROUP BY locked_by ORDER BY locked_by")).rows;
     expect(byOwner.map((r) => r.locked_by)).toEqual(['proc-a', 'proc-b']);
     expect(byOwner.reduce((s, r) => s + r.n, 0)).toBe(500);
-    for (const r of one.conn.query<{ id: number; locked_by: string; attempts: number }>('SELECT id, locked_by, attempts FROM jobs').rows) {
+    for (const r of (await one.query<{ id: number; locked_by: string; attempts: number }>('SELECT id, locked_by, attempts FROM jobs')).rows) {
       expect([r.locked_by, r.attempts]).toEqual([claimedBy.get(r.id), 1]);
     }
     // Both processes' leases are live: neither's start-up takes the other's jobs; each takes back its own.
-    expect(b.requeueRunning(NOW + 1)).toBe([...claimedBy.values()].filter((w) => w === 'proc-b').length);
-    expect(a.requeueExpired(NOW + 1)).toBe(0);
-    expect(a.requeueExpired(NOW + a.leaseMs)).toBe([...claimedBy.values()].filter((w) => w === 'proc-a').length);
+    expect(await b.requeueRunning(NOW + 1)).toBe([...claimedBy.values()].filter((w) => w === 'proc-b').length);
+    expect(await a.requeueExpired(NOW + 1)).toBe(0);
+    expect(await a.requeueExpired(NOW + a.leaseMs)).toBe([...claimedBy.values()].filter((w) => w === 'proc-a').length);
   });
 
   it('four claimers at once on four connections: every job claimed exactly once', async () => {
     const repo = new PgJobsRepo(one);
-    fill(repo, 500);
+    await fill(repo, 500);
     const clients = await Promise.all([0, 1, 2, 3].map(() => connectPg(pgdb.url)));
     try {
       const claimed: number[][] = clients.map(() => []);
@@ -109,7 +107,7 @@ describePg('PgJobsRepo: several processes claiming from one jobs table', () => {
   it('two job queues on two connections run 200 jobs between them, each exactly once', async () => {
     const a = new PgJobsRepo(one, { owner: 'proc-a' });
     const b = new PgJobsRepo(two, { owner: 'proc-b' });
-    fill(a, 200);
+    await fill(a, 200);
     const runs = new Map<number, string[]>();
     const queues = [a, b].map((repo) => new JobQueue(repo, systemClock, memoryLogger(), 2));
     queues.forEach((q, i) => {
@@ -124,13 +122,13 @@ describePg('PgJobsRepo: several processes claiming from one jobs table', () => {
         });
       }
     });
-    queues.forEach((q) => q.start());
+    await Promise.all(queues.map((q) => q.start()));
     await Promise.all(queues.map((q) => q.idle()));
     await Promise.all(queues.map((q) => q.stop()));
     expect(runs.size).toBe(200);
     expect([...runs.values()].every((who) => who.length === 1)).toBe(true);
     const perQueue = [...runs.values()].flat().reduce((m, q) => m.set(q, (m.get(q) ?? 0) + 1), new Map<string, number>());
     expect(perQueue.size).toBe(2); // both did work
-    expect(one.conn.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs').rows[0].n).toBe(0);
+    expect((await one.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs')).rows[0].n).toBe(0);
   });
 });

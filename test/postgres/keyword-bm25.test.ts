@@ -5,7 +5,9 @@ import { openDatabase, type Db } from '../../src/db/open.js';
 import type { PgClient } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
-import { PgSync } from '../../src/db/pg/sync-client.js';
+import { PgStore } from '../../src/db/store/pg-store.js';
+import { SqliteStore } from '../../src/db/store/sqlite-store.js';
+import { fts5NodeKeywords } from '../../src/repos/keyword-index.repo.js';
 import { NodesRepo, type NodeRow } from '../../src/repos/nodes.repo.js';
 import { SearchRepo } from '../../src/repos/search.repo.js';
 import { buildFtsQuery } from '../../src/search/fts-query.js';
@@ -30,11 +32,11 @@ describePg('BM25 keyword search on PostgreSQL', () => {
   let nodes: NodesRepo;
   let search: SearchRepo;
   let kw: PgKeywordIndex;
-  let sync: PgSync;
+  let sync: PgStore;
 
   async function add(tenant: string, id: string, [title, summary, body, tags]: (typeof DOCS)[number]): Promise<number> {
     const row = { id, tenant_id: tenant, title, summary, body_markdown: body, tags: JSON.stringify(tags), status: 'raw' as const, created_at: NOW, updated_at: NOW };
-    const seq = nodes.insert(row);
+    const seq = await nodes.insert(row);
     await pg.query(
       'INSERT INTO nodes (seq, id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)',
       [seq, id, tenant, title, summary, body, row.tags, 'raw', NOW, NOW],
@@ -42,9 +44,9 @@ describePg('BM25 keyword search on PostgreSQL', () => {
     await kw.upsert(tenant, seq, { title, summary, body, tags: tags.join(' ') });
     return seq;
   }
-  const fts = (tenant: string, q: string) => {
+  const fts = async (tenant: string, q: string) => {
     const m = buildFtsQuery(q);
-    return m ? search.keyword(tenant, m, {}, 20) : [];
+    return m ? await search.keyword(tenant, m, {}, 20) : [];
   };
 
   beforeAll(async () => {
@@ -52,9 +54,10 @@ describePg('BM25 keyword search on PostgreSQL', () => {
     pg = await pgdb.client();
     await migratePg(pg);
     sqlite = openDatabase(':memory:');
-    nodes = new NodesRepo(sqlite);
-    search = new SearchRepo(sqlite);
-    sync = new PgSync(pgdb.url);
+    const store = new SqliteStore(sqlite);
+    nodes = new NodesRepo(store, fts5NodeKeywords(store));
+    search = new SearchRepo(store);
+    sync = new PgStore(pgdb.url);
     kw = new PgKeywordIndex(sync);
     for (const t of ['ten_a', 'ten_b']) {
       sqlite.prepare('INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)').run(t, t, NOW);
@@ -64,13 +67,13 @@ describePg('BM25 keyword search on PostgreSQL', () => {
   });
   afterAll(async () => {
     sqlite?.close();
-    sync?.close();
+    await sync?.close();
     await pgdb?.drop();
   });
 
   it('ranks and scores exactly as FTS5 does (stemming, accents, stopwords, field weights)', async () => {
     for (const q of QUERIES) {
-      const want = fts('ten_a', q);
+      const want = await fts('ten_a', q);
       const got = await kw.search('ten_a', q, 20);
       expect(got.map((h) => h.seq), q).toEqual(want.map((h) => h.seq));
       got.forEach((h, i) => expect(h.score, q).toBeCloseTo(want[i].score, 9));
@@ -94,34 +97,35 @@ describePg('BM25 keyword search on PostgreSQL', () => {
     // B's search sees only B's nodes, scored with B's statistics (as FTS5 does in B's table).
     const bHits = await kw.search('ten_b', 'apple trees', 50);
     expect(bHits.every((h) => bSeqs.includes(h.seq))).toBe(true);
-    const want = search.keyword('ten_b', buildFtsQuery('apple trees')!, {}, 50);
+    const want = await search.keyword('ten_b', buildFtsQuery('apple trees')!, {}, 50);
     expect(bHits.length).toBe(want.length);
     bHits.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 9));
   });
 
   it('keeps the statistics right through updates and deletes: as a fresh index of the same nodes', async () => {
-    const row = nodes.get('ten_a', 'a6') as NodeRow;
+    const row = await nodes.get('ten_a', 'a6') as NodeRow;
     const body = 'Apples and cinnamon. Bake slowly.';
     await kw.upsert('ten_a', row.seq, { title: row.title, summary: row.summary, body, tags: 'food' });
-    await kw.delete('ten_a', (nodes.get('ten_a', 'a0') as NodeRow).seq);
+    await kw.delete('ten_a', (await nodes.get('ten_a', 'a0') as NodeRow).seq);
     await pg.query("DELETE FROM nodes WHERE id = 'a0'");
     // The reference is FTS5 over the final nodes loaded afresh. (FTS5's contentless_delete
     // tables keep a deleted row in N and in the total length, so an FTS5 table that lived
     // through the same edits scores slightly differently; PostgreSQL's triggers do not drift.)
     const fresh = openDatabase(':memory:');
     fresh.prepare('INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)').run('ten_a', 'ten_a', NOW);
-    const freshNodes = new NodesRepo(fresh);
+    const freshStore = new SqliteStore(fresh);
+    const freshNodes = new NodesRepo(freshStore, fts5NodeKeywords(freshStore));
     const idOfFresh = new Map<number, string>();
     for (const [i, [title, summary, b, tags]] of DOCS.entries()) {
       if (i === 0) continue;
-      const seq = freshNodes.insert({ id: `a${i}`, tenant_id: 'ten_a', title, summary, body_markdown: i === 6 ? body : b, tags: JSON.stringify(tags), status: 'raw', created_at: NOW, updated_at: NOW });
+      const seq = await freshNodes.insert({ id: `a${i}`, tenant_id: 'ten_a', title, summary, body_markdown: i === 6 ? body : b, tags: JSON.stringify(tags), status: 'raw', created_at: NOW, updated_at: NOW });
       idOfFresh.set(seq, `a${i}`);
     }
-    const freshSearch = new SearchRepo(fresh);
+    const freshSearch = new SearchRepo(freshStore);
     const idOf = new Map((await pg.query("SELECT seq, id FROM nodes WHERE tenant_id = 'ten_a'")).rows.map((r) => [r.seq as number, r.id as string]));
     for (const q of QUERIES) {
       const m = buildFtsQuery(q);
-      const want = m ? freshSearch.keyword('ten_a', m, {}, 20) : [];
+      const want = m ? await freshSearch.keyword('ten_a', m, {}, 20) : [];
       const got = await kw.search('ten_a', q, 20);
       expect(got.map((h) => idOf.get(h.seq)), q).toEqual(want.map((h) => idOfFresh.get(h.seq)));
       got.forEach((h, i) => expect(h.score, q).toBeCloseTo(want[i].score, 9));

@@ -2,9 +2,7 @@
 // ranking does (the reference route, usePostings = false), and stay right when another
 // process writes: two connections stand for two processes, each with its own cache.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/open.js';
-import { PgDb } from '../../src/db/pg/pg-db.js';
-import { PgSync } from '../../src/db/pg/sync-client.js';
+import { PgStore } from '../../src/db/store/pg-store.js';
 import { NodesRepo, type NodeFilter, type NodeRow } from '../../src/repos/nodes.repo.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
 import { PgSearchRepo } from '../../src/repos/pg/search.pg.js';
@@ -23,17 +21,15 @@ function rng(seed: number) {
 }
 
 interface Proc {
-  conn: PgSync;
-  pg: PgDb;
+  conn: PgStore;
   nodes: NodesRepo;
   search: PgSearchRepo;
 }
 
 function proc(url: string): Proc {
-  const conn = new PgSync(url);
-  const pg = new PgDb(conn);
+  const conn = new PgStore(url);
   const keywords = new PgKeywordIndex(conn);
-  return { conn, pg, nodes: new NodesRepo(pg as unknown as Db, keywords), search: new PgSearchRepo(pg, keywords) };
+  return { conn, nodes: new NodesRepo(conn, keywords), search: new PgSearchRepo(conn, keywords) };
 }
 
 describePg('kept postings on PostgreSQL', () => {
@@ -49,25 +45,25 @@ describePg('kept postings on PostgreSQL', () => {
   const queries = ['apple', 'apple tree', 'grafting garden note', 'word7 word150', 'apple apple tree', 'tree note garden apple winter', 'word299', 'nothingmatches', 'prune word3 word40 word41'];
   let next = 0;
 
-  const add = (p: Proc, tenant: string) =>
-    p.nodes.insert({ id: `nod_${next++}`, tenant_id: tenant, title: text(3), summary: text(6), body_markdown: text(25), tags: JSON.stringify([word()]), status: rand() < 0.5 ? 'raw' : 'validated', created_at: NOW, updated_at: NOW });
+  const add = async (p: Proc, tenant: string) =>
+    await p.nodes.insert({ id: `nod_${next++}`, tenant_id: tenant, title: text(3), summary: text(6), body_markdown: text(25), tags: JSON.stringify([word()]), status: rand() < 0.5 ? 'raw' : 'validated', created_at: NOW, updated_at: NOW });
 
   /** Both routes for one query: kept postings, then the SQL reference, on the same process. */
-  function both(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
+  async function both(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
     const phrases = contentTerms(q).map(quoteTerm);
     p.search.usePostings = true;
-    const kept = p.search.keywordTop(tenant, phrases, f, limit);
+    const kept = await p.search.keywordTop(tenant, phrases, f, limit);
     // The statistics the kept route read with its ranking (the search normalises by them), else a read of its own.
-    const keptStats = kept.stats ?? p.search.termStats(tenant, phrases);
+    const keptStats = kept.stats ?? await p.search.termStats(tenant, phrases);
     p.search.usePostings = false;
-    const ref = p.search.keywordTop(tenant, phrases, f, limit);
-    const refStats = p.search.termStats(tenant, phrases);
+    const ref = await p.search.keywordTop(tenant, phrases, f, limit);
+    const refStats = await p.search.termStats(tenant, phrases);
     p.search.usePostings = true;
     return { kept, ref, keptStats, refStats };
   }
 
-  function expectSame(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
-    const { kept, ref, keptStats, refStats } = both(p, tenant, q, limit, f);
+  async function expectSame(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
+    const { kept, ref, keptStats, refStats } = await both(p, tenant, q, limit, f);
     expect(kept.hits.map((h) => h.seq), q).toEqual(ref.hits.map((h) => h.seq));
     kept.hits.forEach((h, i) => expect(h.score, q).toBeCloseTo(ref.hits[i].score, 9));
     expect(kept.total, q).toBe(ref.total);
@@ -80,95 +76,95 @@ describePg('kept postings on PostgreSQL', () => {
     a = proc(db.url);
     b = proc(db.url);
     a.search.postings.commonFloor = () => 30;
-    for (const t of TENANTS) a.conn.query('INSERT INTO tenants (id, name, created_at) VALUES ($1, $1, $2)', [t, NOW]);
-    a.conn.transaction(() => {
-      for (let i = 0; i < 400; i++) add(a, 'ten_a');
-      for (let i = 0; i < 150; i++) add(a, 'ten_b');
+    for (const t of TENANTS) await a.conn.query('INSERT INTO tenants (id, name, created_at) VALUES ($1, $1, $2)', [t, NOW]);
+    await a.conn.withTx(async () => {
+      for (let i = 0; i < 400; i++) await add(a, 'ten_a');
+      for (let i = 0; i < 150; i++) await add(a, 'ten_b');
     });
   });
   afterAll(async () => {
-    a?.conn.close();
-    b?.conn.close();
+    await a?.conn.close();
+    await b?.conn.close();
     await db?.drop();
   });
 
-  it('ranks, scores and counts as the SQL ranking does, per tenant, at several page sizes', () => {
+  it('ranks, scores and counts as the SQL ranking does, per tenant, at several page sizes', async () => {
     // Every term summed outright (rare), and the terms held by 30+ notes walked best first (common).
     for (const floor of [() => 1000, () => 30]) {
       a.search.postings.commonFloor = floor;
       for (const t of TENANTS)
         for (const q of queries)
-          for (const limit of [1, 10, 200, 1000]) expectSame(a, t, q, limit);
+          for (const limit of [1, 10, 200, 1000]) await expectSame(a, t, q, limit);
     }
     // The common word is in most notes: the kept route really ranked this one.
-    expect(both(a, 'ten_a', 'apple').kept.total).toBeGreaterThan(200);
+    expect((await both(a, 'ten_a', 'apple')).kept.total).toBeGreaterThan(200);
     expect(a.search.postings.size).toBeGreaterThan(10);
   });
 
-  it('reads a term from the database once, then from memory, until that term is written', () => {
-    expectSame(a, 'ten_a', 'apple tree');
+  it('reads a term from the database once, then from memory, until that term is written', async () => {
+    await expectSame(a, 'ten_a', 'apple tree');
     const reads = a.search.postings.reads;
-    for (let i = 0; i < 3; i++) expectSame(a, 'ten_a', 'apple tree');
+    for (let i = 0; i < 3; i++) await expectSame(a, 'ten_a', 'apple tree');
     expect(a.search.postings.reads).toBe(reads);
   });
 
-  it('follows every write another process makes: inserts, updates that keep df, deletes, other tenants', () => {
-    for (const q of queries) expectSame(a, 'ten_a', q);
+  it('follows every write another process makes: inserts, updates that keep df, deletes, other tenants', async () => {
+    for (const q of queries) await expectSame(a, 'ten_a', q);
     const readsBefore = a.search.postings.reads;
     // Another process adds notes that hold the common words.
-    b.conn.transaction(() => {
-      for (let i = 0; i < 5; i++) add(b, 'ten_a');
+    await b.conn.withTx(async () => {
+      for (let i = 0; i < 5; i++) await add(b, 'ten_a');
     });
-    for (const q of queries) expectSame(a, 'ten_a', q);
+    for (const q of queries) await expectSame(a, 'ten_a', q);
     expect(a.search.postings.reads).toBeGreaterThan(readsBefore);
 
     // An update that keeps the node's set of terms (so no df changes) but moves 'apple'
     // from the body to the title: its weighted frequency and the node's length change.
-    const row = b.conn.query<NodeRow>("SELECT * FROM nodes WHERE tenant_id = 'ten_a' AND body_markdown LIKE '%apple%' AND title NOT LIKE '%apple%' ORDER BY seq LIMIT 1").rows[0];
-    const dfBefore = a.search.termStats('ten_a', ['"apple"']).df;
-    const before = both(a, 'ten_a', 'apple', 1000).kept.hits.find((h) => h.seq === row.seq)!.score;
+    const row = (await b.conn.query<NodeRow>("SELECT * FROM nodes WHERE tenant_id = 'ten_a' AND body_markdown LIKE '%apple%' AND title NOT LIKE '%apple%' ORDER BY seq LIMIT 1")).rows[0];
+    const dfBefore = (await a.search.termStats('ten_a', ['"apple"'])).df;
+    const before = (await both(a, 'ten_a', 'apple', 1000)).kept.hits.find((h) => h.seq === row.seq)!.score;
     // In one transaction, so a write path that nets each term's df change per transaction
     // (and skips a term whose change nets to zero) would fail here.
-    b.conn.transaction(() => b.nodes.update({ ...row, title: `${row.title} apple apple`, body_markdown: `${row.body_markdown} zzzz` }, true));
-    const after = expectSame(a, 'ten_a', 'apple', 1000).hits.find((h) => h.seq === row.seq)!.score;
+    await b.conn.withTx(async () => await b.nodes.update({ ...row, title: `${row.title} apple apple`, body_markdown: `${row.body_markdown} zzzz` }, true));
+    const after = (await expectSame(a, 'ten_a', 'apple', 1000)).hits.find((h) => h.seq === row.seq)!.score;
     expect(after).toBeGreaterThan(before);
-    expect(a.search.termStats('ten_a', ['"apple"']).df).toEqual(dfBefore);
+    expect((await a.search.termStats('ten_a', ['"apple"'])).df).toEqual(dfBefore);
 
     // Deletes, in another process.
-    for (const r of b.conn.query<NodeRow>("SELECT * FROM nodes WHERE tenant_id = 'ten_a' ORDER BY seq LIMIT 7").rows) b.nodes.delete('ten_a', r);
-    for (const q of queries) expectSame(a, 'ten_a', q);
+    for (const r of (await b.conn.query<NodeRow>("SELECT * FROM nodes WHERE tenant_id = 'ten_a' ORDER BY seq LIMIT 7")).rows) await b.nodes.delete('ten_a', r);
+    for (const q of queries) await expectSame(a, 'ten_a', q);
 
     // Another tenant's writes leave this tenant's kept postings in place (and right).
     const reads = a.search.postings.reads;
-    b.conn.transaction(() => {
-      for (let i = 0; i < 5; i++) add(b, 'ten_b');
+    await b.conn.withTx(async () => {
+      for (let i = 0; i < 5; i++) await add(b, 'ten_b');
     });
-    expectSame(a, 'ten_a', 'apple tree');
+    await expectSame(a, 'ten_a', 'apple tree');
     expect(a.search.postings.reads).toBe(reads);
-    for (const q of queries) expectSame(a, 'ten_b', q);
+    for (const q of queries) await expectSame(a, 'ten_b', q);
   });
 
-  it('inside a transaction, ranks in SQL and sees its own uncommitted writes', () => {
+  it('inside a transaction, ranks in SQL and sees its own uncommitted writes', async () => {
     const phrases = ['"grafting"'];
-    expectSame(a, 'ten_a', 'grafting');
-    const outside = a.search.keywordTop('ten_a', phrases, {}, 1000).total!;
-    const tx = () =>
-      a.conn.transaction(() => {
-      for (let i = 0; i < 3; i++) a.nodes.insert({ id: `nod_tx_${i}`, tenant_id: 'ten_a', title: 'grafting grafting', summary: '', body_markdown: 'grafting', tags: '[]', status: 'raw', created_at: NOW, updated_at: NOW });
-      const inside = a.search.keywordTop('ten_a', phrases, {}, 1000);
+    await expectSame(a, 'ten_a', 'grafting');
+    const outside = (await a.search.keywordTop('ten_a', phrases, {}, 1000)).total!;
+    const tx = async () =>
+      await a.conn.withTx(async () => {
+      for (let i = 0; i < 3; i++) await a.nodes.insert({ id: `nod_tx_${i}`, tenant_id: 'ten_a', title: 'grafting grafting', summary: '', body_markdown: 'grafting', tags: '[]', status: 'raw', created_at: NOW, updated_at: NOW });
+      const inside = await a.search.keywordTop('ten_a', phrases, {}, 1000);
       expect(inside.total).toBe(outside + 3);
       expect(inside.hits.slice(0, 3).every((h) => h.seq > 0)).toBe(true);
       throw new Error('roll back');
     });
     expect(tx).toThrow('roll back');
-    expect(expectSame(a, 'ten_a', 'grafting', 1000).total).toBe(outside);
+    expect((await expectSame(a, 'ten_a', 'grafting', 1000)).total).toBe(outside);
   });
 
   describe('filters', () => {
-    it('rank in SQL under the filters, as before', () => {
+    it('rank in SQL under the filters, as before', async () => {
       for (const q of queries) {
-        expectSame(a, 'ten_a', q, 20, { status: 'validated' });
-        expectSame(a, 'ten_a', q, 20, { tags: ['apple'] });
+        await expectSame(a, 'ten_a', q, 20, { status: 'validated' });
+        await expectSame(a, 'ten_a', q, 20, { tags: ['apple'] });
       }
     });
   });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TableChecksum, type Value } from '../../src/transfer/checksum.js';
 import { COPY_TABLES, VECTORS, columnsOf, sqliteSelect } from '../../src/transfer/tables.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
-import { PgSync } from '../../src/db/pg/sync-client.js';
+import { PgStore } from '../../src/db/store/pg-store.js';
 import { makeTestApp } from '../helpers/app.js';
 import { upload } from '../captures/helpers.js';
 import { createNode, setLinks } from '../graph/helpers.js';
@@ -51,7 +51,7 @@ describePg('rhizome migrate round trip', () => {
   beforeAll(async () => {
     pgdb = await createTestDatabase();
     const t = await makeTestApp({ dbPath: original });
-    t.s.queue.start();
+    await t.s.queue.start();
     const project = (await (await t.req('POST', '/api/v1/para', { category: 'projects', label: 'Orchard', description: 'Fruit trees' })).json()).id as string;
     pearNode = await createNode(t, { title: 'Pear tree', content: 'The pear by the gate: graft it in spring.', tags: ['orchard', 'pears'], para_item_ids: [project] });
     const b = await createNode(t, { title: 'Whip grafting', content: 'Cut both at the same angle; bind with tape.', tags: ['grafting'] });
@@ -59,9 +59,9 @@ describePg('rhizome migrate round trip', () => {
     const res = await upload(t, BYTES, 'field-notes.txt', { why: 'for the orchard' });
     expect(res.status).toBe(201);
     captureId = (await res.json()).id;
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     await createNode(t, { title: 'Beta pear notes', content: 'pear pear pear' }, beta.auth);
-    t.s.auth.addUser('ada@example.com', 'alpha');
+    await t.s.auth.addUser('ada@example.com', 'alpha');
     await t.s.auth.requestMagicLink('ada@example.com');
     await t.s.queue.idle();
     await t.s.queue.stop();
@@ -89,9 +89,9 @@ describePg('rhizome migrate round trip', () => {
     // PostgreSQL has its keyword index and each tenant's statistics.
     const pg = await pgdb.client();
     const alpha = (await pg.query("SELECT id FROM tenants WHERE name = 'alpha'")).rows[0].id as string;
-    const sync = new PgSync(pgdb.url);
-    const hits = new PgKeywordIndex(sync).search(alpha, 'pear graft', 10);
-    sync.close();
+    const sync = new PgStore(pgdb.url);
+    const hits = await new PgKeywordIndex(sync).search(alpha, 'pear graft', 10);
+    await sync.close();
     const seqOfPear = (await pg.query('SELECT seq FROM nodes WHERE id = $1', [pearNode])).rows[0].seq;
     expect(hits[0].seq).toBe(seqOfPear);
     const stats = (await pg.query('SELECT docs FROM keyword_stats WHERE tenant_id = $1', [alpha])).rows[0];
@@ -134,7 +134,7 @@ describePg('rhizome migrate round trip', () => {
       const content = await t.req('GET', `/api/v1/captures/${captureId}/content`);
       expect(content.status).toBe(200);
       expect(Buffer.from(await content.arrayBuffer())).toEqual(BYTES);
-      expect(t.s.repos.vectors.get(t.tenantId, pearNode)).not.toBeNull();
+      expect(await t.s.repos.vectors.get(t.tenantId, pearNode)).not.toBeNull();
     } finally {
       await t.close();
     }

@@ -7,7 +7,7 @@ import { makeTestApp, type TestApp } from '../helpers/app.js';
 let t: TestApp;
 beforeEach(async () => {
   t = await makeTestApp();
-  t.s.queue.start();
+  await t.s.queue.start();
 });
 afterEach(() => t.close());
 

@@ -14,7 +14,7 @@ let ids: Map<string, string>;
 beforeAll(async () => {
   embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rz-model-')) });
   t = await makeTestApp({ embedder });
-  t.s.queue.start();
+  await t.s.queue.start();
   ids = await loadNotebook(t);
 }, 120_000);
 afterAll(async () => {
@@ -23,8 +23,8 @@ afterAll(async () => {
 });
 
 describe('relevance with the bundled model', () => {
-  it('records its own calibration, distinct from other models', () => {
-    const row = t.s.db.prepare('SELECT model_id, calibration FROM embedding_calibrations').get() as { model_id: string; calibration: string };
+  it('records its own calibration, distinct from other models', async () => {
+    const row = await t.s.db.prepare('SELECT model_id, calibration FROM embedding_calibrations').get() as { model_id: string; calibration: string };
     expect(row.model_id).toBe('use-lite-512@energetic-ai-0.2.0');
     const cal = JSON.parse(row.calibration);
     expect(cal.query.auc).toBeGreaterThan(0.9); // the model separates related from unrelated texts

@@ -8,7 +8,7 @@ import { loadNotebook, search } from './helpers.js';
 let t: TestApp;
 beforeEach(async () => {
   t = await makeTestApp();
-  t.s.queue.start();
+  await t.s.queue.start();
 });
 afterEach(() => t.close());
 
@@ -24,7 +24,7 @@ describe('abstention', () => {
 
   it('the floor is derived for the model in use and recorded per model', async () => {
     await loadNotebook(t);
-    const row = t.s.db.prepare('SELECT model_id, calibration FROM embedding_calibrations').get() as { model_id: string; calibration: string };
+    const row = await t.s.db.prepare('SELECT model_id, calibration FROM embedding_calibrations').get() as { model_id: string; calibration: string };
     expect(row.model_id).toBe('hash-64');
     const cal = JSON.parse(row.calibration);
     expect(cal.query.floor).toBeGreaterThan(cal.query.unrelated_median);
@@ -68,14 +68,14 @@ describe('absolute scores', () => {
 describe('every keyword hit is read with its own closeness in meaning', () => {
   it('a keyword hit outside the k-NN pool gets the cosine the pool would give it, so its score does not depend on the pool', async () => {
     await loadNotebook(t);
-    const tenant = t.s.db.prepare('SELECT tenant_id FROM nodes LIMIT 1').pluck().get() as string;
+    const tenant = await t.s.db.prepare('SELECT tenant_id FROM nodes LIMIT 1').pluck().get() as string;
     const q = 'flour water dough';
     const sides = await t.s.search.sides(tenant, q, {}, 'hybrid', 200);
     expect(sides.keyword.length).toBeGreaterThan(1);
     // The similarity the service reads for any keyword hit is the one k-NN gives it.
     const v = (await t.s.embedding.embedQuery(q))!;
-    const pool = new Map(t.s.vectors.nearest(tenant, v, 200).map((h) => [h.seq, h.score]));
-    const own = new Map(t.s.vectors.similarities(tenant, v, sides.keyword.map((h) => h.seq)).map((h) => [h.seq, h.score]));
+    const pool = new Map((await t.s.vectors.nearest(tenant, v, 200)).map((h) => [h.seq, h.score]));
+    const own = new Map((await t.s.vectors.similarities(tenant, v, sides.keyword.map((h) => h.seq))).map((h) => [h.seq, h.score]));
     for (const h of sides.keyword) expect(own.get(h.seq)).toBe(pool.get(h.seq));
     // Hence the same scores when the pool holds only the nearest note and the service
     // supplies the rest of the keyword hits' similarities.
@@ -92,7 +92,7 @@ describe('per-tenant keyword statistics', () => {
     const queries = ['sourdough starter', 'compost leaves', 'index fund', 'unit tests fixtures', 'night train Vienna'];
     const snapshot = async () => Promise.all(queries.flatMap((q) => ['keyword', 'hybrid'].map((m) => search(t, q, m))));
     const before = await snapshot();
-    const b = t.tenant('beta');
+    const b = await t.tenant('beta');
     for (let i = 0; i < 300; i++) {
       const words = queries[i % queries.length];
       await t.req('POST', '/api/v1/nodes', { title: `${words} ${i}`, content: `${words} ${words} ${words} and more ${words}` }, b.auth);
@@ -141,7 +141,7 @@ describe('any query stays valid', () => {
       expect(kw.data).toHaveLength(1);
       expect(kw.data[0].match_provenance).toMatchObject({ keyword: true, semantic: false });
       expect((await search(fresh, 'sourdough', 'semantic')).data).toEqual([]);
-      fresh.s.queue.start();
+      await fresh.s.queue.start();
       await fresh.s.queue.idle();
       const one = await search(fresh, 'Sourdough starter feed the starter with flour and water daily', 'semantic');
       expect(one.data).toHaveLength(1);

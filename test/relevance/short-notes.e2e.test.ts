@@ -32,11 +32,11 @@ let notebook: { auth: string; ids: Map<string, string> };
 beforeAll(async () => {
   embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rz-model-')) });
   t = await makeTestApp({ embedder });
-  t.s.queue.start();
+  await t.s.queue.start();
   const turns = [...CHAT, ...CHAT.map((c) => c.replace(/\.$/, ' again.')), ...Object.values(FACTS)];
   const r = await (await t.req('POST', '/api/v1/nodes/batch', { nodes: turns.map((text, i) => ({ title: i % 2 ? 'Jonah' : 'Maya', content: text })) })).json();
   for (const [k, text] of Object.entries(FACTS)) factIds.set(k, r.results.find((n: { body_markdown: string }) => n.body_markdown === text).id);
-  const other = t.tenant('notebook');
+  const other = await t.tenant('notebook');
   notebook = { auth: other.auth, ids: await loadNotebook(t, other.auth) };
   await t.s.queue.idle();
 }, 180_000);

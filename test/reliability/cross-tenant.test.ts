@@ -27,11 +27,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-function snapshot(tenantId: string): string {
+async function snapshot(tenantId: string): Promise<string> {
   const tables = ['nodes', 'highlights', 'links', 'para_items', 'node_para', 'captures', 'capture_events', 'api_keys', 'jobs'];
   const json = (v: unknown) => JSON.stringify(v, (_k, x) => (Buffer.isBuffer(x) ? x.toString('hex') : typeof x === 'bigint' ? String(x) : x));
   // Rows in a fixed order on either engine (no rowid on PostgreSQL): sorted by their own text.
-  return json(tables.map((tb) => t.s.db.prepare(`SELECT * FROM ${tb} WHERE tenant_id = ?`).all(tenantId).map(json).sort()));
+  const out: string[][] = [];
+  for (const tb of tables) out.push((await t.s.db.prepare(`SELECT * FROM ${tb} WHERE tenant_id = ?`).all(tenantId)).map(json).sort());
+  return json(out);
 }
 
 function idFor(path: string): string {
@@ -51,8 +53,8 @@ const BODIES: Record<string, unknown> = {
 
 describe('cross-tenant sweep', () => {
   it("every route and method with another tenant's ids: 404, nothing leaked, nothing changed", async () => {
-    const b = t.tenant('intruder');
-    const before = snapshot(t.tenantId);
+    const b = await t.tenant('intruder');
+    const before = await snapshot(t.tenantId);
     const doc = await (await t.app.request('/api/v1/openapi.json')).json();
     const leaks: string[] = [];
     const not404: string[] = [];
@@ -85,6 +87,6 @@ describe('cross-tenant sweep', () => {
     expect(withId).toBeGreaterThan(20);
     expect(leaks).toEqual([]);
     expect(not404).toEqual([]);
-    expect(snapshot(t.tenantId)).toBe(before);
+    expect(await snapshot(t.tenantId)).toBe(before);
   });
 });

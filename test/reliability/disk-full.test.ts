@@ -3,7 +3,7 @@
 // a full file system. Writes answer 507, reads and authentication keep working, /health says
 // degraded, jobs wait (never `failed`, never stuck `running`, logged once), and everything
 // resumes by itself when space returns.
-import type { Db } from '../../src/db/open.js';
+import type { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_RETRY_MS } from '../../src/jobs/queue.js';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
@@ -13,12 +13,12 @@ beforeEach(async () => (t = await makeTestApp()));
 afterEach(() => t.close());
 
 const fill = () => {
-  const pages = (t.s.db as Db).pragma('page_count', { simple: true }) as number;
-  (t.s.db as Db).pragma(`max_page_count = ${pages}`);
+  const pages = (t.s.db as SqliteStore).handle.pragma('page_count', { simple: true }) as number;
+  (t.s.db as SqliteStore).handle.pragma(`max_page_count = ${pages}`);
 };
-const free = () => void (t.s.db as Db).pragma('max_page_count = 4294967294');
+const free = () => void (t.s.db as SqliteStore).handle.pragma('max_page_count = 4294967294');
 const big = (i: number) => ({ title: `note ${i}`, content: `${'lorem ipsum dolor sit amet '.repeat(400)} ${i}` });
-const jobStates = () => t.s.db.prepare('SELECT status, count(*) AS n FROM jobs GROUP BY status').all() as Array<{ status: string; n: number }>;
+const jobStates = async () => await t.s.db.prepare('SELECT status, count(*) AS n FROM jobs GROUP BY status').all() as Array<{ status: string; n: number }>;
 
 async function settle(ms: number) {
   for (let waited = 0; waited < ms; waited += 50) {
@@ -29,7 +29,7 @@ async function settle(ms: number) {
 
 describe('disk full', () => {
   it('writes answer 507 insufficient_storage, reads and a never-used key still work, health says degraded, then it all recovers', async () => {
-    const fresh = t.s.auth.createApiKey(t.tenantId, 'never used').key; // its first use wants to write last_used_at
+    const fresh = (await t.s.auth.createApiKey(t.tenantId, 'never used')).key; // its first use wants to write last_used_at
     const n0 = await (await t.req('POST', '/api/v1/nodes', big(0))).json();
     fill();
     const statuses: number[] = [];
@@ -69,9 +69,9 @@ describe('disk full', () => {
     expect(cap.status).toBe(201);
     const capture = await cap.json();
     fill();
-    t.s.queue.start();
+    await t.s.queue.start();
     await settle(STORAGE_RETRY_MS * 6); // several rounds of retries against the full disk
-    const states = jobStates();
+    const states = await jobStates();
     expect(states.find((s) => s.status === 'failed')).toBeUndefined();
     expect(states.reduce((a, s) => a + s.n, 0)).toBeGreaterThan(0); // the work is still owed
     const c = await (await t.req('GET', `/api/v1/captures/${capture.id}`)).json();
@@ -85,14 +85,14 @@ describe('disk full', () => {
     free();
     await settle(STORAGE_RETRY_MS * 2);
     await t.s.queue.idle(20_000);
-    for (let i = 0; i < 20 && jobStates().length; i++) {
+    for (let i = 0; i < 20 && (await jobStates()).length; i++) {
       await settle(STORAGE_RETRY_MS);
       await t.s.queue.idle(20_000);
     }
-    expect(jobStates()).toEqual([]);
+    expect(await jobStates()).toEqual([]);
     const done = await (await t.req('GET', `/api/v1/captures/${capture.id}`)).json();
     expect(done.status).toBe('completed');
-    const embedded = t.s.db.prepare('SELECT count(*) FROM nodes n WHERE n.id IN (SELECT value FROM json_each(?)) AND n.embedded_hash IS NOT NULL').pluck().get(JSON.stringify(ids));
+    const embedded = await t.s.db.prepare('SELECT count(*) FROM nodes n WHERE n.id IN (SELECT value FROM json_each(?)) AND n.embedded_hash IS NOT NULL').pluck().get(JSON.stringify(ids));
     expect(embedded).toBe(ids.length);
     expect((await t.req('POST', '/api/v1/nodes', big(100))).status).toBe(201);
     expect((await (await t.req('GET', '/health')).json()).status).toBe('ok');

@@ -38,7 +38,7 @@ describe('rules', () => {
     expect((await ok(await t.req('GET', '/api/v1/rules'))).data.map((r: { name: string }) => r.name)).toEqual(['first', 'second']);
     expect(await ok(await t.req('PATCH', `/api/v1/rules/${b.id}`, { order: 0 }))).toMatchObject({ order: 0 });
     expect((await ok(await t.req('GET', '/api/v1/rules'))).data.map((r: { id: string }) => r.id)).toEqual([b.id, a.id]);
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     for (const [m, p] of [['GET', `/api/v1/rules/${a.id}`], ['DELETE', `/api/v1/rules/${a.id}`], ['POST', `/api/v1/rules/${a.id}/dry-run`], ['POST', `/api/v1/rules/${a.id}/run`], ['GET', `/api/v1/rules/${a.id}/log`]] as const) {
       await expectProblem(await t.req(m, p, undefined, other.auth), 404, 'not_found');
     }

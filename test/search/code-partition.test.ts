@@ -153,12 +153,12 @@ describe('SemanticIndexes and the partition', () => {
   function source(rows: StoredVector[]) {
     return {
       rows,
-      space: () => ({ model_id: 'm', dimension: dim }),
-      page: (_t: string, after: number, limit: number) => {
+      space: async () => ({ model_id: 'm', dimension: dim }),
+      page: async (_t: string, after: number, limit: number) => {
         const next = rows.filter((r) => r.seq > after).slice(0, limit);
         return { vectors: next, last: next.length ? next[next.length - 1].seq : null };
       },
-      some: (_t: string, ids: string[]) => rows.filter((r) => ids.includes(r.id)),
+      some: async (_t: string, ids: string[]) => rows.filter((r) => ids.includes(r.id)),
     };
   }
   const row = (seq: number, v: Float32Array): StoredVector => ({ seq, id: `n${seq}`, embedding: Buffer.from(v.buffer.slice(0)) });
@@ -167,12 +167,12 @@ describe('SemanticIndexes and the partition', () => {
     const vs = vectors(3000, 3);
     const src = source(vs.map((v, i) => row(i + 1, v)));
     const ix = new SemanticIndexes(src);
-    expect(ix.warm('t')).toBe(3000);
+    expect(await ix.warm('t')).toBe(3000);
     src.rows.push(row(5000, vs[0]));
-    ix.onEmbedded('t', ['n5000']);
+    await ix.onEmbedded('t', ['n5000']);
     await new Promise((r) => setImmediate(r));
     expect(ix.stats('t')).toMatchObject({ vectors: 3001, partitioned: false });
-    const hits = ix.search('t', vs[10], 2).map((h) => h.id);
+    const hits = (await ix.search('t', vs[10], 2)).map((h) => h.id);
     expect(hits[0]).toBe('n11');
   });
 
@@ -180,10 +180,10 @@ describe('SemanticIndexes and the partition', () => {
     const vs = vectors(PARTITION_MIN_SIZE + 500, 4);
     const src = source(vs.map((v, i) => row(i + 1, v)));
     const ix = new SemanticIndexes(src);
-    ix.willLoad(['t']);
+    await ix.willLoad(['t']);
     let slices = 0;
-    while (!ix.loadSome('t', 1000)) slices++;
-    expect(ix.isComplete('t')).toBe(true);
+    while (!await ix.loadSome('t', 1000)) slices++;
+    expect(await ix.isComplete('t')).toBe(true);
     expect(ix.stats('t').partitioned).toBe(true);
     expect(slices).toBeGreaterThan(PARTITION_MIN_SIZE / 1000);
     const before = ix.stats('t');
@@ -192,15 +192,15 @@ describe('SemanticIndexes and the partition', () => {
     const more = vectors(PARTITION_MIN_SIZE + 1000, 5);
     const base = vs.length + 1;
     more.forEach((v, i) => src.rows.push(row(base + i, v)));
-    ix.onEmbedded('t', more.map((_, i) => `n${base + i}`));
+    await ix.onEmbedded('t', more.map((_, i) => `n${base + i}`));
     const until = Date.now() + 60_000;
     while (ix.stats('t').partition_build_ms === before.partition_build_ms && Date.now() < until) {
       // the new vectors are searchable at once, through the old partition meanwhile
-      expect(ix.search('t', more[7], 1)[0].id).toBe(`n${base + 7}`);
+      expect((await ix.search('t', more[7], 1))[0].id).toBe(`n${base + 7}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(ix.stats('t')).toMatchObject({ vectors: vs.length + more.length, partitioned: true });
     expect(ix.stats('t').partition_build_ms).not.toBe(before.partition_build_ms);
-    expect(ix.search('t', more[100], 1)[0].id).toBe(`n${base + 100}`);
+    expect((await ix.search('t', more[100], 1))[0].id).toBe(`n${base + 100}`);
   });
 });

@@ -87,71 +87,71 @@ describe('SemanticIndexes', () => {
       model: 'm1',
       reads: 0,
       rows,
-      space: () => ({ model_id: src.model, dimension: 2 }),
-      page: (t: string, after: number, limit: number) => {
+      space: async () => ({ model_id: src.model, dimension: 2 }),
+      page: async (t: string, after: number, limit: number) => {
         if (after === 0) src.reads++;
         const next = (rows.get(t) ?? []).filter((r) => r.seq > after).sort((a, b) => a.seq - b.seq).slice(0, limit);
         return { vectors: next, last: next.length ? next[next.length - 1].seq : null };
       },
-      some: (t: string, ids: string[]) => (rows.get(t) ?? []).filter((r) => ids.includes(r.id)),
+      some: async (t: string, ids: string[]) => (rows.get(t) ?? []).filter((r) => ids.includes(r.id)),
     };
     return src;
   }
 
-  it('keeps tenants apart and returns node ids', () => {
+  it('keeps tenants apart and returns node ids', async () => {
     const ix = new SemanticIndexes(source());
-    expect(ix.search('t1', new Float32Array([1, 0]), 5).map((h) => h.id)).toEqual(['a', 'b']);
-    expect(ix.search('t2', new Float32Array([0, 1]), 5).map((h) => h.id)).toEqual(['c']);
-    expect(ix.search('t3', new Float32Array([0, 1]), 5)).toEqual([]);
+    expect((await ix.search('t1', new Float32Array([1, 0]), 5)).map((h) => h.id)).toEqual(['a', 'b']);
+    expect((await ix.search('t2', new Float32Array([0, 1]), 5)).map((h) => h.id)).toEqual(['c']);
+    expect(await ix.search('t3', new Float32Array([0, 1]), 5)).toEqual([]);
   });
 
-  it('loads a tenant once, then follows afterEmbed updates', () => {
+  it('loads a tenant once, then follows afterEmbed updates', async () => {
     const src = source();
     const ix = new SemanticIndexes(src);
-    expect(ix.warm('t1')).toBe(2);
+    expect(await ix.warm('t1')).toBe(2);
     src.rows.get('t1')!.push({ seq: 9, id: 'z', embedding: vec(-1, 1) });
-    ix.onEmbedded('t1', ['z']);
-    expect(ix.search('t1', new Float32Array([-1, 0]), 1)[0].id).toBe('z');
+    await ix.onEmbedded('t1', ['z']);
+    expect((await ix.search('t1', new Float32Array([-1, 0]), 1))[0].id).toBe('z');
     expect(src.reads).toBe(1);
   });
 
-  it('drops every index when the embedding space changes', () => {
+  it('drops every index when the embedding space changes', async () => {
     const src = source();
     const ix = new SemanticIndexes(src);
-    ix.warm('t1');
+    await ix.warm('t1');
     src.model = 'm2';
-    ix.warm('t1');
+    await ix.warm('t1');
     expect(src.reads).toBe(2);
   });
 
-  it('loads in slices: incomplete until every page is read, and vectors written meanwhile are kept', () => {
+  it('loads in slices: incomplete until every page is read, and vectors written meanwhile are kept', async () => {
     const src = source();
     const ix = new SemanticIndexes(src);
-    expect(ix.isComplete('t1')).toBe(false);
-    expect(ix.isLoading('t1')).toBe(false); // nobody loads it: a query would load it all
-    expect(ix.loadSome('t1', 1)).toBe(false);
-    expect(ix.isLoading('t1')).toBe(true);
+    expect(await ix.isComplete('t1')).toBe(false);
+    expect(await ix.isLoading('t1')).toBe(false); // nobody loads it: a query would load it all
+    expect(await ix.loadSome('t1', 1)).toBe(false);
+    expect(await ix.isLoading('t1')).toBe(true);
     expect(ix.size('t1')).toBe(1);
-    expect(ix.isComplete('t1')).toBe(false);
+    expect(await ix.isComplete('t1')).toBe(false);
     src.rows.get('t1')!.push({ seq: 9, id: 'z', embedding: vec(-1, 1) });
-    ix.onEmbedded('t1', ['z']); // written while loading: in the index at once
+    await ix.onEmbedded('t1', ['z']); // written while loading: in the index at once
     expect(ix.size('t1')).toBe(2);
-    expect(ix.loadSome('t1', 1)).toBe(false); // seq 2
-    expect(ix.loadSome('t1', 1)).toBe(false); // seq 9 again, harmlessly
-    expect(ix.loadSome('t1', 1)).toBe(true);
-    expect(ix.isComplete('t1')).toBe(true);
+    expect(await ix.loadSome('t1', 1)).toBe(false); // seq 2
+    expect(await ix.loadSome('t1', 1)).toBe(false); // seq 9 again, harmlessly
+    expect(await ix.loadSome('t1', 1)).toBe(true);
+    expect(await ix.isComplete('t1')).toBe(true);
     expect(ix.size('t1')).toBe(3);
     expect(src.reads).toBe(1);
     // A change of embedding space makes it incomplete again.
     src.model = 'm2';
-    expect(ix.isComplete('t1')).toBe(false);
+    expect(await ix.isComplete('t1')).toBe(false);
   });
 
-  it('forgets pruned seqs', () => {
+  it('forgets pruned seqs', async () => {
     const ix = new SemanticIndexes(source());
-    ix.warm('t1');
+    await ix.warm('t1');
     ix.forget('t1', [1]);
-    expect(ix.search('t1', new Float32Array([1, 0]), 5).map((h) => h.id)).toEqual(['b']);
+    expect((await ix.search('t1', new Float32Array([1, 0]), 5)).map((h) => h.id)).toEqual(['b']);
   });
 });
 

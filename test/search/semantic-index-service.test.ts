@@ -4,7 +4,7 @@ import { makeTestApp, type TestApp } from '../helpers/app.js';
 let t: TestApp;
 beforeEach(async () => {
   t = await makeTestApp();
-  t.s.queue.start();
+  await t.s.queue.start();
 });
 afterEach(() => t.close());
 
@@ -55,7 +55,7 @@ describe('semantic search over the in-memory quantised index', () => {
   });
 
   it('keeps each tenant to its own vectors', async () => {
-    const beta = t.tenant('beta');
+    const beta = await t.tenant('beta');
     await create('alpine glacier hiking routes');
     const mine = await create('alpine glacier hiking routes', beta.auth);
     await t.s.queue.idle();

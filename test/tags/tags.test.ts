@@ -17,7 +17,7 @@ const ids = async (path: string, auth?: string) => {
 
 describe('tags', () => {
   it('GET /nodes?tag= keeps nodes carrying every given tag, in the plain list and every search mode', async () => {
-    t.s.queue.start();
+    await t.s.queue.start();
     const a = await add('walnut orchard notes', ['trees', 'farm']);
     const b = await add('walnut harvest log', ['trees']);
     await add('walnut bread recipe', ['kitchen']);
@@ -84,7 +84,7 @@ describe('tags', () => {
 
   it('tenants never see, rename or delete each other\'s tags', async () => {
     await add('mine', ['secret']);
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     expect((await (await t.req('GET', '/api/v1/tags', undefined, other.auth)).json()).data).toEqual([]);
     expect(await ids('/api/v1/nodes?tag=secret', other.auth)).toEqual([]);
     await expectProblem(await t.req('PATCH', '/api/v1/tags/secret', { name: 'stolen' }, other.auth), 404, 'not_found');

@@ -35,10 +35,10 @@ await call('PATCH', `/api/v1/nodes/${c.id}/links`, { links: [{ target_id: a.id, 
 await call('PATCH', `/api/v1/nodes/${b.id}`, { summary: 'weekly long run', status: 'validated' });
 await call('POST', '/api/v1/captures', { title: 'A note from the CLI', content_type: 'note', source: 'cli', selected_text: 'Hydrate before the long run.', why: 'race prep', tags: ['inbox'] });
 await call('POST', '/api/v1/auth/api-keys', { name: 'laptop' });
-const other = t.tenant('beta');
+const other = await t.tenant('beta');
 const res = await t.req('POST', '/api/v1/nodes', { title: 'Beta tenant note', content: 'belongs to another tenant' }, other.auth);
 if (!res.ok) throw new Error(`beta node: ${res.status}`);
-t.s.queue.start();
+await t.s.queue.start();
 await t.s.queue.idle(60_000);
 await t.close();
 

@@ -39,7 +39,7 @@ describe('webhook subscriptions', () => {
     const list = await (await t.req('GET', '/api/v1/webhooks')).json();
     expect(list.data.map((h: { id: string }) => h.id)).toEqual([hook.id]);
     expect(JSON.stringify(list)).not.toContain(hook.secret);
-    const other = t.tenant('beta');
+    const other = await t.tenant('beta');
     await expectProblem(await t.req('GET', `/api/v1/webhooks/${hook.id}`, undefined, other.auth), 404, 'not_found');
     await expectProblem(await t.req('GET', `/api/v1/webhooks/${hook.id}/deliveries`, undefined, other.auth), 404, 'not_found');
     await expectProblem(await t.req('DELETE', `/api/v1/webhooks/${hook.id}`, undefined, other.auth), 404, 'not_found');
@@ -183,7 +183,7 @@ describe('deliveries', () => {
 
   it('a refused address is logged as a failed attempt, not sent', async () => {
     const strict = await makeTestApp();
-    strict.s.queue.start();
+    await strict.s.queue.start();
     try {
       const res = await strict.req('POST', '/api/v1/webhooks', { url: 'https://localtest.me.invalid/x', events: ['node.created'] });
       expect(res.status).toBe(201);

@@ -49,7 +49,9 @@ export class Transactions<C> {
     let result: T;
     let failed: unknown;
     try {
-      result = await this.als.run({ root, depth: 0, chain: Promise.resolve() }, fn);
+      const frame: TxFrame<C> = { root, depth: 0, chain: Promise.resolve() };
+      result = await this.als.run(frame, fn);
+      await settled(frame); // a unit of work started inside and not awaited still belongs to it
       await this.driver.commit(root.conn);
     } catch (e) {
       failed = e ?? new Error('transaction failed');
@@ -71,12 +73,17 @@ export class Transactions<C> {
 
   private nested<T>(f: TxFrame<C>, fn: () => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
+      // The enclosing transaction ended while this one waited its turn (its caller did not
+      // await it): it runs as a transaction of its own.
+      if (!f.root.open) return this.als.exit(() => this.run(fn));
       const depth = f.depth + 1;
       const sp = `rz_sp${depth}`;
       const mark = f.root.hooks.length;
       await this.driver.statement(f.root.conn, `SAVEPOINT ${sp}`);
       try {
-        const r = await this.als.run({ root: f.root, depth, chain: Promise.resolve() }, fn);
+        const inner: TxFrame<C> = { root: f.root, depth, chain: Promise.resolve() };
+        const r = await this.als.run(inner, fn);
+        await settled(inner);
         await this.driver.statement(f.root.conn, `RELEASE SAVEPOINT ${sp}`);
         return r;
       } catch (e) {
@@ -102,4 +109,13 @@ export class Transactions<C> {
       }
     }
   }
+}
+
+/** Waits until the nested units of work started from this frame (and any they started) are done. */
+async function settled<C>(f: TxFrame<C>): Promise<void> {
+  let c: Promise<unknown>;
+  do {
+    c = f.chain;
+    await c;
+  } while (c !== f.chain);
 }

@@ -135,10 +135,10 @@ export function capturesRoutes(s: Services) {
     );
   }
 
-  const lifecycle = (path: string, summary: string, fn: (tenantId: string, id: string) => unknown, statuses: number[]) =>
+  const lifecycle = (path: string, summary: string, fn: (tenantId: string, id: string) => Promise<unknown>, statuses: number[]) =>
     r.openapi(
       createRoute({ method: 'post', path: `/captures/{id}/${path}`, tags: tag, summary, request: { params: IdParam }, responses: { 200: json(Capture), ...errors(...statuses) } }),
-      (c) => c.json(fn(c.get('tenantId'), c.req.valid('param').id) as never, 200),
+      async (c) => c.json((await fn(c.get('tenantId'), c.req.valid('param').id)) as never, 200),
     );
   const lc = s.captures.lifecycle;
   lifecycle('retry', 'Re-queue a failed capture (409 while pending or processing)', async (t, id) => await lc.retry(t, id), [404, 409]);

@@ -219,7 +219,7 @@ export class CapturePipeline {
       const at = iso(this.d.clock.now());
       await repo.complete(t, id, { ...moveTo(cur, 'completed'), node_id: nodeId, markdown, metadata: JSON.stringify(meta), processed_at: at });
       await repo.addEvent(t, id, 'completed', at, { node_id: nodeId, run, node: reuse ? 'updated' : 'created' });
-      (this.d.events ?? noEvents).emit(t, 'capture.completed', { capture_id: id, node_id: nodeId, url: cur.url });
+      await (this.d.events ?? noEvents).emit(t, 'capture.completed', { capture_id: id, node_id: nodeId, url: cur.url });
       if (source.origin === 'url' || (source.origin === 'raw_content' && source.kind === 'html')) await this.d.archive?.enqueueInTx(t, id);
       await jobs.complete(job.id);
       if (embedded) await this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector }], this.d.embedder.modelId);
@@ -230,7 +230,7 @@ export class CapturePipeline {
     const at = iso(this.d.clock.now());
     await this.d.repo.setState(c.tenant_id, c.id, { ...moveTo(c, 'failed'), attempts: c.attempts, error: message, updated_at: at });
     await this.d.repo.addEvent(c.tenant_id, c.id, 'failed', at, { error: message, ...(stage ? { stage } : {}), run: c.attempts });
-    (this.d.events ?? noEvents).emit(c.tenant_id, 'capture.failed', { capture_id: c.id, error: message, stage, url: c.url });
+    await (this.d.events ?? noEvents).emit(c.tenant_id, 'capture.failed', { capture_id: c.id, error: message, stage, url: c.url });
     await this.d.jobs.complete(jobId);
   }
 

@@ -75,7 +75,7 @@ export class HighlightsService {
       prefix: ctx.prefix, suffix: ctx.suffix, start_pos: at?.start ?? null, end_pos: at?.end ?? null,
       source: origin.source, source_key: key, created_at: origin.created_at ?? now, updated_at: now,
     });
-    if (created) this.events.emit(tenantId, 'highlight.created', { node_id: nodeId, highlight_id: id, text: p.text });
+    if (created) await this.events.emit(tenantId, 'highlight.created', { node_id: nodeId, highlight_id: id, text: p.text });
     return { id, created };
   }
 

@@ -54,8 +54,8 @@ export class NodesService {
       const seq = await this.repo.insert(row);
       if (v.para_item_ids.length) await this.repo.setUserParaItems(tenantId, row.id, dedupe(v.para_item_ids), now);
       await this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: row.id }, { dedupeKey: embedDedupeKey(row.id) });
-      this.events.emit(tenantId, 'node.created', { id: row.id, title: row.title, tags: JSON.parse(row.tags), status: row.status });
-      for (const itemId of dedupe(v.para_item_ids)) this.events.emit(tenantId, 'para.filed', { node_id: row.id, para_item_id: itemId, source: 'user' });
+      await this.events.emit(tenantId, 'node.created', { id: row.id, title: row.title, tags: JSON.parse(row.tags), status: row.status });
+      for (const itemId of dedupe(v.para_item_ids)) await this.events.emit(tenantId, 'para.filed', { node_id: row.id, para_item_id: itemId, source: 'user' });
       if (v.para_item_ids.length) return this.get(tenantId, row.id);
       // A node created a moment ago in this transaction has no PARA rows: its answer is the
       // row as written, without reading it back (three round trips on PostgreSQL).
@@ -130,7 +130,7 @@ export class NodesService {
         await this.checkParaItems(tenantId, p.para_item_ids);
         const keep = dedupe(p.para_item_ids);
         const before = new Set(await this.repo.paraItemIds(tenantId, id));
-        for (const itemId of keep) if (!before.has(itemId)) this.events.emit(tenantId, 'para.filed', { node_id: id, para_item_id: itemId, source: 'user' });
+        for (const itemId of keep) if (!before.has(itemId)) await this.events.emit(tenantId, 'para.filed', { node_id: id, para_item_id: itemId, source: 'user' });
         if (this.paraAuto) {
           // Removing an automatic filing is the user's decision: the classifier never makes it again.
           for (const itemId of await this.paraAuto.autoItems(tenantId, id)) if (!keep.includes(itemId)) await this.paraAuto.reject(tenantId, id, itemId, now);
@@ -139,7 +139,7 @@ export class NodesService {
         await this.repo.setUserParaItems(tenantId, id, keep, now);
       }
       if (textChanged) await this.queue.enqueueInTx(tenantId, EMBED_JOB, { node_id: id }, { dedupeKey: embedDedupeKey(id) });
-      this.events.emit(tenantId, 'node.updated', { id, title: next.title, tags: JSON.parse(next.tags), status: next.status });
+      await this.events.emit(tenantId, 'node.updated', { id, title: next.title, tags: JSON.parse(next.tags), status: next.status });
       return this.get(tenantId, id);
     });
   }
@@ -150,7 +150,7 @@ export class NodesService {
       if (!row) throw new NotFoundError('Node');
       await this.vectors.removeNode(tenantId, row.seq);
       await this.repo.delete(tenantId, row); // links and PARA associations go with it (ON DELETE CASCADE)
-      this.events.emit(tenantId, 'node.deleted', { id });
+      await this.events.emit(tenantId, 'node.deleted', { id });
     });
   }
 

@@ -162,7 +162,7 @@ export class ParaClassifier {
         if (current.length) await auto.clearAuto(tenantId, nodeId);
         if (filing && await repo.insertAuto(tenantId, filing, now)) {
           written.push(filing);
-          this.deps.events?.emit(tenantId, 'para.filed', { node_id: nodeId, para_item_id: filing.itemId, source: 'auto' });
+          await this.deps.events?.emit(tenantId, 'para.filed', { node_id: nodeId, para_item_id: filing.itemId, source: 'auto' });
         }
       }
       return written;

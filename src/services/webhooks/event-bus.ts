@@ -4,7 +4,7 @@
 // check before they write rather than fail.
 import type { EventSink, WebhookEventData, WebhookEventType } from '../../schemas/webhook-events.js';
 
-type Listener<T extends WebhookEventType> = (tenantId: string, data: WebhookEventData[T]) => void;
+type Listener<T extends WebhookEventType> = (tenantId: string, data: WebhookEventData[T]) => void | Promise<void>;
 
 export class EventBus implements EventSink {
   // biome-ignore lint/suspicious/noExplicitAny: one map holds every event type's listeners; on() and emit() keep each one typed
@@ -16,8 +16,9 @@ export class EventBus implements EventSink {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
   }
 
-  emit<T extends WebhookEventType>(tenantId: string, type: T, data: WebhookEventData[T]): void {
-    for (const fn of this.listeners.get(type) ?? []) fn(tenantId, data);
-    this.outbox.emit(tenantId, type, data);
+  /** Each listener in turn, then the outbox, all awaited: the emitting transaction commits after them. */
+  async emit<T extends WebhookEventType>(tenantId: string, type: T, data: WebhookEventData[T]): Promise<void> {
+    for (const fn of this.listeners.get(type) ?? []) await fn(tenantId, data);
+    await this.outbox.emit(tenantId, type, data);
   }
 }
