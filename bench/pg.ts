@@ -22,7 +22,6 @@ import { LinksRepo } from '../src/repos/links.repo.js';
 import { INVERSE_LINK_TYPE, LINK_TYPES } from '../src/schemas/graph.js';
 import { sqliteToPostgres } from '../src/transfer/to-postgres.js';
 import { wire } from '../src/wiring.js';
-import type { Db } from '../src/db/open.js';
 
 type Line = Record<string, unknown>;
 const DIM = 384;

@@ -11,7 +11,7 @@ import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { buildContainer, type Container } from '../src/container.js';
 import { wire } from '../src/wiring.js';
-import { closeDatabase, openDatabase, type Db } from '../src/db/open.js';
+import { closeDatabase, openDatabase, } from '../src/db/open.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
 import { createApp } from '../src/http/app.js';

@@ -15,11 +15,13 @@ const MENUS = [
   { id: 'highlight-note', title: 'Highlight with note in Rhizome', contexts: ['selection'] },
 ];
 
-ext.runtime.onInstalled.addListener(async (details) => {
-  await ext.contextMenus.removeAll();
-  for (const m of MENUS) ext.contextMenus.create(m);
-  // First install: nothing works until the server and key are set, so ask for them.
-  if (details.reason === 'install' && !(await loadSettings()).apiKey) await ext.runtime.openOptionsPage();
+ext.runtime.onInstalled.addListener((details) => {
+  void (async () => {
+    await ext.contextMenus.removeAll();
+    for (const m of MENUS) ext.contextMenus.create(m);
+    // First install: nothing works until the server and key are set, so ask for them.
+    if (details.reason === 'install' && !(await loadSettings()).apiKey) await ext.runtime.openOptionsPage();
+  })();
 });
 
 function lastSegment(url: string): string {

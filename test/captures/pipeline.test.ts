@@ -11,7 +11,7 @@ beforeAll(async () => {
   site.routes.set('/watch', serve('text/html', videoPageHtml()));
   site.routes.set('/ada/status/1', serve('text/html', tweetHtml()));
   site.routes.set('/acme/soil-sensor', serve('text/html', repoHtml()));
-  site.routes.set('/paper.pdf', async (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(await makePdf()));
+  site.routes.set('/paper.pdf', (_q, res) => void makePdf().then((pdf) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf)));
   site.routes.set('/pic.png', serve('image/png', makePng(8, 5)));
   site.routes.set('/episode.mp3', (_q, res) => res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': '4000000' }).end());
   site.routes.set('/latin1', (_q, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from('Caf\xe9 au lait is a drink.', 'latin1')));

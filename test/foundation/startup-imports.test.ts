@@ -22,7 +22,6 @@ const LOADED_ON_FIRST_USE = [
   'mdast-util-from-markdown',
   'openid-client',
   'pg',
-  'synckit',
   '@modelcontextprotocol/sdk',
 ];
 

@@ -1,6 +1,6 @@
 // Repository scenarios run unchanged on both backends: on SQLite by
-// test/foundation/repo-scenarios.test.ts, on PostgreSQL (through PgDb) by
-// test/postgres/pg-db.test.ts. Each takes the engine's connection as better-sqlite3's API.
+// test/foundation/repo-scenarios.test.ts, on PostgreSQL by test/postgres/pg-db.test.ts.
+// Each takes the engine's store (the asynchronous contract, src/db/store/contract.ts).
 import { expect } from 'vitest';
 import type { Database as Db } from '../../src/db/store/contract.js';
 import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';

@@ -9,7 +9,7 @@ describe('turn gate', () => {
     const started: number[] = [];
     for (let i = 0; i < 5; i++) {
       const w = gate.enter();
-      if (w) w.then(() => started.push(i));
+      if (w !== undefined) void w.then(() => started.push(i));
       else started.push(i);
     }
     expect(started).toEqual([0, 1]);
@@ -24,12 +24,12 @@ describe('turn gate', () => {
   it('never lets a newcomer pass a request already waiting', async () => {
     const gate = createTurnGate(1);
     const order: string[] = [];
-    gate.enter();
-    gate.enter()!.then(() => order.push('waiting'));
+    void gate.enter();
+    void gate.enter()!.then(() => order.push('waiting'));
     await nextTurn();
     // The one that waited goes before a request that arrives after it.
     const late = gate.enter();
-    if (late) late.then(() => order.push('late'));
+    if (late !== undefined) void late.then(() => order.push('late'));
     else order.push('late');
     await nextTurn();
     await nextTurn();
@@ -39,7 +39,7 @@ describe('turn gate', () => {
 
   it('starts urgent requests at once, and everything when off', () => {
     const gate = createTurnGate(1);
-    gate.enter();
+    void gate.enter();
     expect(gate.enter()).toBeInstanceOf(Promise);
     expect(gate.enter(true)).toBeUndefined();
     const off = createTurnGate(0);

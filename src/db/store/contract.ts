@@ -1,6 +1,8 @@
 // The one storage contract every repository is written against, whichever engine is under
 // it: statements whose calls return promises, and transactions as asynchronous units of
 // work. Services never see this: they see repositories and the UnitOfWork.
+import type { RawBuilder } from 'kysely';
+
 export type Engine = 'sqlite' | 'postgres';
 
 export interface RunResult {
@@ -35,9 +37,21 @@ export interface UnitOfWork {
   afterCommit(fn: () => void | Promise<void>): void;
 }
 
-/** What a repository holds: statements, DDL for the engine's own tables, and transactions. */
+/**
+ * What a repository holds: queries (Kysely's `sql` template, store/sql.ts), DDL for the
+ * engine's own tables, and transactions.
+ */
 export interface Database extends UnitOfWork {
   readonly engine: Engine;
+  /** Every row. */
+  all<T>(q: RawBuilder<T>): Promise<T[]>;
+  /** The first row, if any. */
+  one<T>(q: RawBuilder<T>): Promise<T | undefined>;
+  /** The first row's first column, if any. */
+  value<T>(q: RawBuilder<unknown>): Promise<T | undefined>;
+  /** A write: how many rows it changed. */
+  run(q: RawBuilder<unknown>): Promise<RunResult>;
+  /** A statement from SQL text with `?` (SQLite's own statements; the PostgreSQL store translates until every repository is written with `sql`). */
   prepare(sql: string): Statement;
   exec(sql: string): Promise<void>;
   /** Whether the caller is inside an open transaction. */

@@ -12,7 +12,9 @@ import { pgTypes } from '../pg/connect.js';
 import { PgQueryError, PgUnavailableError } from '../pg/errors.js';
 import { pgModule } from '../pg/lazy-modules.js';
 import { translateSql, type Translated } from '../pg/sql-translate.js';
+import type { RawBuilder } from 'kysely';
 import type { Database, RunResult, Statement } from './contract.js';
+import { compile } from './sql.js';
 import { Transactions } from './transactions.js';
 
 export interface PgStoreOptions {
@@ -157,6 +159,25 @@ export class PgStore implements Database {
     let t = this.translated.get(sql);
     if (!t) this.translated.set(sql, (t = translateSql(sql)));
     return new PgStatement(this, sql, t);
+  }
+
+  async all<T>(q: RawBuilder<T>): Promise<T[]> {
+    const c = compile('postgres', q);
+    return (await this.query<T>(c.sql, c.parameters as unknown[])).rows;
+  }
+
+  async one<T>(q: RawBuilder<T>): Promise<T | undefined> {
+    return (await this.all(q))[0];
+  }
+
+  async value<T>(q: RawBuilder<unknown>): Promise<T | undefined> {
+    const row = (await this.all<Record<string, unknown>>(q as RawBuilder<Record<string, unknown>>))[0];
+    return row ? (Object.values(row)[0] as T) : undefined;
+  }
+
+  async run(q: RawBuilder<unknown>): Promise<RunResult> {
+    const c = compile('postgres', q);
+    return { changes: (await this.query(c.sql, c.parameters as unknown[])).rowCount ?? 0, lastInsertRowid: 0 };
   }
 
   async exec(sql: string): Promise<void> {

@@ -5,7 +5,9 @@
 // requests never interleave inside one transaction, and nobody reads what it has not committed.
 import type Sqlite from 'better-sqlite3';
 import { closeDatabase, type Db } from '../open.js';
+import type { RawBuilder } from 'kysely';
 import type { Database, RunResult, Statement } from './contract.js';
+import { compile } from './sql.js';
 import { Transactions } from './transactions.js';
 
 type Mode = 'rows' | 'pluck' | 'raw';
@@ -59,6 +61,7 @@ const modes = new WeakMap<Sqlite.Statement, Mode>();
 export class SqliteStore implements Database {
   readonly engine = 'sqlite' as const;
   private readonly statements = new Map<string, Sqlite.Statement>();
+  private readonly compiled = new Map<string, Sqlite.Statement>();
   private readonly tx: Transactions<Db>;
   /** A transaction is open: callers outside it wait for it to end. */
   private busy = false;
@@ -101,6 +104,36 @@ export class SqliteStore implements Database {
     let s = this.statements.get(sql);
     if (!s) this.statements.set(sql, (s = this.handle.prepare(sql)));
     return new SqliteStatement(this, s);
+  }
+
+  async all<T>(q: RawBuilder<T>): Promise<T[]> {
+    const c = compile('sqlite', q);
+    await this.turn();
+    return this.statement(c.sql).all(...c.parameters) as T[];
+  }
+
+  async one<T>(q: RawBuilder<T>): Promise<T | undefined> {
+    const c = compile('sqlite', q);
+    await this.turn();
+    return this.statement(c.sql).get(...c.parameters) as T | undefined;
+  }
+
+  async value<T>(q: RawBuilder<unknown>): Promise<T | undefined> {
+    const row = await this.one<Record<string, unknown>>(q as RawBuilder<Record<string, unknown>>);
+    return row ? (Object.values(row)[0] as T) : undefined;
+  }
+
+  async run(q: RawBuilder<unknown>): Promise<RunResult> {
+    const c = compile('sqlite', q);
+    await this.turn();
+    return this.statement(c.sql).run(...c.parameters);
+  }
+
+  /** The cached statement for this compiled text (always in row mode). */
+  private statement(text: string): Sqlite.Statement {
+    let s = this.compiled.get(text);
+    if (!s) this.compiled.set(text, (s = this.handle.prepare(text)));
+    return s;
   }
 
   async exec(sql: string): Promise<void> {

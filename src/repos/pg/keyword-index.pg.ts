@@ -3,7 +3,7 @@
 // (migration 2): N and the total length in keyword_stats, each term's document frequency in
 // keyword_terms. Candidates come from the GIN index on (tenant_id, terms); each candidate's
 // weighted term frequency is read from its tf map. Another tenant's nodes change neither
-// the candidates nor the statistics. Synchronous, over PgSync, like every repository
+// the candidates nor the statistics. Asynchronous, on the store's pool, like every repository
 // (docs/scale-out.md, Stage 1).
 //
 // Queries arrive either as free text (search()) or as lexemes (rank() and the counts): the
