@@ -1,4 +1,5 @@
 // createApp(services): the whole HTTP surface. Errors of every origin leave as problem+json.
+import { statementDeadlineMs, withStatementScope } from '../db/store/statement-scope.js';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -47,6 +48,9 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   });
 
   app.use('*', securityHeaders());
+  // A request's statements are cancelled in the database when its client goes away or its
+  // deadline passes (db/store/statement-scope.ts; PostgreSQL only: SQLite's take microseconds).
+  app.use('*', (c, next) => withStatementScope({ signal: c.req.raw.signal, deadlineMs: statementDeadlineMs(c.req.method, c.req.path) }, next));
   // A write that went through means the disk has room again: /health stops saying degraded.
   app.use('/api/v1/*', async (c, next) => {
     await next();

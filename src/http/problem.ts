@@ -2,7 +2,8 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { isStorageError } from '../db/storage-errors.js';
-import { PgUnavailableError } from '../db/pg/errors.js';
+import { PgQueryError, PgUnavailableError } from '../db/pg/errors.js';
+import { QUERY_CANCELED } from '../db/store/statement-scope.js';
 import { AppError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 
 export function problemResponse(err: AppError, instance?: string): Response {
@@ -34,6 +35,9 @@ export function toAppError(err: unknown): AppError | null {
   }
   if (err instanceof PgUnavailableError) {
     return new AppError(503, 'database_unavailable', 'Database unavailable', 'The database cannot be reached right now. Retry shortly.', undefined, { 'Retry-After': '5' });
+  }
+  if (err instanceof PgQueryError && err.code === QUERY_CANCELED) {
+    return new AppError(503, 'database_busy', 'Database busy', 'The database did not answer in time (the request was cancelled there); nothing was changed. Retry shortly.', undefined, { 'Retry-After': '2' });
   }
   if (err instanceof HTTPException) {
     const msg = err.message || 'Bad request';

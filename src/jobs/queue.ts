@@ -4,6 +4,7 @@
 // processes may share the table: each claimed job is leased to this process, the lease is
 // renewed every third of its length while the job runs, and a sweep at the same pace
 // requeues the jobs whose lease expired (their process died).
+import { detached } from '../db/store/transactions.js';
 import PQueue from 'p-queue';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
@@ -104,7 +105,7 @@ export class JobQueue {
   async enqueue(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<boolean> {
     const now = this.clock.now();
     const added = await this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
-    if (this.running) setImmediate(() => void this.pump());
+    if (this.running) setImmediate(() => detached(() => void this.pump()));
     return added;
   }
 
@@ -115,7 +116,7 @@ export class JobQueue {
   async enqueueInTx(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {
     const now = this.clock.now();
     await this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
-    if (this.running) setImmediate(() => void this.pump());
+    if (this.running) setImmediate(() => detached(() => void this.pump()));
   }
 
   async start(): Promise<void> {
@@ -127,7 +128,7 @@ export class JobQueue {
     const resumed = await this.repo.requeueRunning(now, (await this.repo.leaseHolders(now)).filter(isDeadHere));
     if (resumed) this.log.info(`resuming ${resumed} job(s) interrupted by a previous shutdown`);
     this.running = true;
-    this.leaseTimer = setInterval(() => void this.tendLeases(), Math.max(10, Math.floor(this.repo.leaseMs / 3)));
+    this.leaseTimer = setInterval(() => detached(() => void this.tendLeases()), Math.max(10, Math.floor(this.repo.leaseMs / 3)));
     this.leaseTimer.unref();
     await this.pump();
   }
@@ -247,7 +248,7 @@ export class JobQueue {
       wait = 1000;
     }
     if (this.pauseUntil > this.clock.now()) wait = Math.max(wait, this.pauseUntil - this.clock.now());
-    this.timer = setTimeout(() => void this.pump(), wait);
+    this.timer = setTimeout(() => detached(() => void this.pump()), wait);
     this.timer.unref();
   }
 
@@ -269,7 +270,7 @@ export class JobQueue {
       else for (const j of jobs) await this.settleFailure(handler, j, err);
     } finally {
       for (const j of jobs) this.inFlight.delete(j.id);
-      setImmediate(() => void this.pump());
+      setImmediate(() => detached(() => void this.pump()));
     }
   }
 

@@ -45,6 +45,20 @@ describe('immediate revocation', () => {
     for (const p of [first, second]) await expectProblem(await t.req('GET', '/api/v1/nodes', undefined, bearer(p)), 401, 'unauthorized');
   });
 
+  it('eight refreshes of one token at once: one wins, the family is revoked, and the winner\'s new token is refused too', async () => {
+    const first = await session();
+    const results = await Promise.all(Array.from({ length: 8 }, () => t.req('POST', '/api/v1/auth/refresh', { refresh_token: first.refresh_token }, null)));
+    const won = results.filter((r) => r.status === 200);
+    expect(won.length).toBeLessThanOrEqual(1);
+    expect(results.filter((r) => r.status === 401)).toHaveLength(8 - won.length);
+    for (const r of won) {
+      const pair = (await r.json()) as { access_token: string; refresh_token: string };
+      // The session family was revoked by the losers' reuse: the winner's rotation is over too.
+      await expectProblem(await t.req('POST', '/api/v1/auth/refresh', { refresh_token: pair.refresh_token }, null), 401, 'unauthorized');
+      await expectProblem(await t.req('GET', '/api/v1/nodes', undefined, bearer(pair)), 401, 'unauthorized');
+    }
+  });
+
   it('logout with an unknown token is a quiet 204; a malformed body is a 400', async () => {
     expect((await t.req('POST', '/api/v1/auth/logout', { refresh_token: 'nope' }, null)).status).toBe(204);
     await expectProblem(await t.req('POST', '/api/v1/auth/logout', { refresh_token: 5 }, null), 400, 'validation_failed');

@@ -156,7 +156,7 @@ describePg('kept postings on PostgreSQL', () => {
       expect(inside.hits.slice(0, 3).every((h) => h.seq > 0)).toBe(true);
       throw new Error('roll back');
     });
-    expect(tx).toThrow('roll back');
+    await expect(tx()).rejects.toThrow('roll back');
     expect((await expectSame(a, 'ten_a', 'grafting', 1000)).total).toBe(outside);
   });
 

@@ -97,7 +97,15 @@ describePg('rhizome serve on PostgreSQL', () => {
       const kept = (await before.json()).id;
 
       cluster('pause');
-      for (const res of [await fetch(`${server.url}/api/v1/nodes`, { headers: auth }), await create('written during the outage')]) {
+      const timed = async (r: () => Promise<Response>) => {
+        const t0 = performance.now();
+        const res = await r();
+        expect(performance.now() - t0, 'the 503 came within 2 s').toBeLessThan(2_000);
+        return res;
+      };
+      const health = await (await timed(() => fetch(`${server.url}/health`, { headers: auth }))).json();
+      expect(health).toMatchObject({ status: 'degraded', reason: expect.stringMatching(/database cannot be reached/) });
+      for (const res of [await timed(() => fetch(`${server.url}/api/v1/nodes`, { headers: auth })), await timed(() => create('written during the outage'))]) {
         expect(res.status).toBe(503);
         expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
         expect(res.headers.get('retry-after')).toBe('5');

@@ -140,7 +140,7 @@ describeTwo('two processes on one PostgreSQL behind nginx', () => {
       return l.data.every((x: { status: string }) => x.status === 'completed' || x.status === 'failed') ? l : undefined;
     }, 90_000);
     const byId = new Map<string, { status: string; node_id: string }>(list.data.map((x: { id: string; status: string; node_id: string }) => [x.id, x]));
-    for (const id of ids) expect(byId.get(id)?.status, id).toBe('completed');
+    for (const id of ids) expect(byId.get(id)?.status, `${id}: ${JSON.stringify(list.data.find((x: { id: string }) => x.id === id))}`).toBe('completed');
     expect(new Set(ids.map((id) => byId.get(id)!.node_id)).size).toBe(ids.length);
     expect((await json(api(proxy.url, '/nodes?per_page=1'))).total).toBe(before + ids.length);
     for (const id of ids) {

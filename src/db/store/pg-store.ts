@@ -15,6 +15,7 @@ import { translateSql, type Translated } from '../pg/sql-translate.js';
 import type { RawBuilder } from 'kysely';
 import type { Database, RunResult, Statement } from './contract.js';
 import { compile } from './sql.js';
+import { currentStatementScope } from './statement-scope.js';
 import { Transactions } from './transactions.js';
 
 export interface PgStoreOptions {
@@ -233,11 +234,44 @@ export class PgStore implements Database {
   private async send<T>(client: pg.PoolClient, sql: string, params: unknown[]): Promise<PgResult<T>> {
     let name = params.length ? this.names.get(sql) : undefined;
     if (params.length && !name && this.names.size < MAX_NAMED) this.names.set(sql, (name = `rz${this.names.size}`));
+    const stop = this.cancelWhenDone(client);
     try {
       const r = await client.query(name ? { name, text: sql, values: params } : params.length ? { text: sql, values: params } : sql);
       return { rows: r.rows as T[], rowCount: r.rowCount };
     } catch (e) {
       throw pgError(e);
+    } finally {
+      stop?.();
     }
+  }
+
+  /**
+   * Cancels the statement this client is about to run if the request's client goes away or
+   * its deadline passes first (statement-scope.ts). Returns the clean-up, or nothing without a scope.
+   */
+  private cancelWhenDone(client: pg.PoolClient): (() => void) | undefined {
+    const scope = currentStatementScope();
+    if (!scope || (!scope.signal && !scope.deadlineMs)) return undefined;
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (!pid) return undefined;
+    let done = false;
+    const cancel = () => {
+      if (done) return;
+      done = true;
+      // On another pooled connection: this one is busy with the statement.
+      this.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => {});
+    };
+    if (scope.signal?.aborted) {
+      cancel();
+      return () => {};
+    }
+    scope.signal?.addEventListener('abort', cancel, { once: true });
+    const timer = scope.deadlineMs ? setTimeout(cancel, scope.deadlineMs) : undefined;
+    timer?.unref();
+    return () => {
+      done = true;
+      clearTimeout(timer);
+      scope.signal?.removeEventListener('abort', cancel);
+    };
   }
 }

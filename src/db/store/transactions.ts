@@ -5,6 +5,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** One outermost transaction. */
 export interface TxRoot<C> {
+  /** The store it belongs to (a frame of another store's transaction is none of this one's). */
+  owner: object;
   open: boolean;
   /** The engine's handle on it (PostgreSQL: the pooled client it holds). */
   conn: C;
@@ -28,8 +30,21 @@ export interface TxDriver<C> {
   statement(conn: C, sql: string): Promise<void>;
 }
 
+// One per process: `detached()` must leave every store's transaction at once.
+// biome-ignore lint/suspicious/noExplicitAny: frames of stores over different connection types
+const als = new AsyncLocalStorage<TxFrame<any>>();
+
+/**
+ * Runs fn outside any transaction, whatever the caller is in. For work scheduled from inside
+ * one that must not join it (timers and immediates inherit the caller's async context): the
+ * job queue's pump, background refreshes.
+ */
+export function detached<T>(fn: () => T): T {
+  return als.exit(fn);
+}
+
 export class Transactions<C> {
-  private readonly als = new AsyncLocalStorage<TxFrame<C>>();
+  private readonly als = als as AsyncLocalStorage<TxFrame<C>>;
 
   constructor(
     private readonly driver: TxDriver<C>,
@@ -39,13 +54,13 @@ export class Transactions<C> {
   /** The caller's open transaction frame, if any (a frame whose transaction ended is none). */
   frame(): TxFrame<C> | undefined {
     const f = this.als.getStore();
-    return f?.root.open ? f : undefined;
+    return f?.root.open && f.root.owner === this ? f : undefined;
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const f = this.frame();
     if (f) return this.nested(f, fn);
-    const root: TxRoot<C> = { open: true, conn: await this.driver.begin(), hooks: [] };
+    const root: TxRoot<C> = { owner: this, open: true, conn: await this.driver.begin(), hooks: [] };
     let result: T;
     let failed: unknown;
     try {

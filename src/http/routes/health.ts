@@ -3,6 +3,7 @@
 // credentials are a 401, like anywhere else (and count towards the failed-auth throttle).
 import { createRoute } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
+import { PgUnavailableError } from '../../db/pg/errors.js';
 import { packageVersion } from '../../paths.js';
 import { json, Problem } from '../../schemas/common.js';
 import { Health } from '../../schemas/health.js';
@@ -22,7 +23,14 @@ export function healthRoutes(s: Services) {
     }),
     async (c) => {
       const header = c.req.header('Authorization');
-      const principal = header ? await throttled(c, s, () => authenticate(s.auth, header)) : null;
+      let principal: Awaited<ReturnType<typeof authenticate>> | null;
+      try {
+        principal = header ? await throttled(c, s, () => authenticate(s.auth, header)) : null;
+      } catch (e) {
+        // Credentials cannot be checked while the database is out of reach: say so, and why.
+        if (!(e instanceof PgUnavailableError)) throw e;
+        return c.json({ status: 'degraded' as const, version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), reason: `the database cannot be reached (${e.message})` }, 200);
+      }
       const embedding = s.status.embedder();
       const reason = s.status.storage.reason() ?? (embedding.state === 'error' ? 'the embedding model failed to load' : undefined);
       const base = { status: reason ? ('degraded' as const) : ('ok' as const), version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), ...(reason ? { reason } : {}) };

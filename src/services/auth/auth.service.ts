@@ -154,7 +154,10 @@ export class AuthService {
     const now = this.d.clock.now();
     if (!row) throw new UnauthorizedError('Unknown refresh token');
     if (clientId !== undefined && row.client_id !== clientId) throw new UnauthorizedError('This refresh token was not issued to this client');
-    if (row.used_at !== null || row.revoked_at !== null) {
+    // The family's revocation is checked at every refresh, not only on this row: a token
+    // issued to the winner of a concurrent refresh can be written just after the losers
+    // revoked the family, and must not refresh it back to life.
+    if (row.used_at !== null || row.revoked_at !== null || (await this.d.tokens.familyRevoked(row.tenant_id, row.family_id))) {
       await this.d.tokens.revokeFamily(row.tenant_id, row.family_id, now);
       throw new UnauthorizedError('Refresh token reuse detected; the session has been revoked');
     }
