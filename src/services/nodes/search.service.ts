@@ -90,6 +90,13 @@ export class SearchService {
     return rankSides(await this.sides(tenantId, query, filter, mode, pool), mode);
   }
 
+  /** How rare each of the query's content terms is among the tenant's notes (BM25's idf), for weighing the sentences of an answer. */
+  async termRarity(tenantId: string, query: string): Promise<Map<string, number>> {
+    const terms = contentTerms(query);
+    const stats = await this.repo.termStats(tenantId, terms.map(quoteTerm));
+    return new Map(terms.map((t, i) => [t, Math.log(1 + (stats.n - stats.df[i] + 0.5) / (stats.df[i] + 0.5))]));
+  }
+
   /**
    * Both sides of a query, raw: keyword hits with their BM25 and the query's attainable
    * maximum, semantic hits with their cosine, and the model's query scale. `npm run eval`

@@ -1,0 +1,124 @@
+// The extractive answer: from the notes search ranked for a question, the sentences that
+// answer it, chosen and ordered, each with the passage it stands in (its citation).
+//
+// A sentence's coverage is the share of the question's terms it holds, each term weighted by
+// its rarity among the tenant's notes (BM25's idf: a word most notes share says least); words of the note's title count half (a sentence about "it" under the title that
+// names it). Its score is the note's relevance times (1 − COVERAGE_WEIGHT + COVERAGE_WEIGHT ×
+// coverage), so search's order decides between notes unless a lower note says much more of
+// what was asked. A note answers only when one of its sentences covers MIN_COVERAGE of the
+// question, or meaning alone (search's gated semantic side) drew it in; when none answers,
+// the caller abstains. Pure functions.
+import { splitPassages, type Span } from '../passages.js';
+import { contentWords, stem } from '../text.js';
+import { splitSentences } from './sentences.js';
+
+export interface AnswerSource {
+  node_id: string;
+  title: string;
+  /** The note's relevance from search, in [0, 1]. */
+  relevance: number;
+  /** Drawn in by meaning alone (no keyword match, past the semantic gate): relevant as it stands. */
+  byMeaning: boolean;
+  /** The text sentences are taken from, and which of the node's fields it is. */
+  text: string;
+  field: 'body' | 'summary' | 'title';
+}
+
+export interface QuotedSentence extends Span {
+  /** Index into the sources. */
+  source: number;
+  text: string;
+  coverage: number;
+  score: number;
+  /** The passage (about a paragraph, search/passages.ts) the sentence stands in. */
+  passage: Span;
+}
+
+export interface Extraction {
+  /** The answer's sentences, in reading order; empty: the notes do not say. */
+  sentences: QuotedSentence[];
+  /** Per source: its best sentence (the one a citation or a prompt would quote), or null without text. */
+  best: Array<QuotedSentence | null>;
+  /** Per source: whether it answers (coverage or meaning). */
+  answers: boolean[];
+}
+
+/**
+ * Share of the question a sentence must hold for its note to answer. On CISI with the
+ * retrieved notes of each question (`npm run eval`): see docs/ask.md for the sweep.
+ */
+export const MIN_COVERAGE = 0.5;
+/** How much a sentence's coverage, against its note's rank, decides its place. */
+export const COVERAGE_WEIGHT = 0.5;
+/** An answer quotes at most this many sentences, at most MAX_PER_NOTE of one note. */
+export const MAX_SENTENCES = 3;
+export const MAX_PER_NOTE = 2;
+/** A further sentence is taken when it adds an unanswered part of the question, or scores this near the best. */
+const NEAR_BEST = 0.85;
+const TITLE_SHARE = 0.5;
+
+export function questionStems(question: string): string[] {
+  return [...new Set(contentWords(question).map(stem))];
+}
+
+/**
+ * `rarity`: each query word's idf among the tenant's notes (SearchService.termRarity); a
+ * word it does not know weighs as the rarest known one (1 without any).
+ */
+export function extractAnswer(question: string, sources: AnswerSource[], opts: { maxSentences?: number; minCoverage?: number; rarity?: Map<string, number> } = {}): Extraction {
+  const max = opts.maxSentences ?? MAX_SENTENCES;
+  const minCoverage = opts.minCoverage ?? MIN_COVERAGE;
+  const terms = questionStems(question);
+  const byStem = new Map<string, number>();
+  for (const [w, idf] of opts.rarity ?? []) for (const s of contentWords(w).map(stem)) byStem.set(s, Math.max(byStem.get(s) ?? 0, idf));
+  const rarest = byStem.size ? Math.max(...byStem.values()) : 1;
+  const weight = new Map(terms.map((t) => [t, byStem.get(t) ?? rarest]));
+  const total = terms.reduce((a, t) => a + weight.get(t)!, 0);
+
+  const all: QuotedSentence[] = [];
+  const best: Array<QuotedSentence | null> = [];
+  const answers: boolean[] = [];
+  sources.forEach((src, i) => {
+    const title = new Set(contentWords(src.title).map(stem));
+    const passages = splitPassages(src.text);
+    let top: QuotedSentence | null = null;
+    for (const s of splitSentences(src.text)) {
+      const here = new Set(contentWords(s.text).map(stem));
+      const got = terms.reduce((a, t) => a + (here.has(t) ? weight.get(t)! : title.has(t) ? TITLE_SHARE * weight.get(t)! : 0), 0);
+      const coverage = total > 0 ? got / total : 0;
+      const score = src.relevance * (1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * coverage);
+      const passage = passages.find((p) => p.start <= s.start && s.start < p.end) ?? { start: s.start, end: s.end };
+      const q: QuotedSentence = { ...s, source: i, coverage, score, passage };
+      all.push(q);
+      if (!top || q.score > top.score) top = q;
+    }
+    best.push(top);
+    answers.push(top !== null && (src.byMeaning || top.coverage >= minCoverage));
+  });
+
+  const pool = all.filter((s) => answers[s.source] && (s.coverage > 0 || sources[s.source].byMeaning)).sort((a, b) => b.score - a.score || a.source - b.source || a.start - b.start);
+  // A note drawn in by meaning with no word of the question: its best sentence is its first.
+  for (let i = 0; i < sources.length; i++) if (answers[i] && !pool.some((s) => s.source === i) && best[i]) pool.push(best[i]!);
+
+  const chosen: QuotedSentence[] = [];
+  const covered = new Set<string>();
+  const perNote = new Map<number, number>();
+  for (const s of pool) {
+    if (chosen.length >= max) break;
+    if ((perNote.get(s.source) ?? 0) >= MAX_PER_NOTE) continue;
+    const here = new Set(contentWords(s.text).map(stem));
+    const adds = terms.some((t) => here.has(t) && !covered.has(t));
+    if (chosen.length > 0 && !adds && s.score < NEAR_BEST * chosen[0].score) continue;
+    chosen.push(s);
+    perNote.set(s.source, (perNote.get(s.source) ?? 0) + 1);
+    for (const t of terms) if (here.has(t)) covered.add(t);
+  }
+  return { sentences: readingOrder(chosen), best, answers };
+}
+
+/** Notes in the order of their best pick; a note's sentences in the order it says them. */
+function readingOrder(chosen: QuotedSentence[]): QuotedSentence[] {
+  const first = new Map<number, number>();
+  chosen.forEach((s, i) => first.has(s.source) || first.set(s.source, i));
+  return [...chosen].sort((a, b) => first.get(a.source)! - first.get(b.source)! || a.start - b.start);
+}
