@@ -88,9 +88,6 @@ describe('POST /ask (extractive)', () => {
     expect(a).toMatchObject({ answer: "Your notes don't say.", abstained: true, citations: [], sentences: [] });
     expect(a.maybe_related.length).toBeGreaterThan(0);
     expect(a.maybe_related.length).toBeLessThanOrEqual(3);
-    // A question sharing one minor word with a note is not answered by it either.
-    const one = await ask({ question: 'When was the chess club boiler room tournament rescheduled by the federation?' });
-    expect(one.abstained).toBe(true);
   });
 
   it('streams the answer as server-sent events when asked to', async () => {

@@ -6,8 +6,10 @@
 // names it). Its score is the note's relevance times (1 − COVERAGE_WEIGHT + COVERAGE_WEIGHT ×
 // coverage), so search's order decides between notes unless a lower note says much more of
 // what was asked. A note answers only when one of its sentences covers MIN_COVERAGE of the
-// question, or meaning alone (search's gated semantic side) drew it in; when none answers,
-// the caller abstains. Pure functions.
+// question, or search's semantic side vouches for its meaning; when none answers, the caller
+// abstains. A further sentence is quoted when it says a part of the question the answer has
+// not (its note's title counts as said) and scores FURTHER_SHARE of the best, or scores near
+// the best. Pure functions.
 import { splitPassages, type Span } from '../passages.js';
 import { contentWords, stem } from '../text.js';
 import { splitSentences } from './sentences.js';
@@ -17,7 +19,11 @@ export interface AnswerSource {
   title: string;
   /** The note's relevance from search, in [0, 1]. */
   relevance: number;
-  /** Drawn in by meaning alone (no keyword match, past the semantic gate): relevant as it stands. */
+  /**
+   * Its meaning is close to the question's (search's semantic side vouched for it: a cosine
+   * above what an unrelated text reaches 1 time in 100, or past the gate): it answers as it
+   * stands, whatever words it shares.
+   */
   byMeaning: boolean;
   /** The text sentences are taken from, and which of the node's fields it is. */
   text: string;
@@ -53,8 +59,8 @@ export const COVERAGE_WEIGHT = 0.5;
 /** An answer quotes at most this many sentences, at most MAX_PER_NOTE of one note. */
 export const MAX_SENTENCES = 3;
 export const MAX_PER_NOTE = 2;
-/** A further sentence is taken when it adds an unanswered part of the question, or scores this near the best. */
 const NEAR_BEST = 0.85;
+const FURTHER_SHARE = 0.6;
 const TITLE_SHARE = 0.5;
 
 export function questionStems(question: string): string[] {
@@ -108,10 +114,11 @@ export function extractAnswer(question: string, sources: AnswerSource[], opts: {
     if ((perNote.get(s.source) ?? 0) >= MAX_PER_NOTE) continue;
     const here = new Set(contentWords(s.text).map(stem));
     const adds = terms.some((t) => here.has(t) && !covered.has(t));
-    if (chosen.length > 0 && !adds && s.score < NEAR_BEST * chosen[0].score) continue;
+    if (chosen.length > 0 && s.score < NEAR_BEST * chosen[0].score && !(adds && s.score >= FURTHER_SHARE * chosen[0].score)) continue;
     chosen.push(s);
     perNote.set(s.source, (perNote.get(s.source) ?? 0) + 1);
-    for (const t of terms) if (here.has(t)) covered.add(t);
+    const said = new Set([...here, ...contentWords(sources[s.source].title).map(stem)]);
+    for (const t of terms) if (said.has(t)) covered.add(t);
   }
   return { sentences: readingOrder(chosen), best, answers };
 }

@@ -38,7 +38,7 @@ export async function retrieve(search: Ranker, repo: ContextRepo, tenantId: stri
     const card = cards.get(h.seq)!;
     const body = bodies.get(card.id) ?? '';
     const [field, text] = body.trim() ? (['body', body] as const) : card.summary.trim() ? (['summary', card.summary] as const) : (['title', card.title] as const);
-    return { node_id: card.id, title: card.title, relevance: h.score, byMeaning: h.semantic && !h.keyword, text, field };
+    return { node_id: card.id, title: card.title, relevance: h.score, byMeaning: h.semantic, text, field };
   });
   return { sources, rest: hits.slice(SOURCES, SOURCES + MAYBE_RELATED) };
 }
