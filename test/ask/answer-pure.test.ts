@@ -72,3 +72,16 @@ describe('the prompt', () => {
     expect(user.content).toBe('Passages from my notes:\n\n[1] One\nfirst\n\n[2] Two\nsecond\n\nQuestion: Why?');
   });
 });
+
+describe('passageAround', () => {
+  it("quotes the sentence's own paragraph, or from the sentence in a long one", async () => {
+    const { passageAround } = await import('../../src/search/answer/extract.js');
+    const text = `Intro paragraph.\n\nFirst. The answer is here. Last.\n\n${'Long filler sentence here. '.repeat(60)}The late answer. More.`;
+    const at = text.indexOf('The answer');
+    expect(text.slice(...Object.values(passageAround(text, { start: at, end: at + 19 })) as [number, number])).toBe('First. The answer is here. Last.');
+    const late = text.indexOf('The late answer');
+    const p = passageAround(text, { start: late, end: late + 16 });
+    expect(p.start).toBe(late);
+    expect(text.slice(p.start, p.end)).toBe('The late answer. More.');
+  });
+});

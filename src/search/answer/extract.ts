@@ -10,7 +10,7 @@
 // abstains. A further sentence is quoted when it says a part of the question the answer has
 // not (its note's title counts as said) and scores FURTHER_SHARE of the best, or scores near
 // the best. Pure functions.
-import { splitPassages, type Span } from '../passages.js';
+import { PASSAGE_CHARS, splitPassages, type Span } from '../passages.js';
 import { contentWords, stem } from '../text.js';
 import { splitSentences } from './sentences.js';
 
@@ -36,7 +36,7 @@ export interface QuotedSentence extends Span {
   text: string;
   coverage: number;
   score: number;
-  /** The passage (about a paragraph, search/passages.ts) the sentence stands in. */
+  /** The passage the sentence stands in: its paragraph, or, in a long one, the sentence and what follows it (≤ PASSAGE_CHARS). */
   passage: Span;
 }
 
@@ -86,14 +86,13 @@ export function extractAnswer(question: string, sources: AnswerSource[], opts: {
   const answers: boolean[] = [];
   sources.forEach((src, i) => {
     const title = new Set(contentWords(src.title).map(stem));
-    const passages = splitPassages(src.text);
     let top: QuotedSentence | null = null;
     for (const s of splitSentences(src.text)) {
       const here = new Set(contentWords(s.text).map(stem));
       const got = terms.reduce((a, t) => a + (here.has(t) ? weight.get(t)! : title.has(t) ? TITLE_SHARE * weight.get(t)! : 0), 0);
       const coverage = total > 0 ? got / total : 0;
       const score = src.relevance * (1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * coverage);
-      const passage = passages.find((p) => p.start <= s.start && s.start < p.end) ?? { start: s.start, end: s.end };
+      const passage = passageAround(src.text, s);
       const q: QuotedSentence = { ...s, source: i, coverage, score, passage };
       all.push(q);
       if (!top || q.score > top.score) top = q;
@@ -128,4 +127,20 @@ function readingOrder(chosen: QuotedSentence[]): QuotedSentence[] {
   const first = new Map<number, number>();
   chosen.forEach((s, i) => first.has(s.source) || first.set(s.source, i));
   return [...chosen].sort((a, b) => first.get(a.source)! - first.get(b.source)! || a.start - b.start);
+}
+
+/**
+ * The passage a citation quotes for a sentence: the paragraph it stands in when that fits a
+ * passage; else from the paragraph's start when the sentence is near it, or from the sentence
+ * itself, to a boundary within PASSAGE_CHARS. The cited sentence is always inside, near the top.
+ */
+export function passageAround(text: string, s: Span): Span {
+  const before = text.lastIndexOf('\n\n', s.start);
+  const paraStart = before < 0 ? 0 : before + 2;
+  const after = text.indexOf('\n\n', s.end);
+  const paraEnd = after < 0 ? text.length : after;
+  const from = paraEnd - paraStart <= PASSAGE_CHARS || s.start - paraStart < PASSAGE_CHARS / 4 ? paraStart : s.start;
+  const [first] = splitPassages(text.slice(from, paraEnd));
+  const span = first ? { start: from + first.start, end: from + first.end } : { start: s.start, end: s.end };
+  return span.end >= s.end ? span : { start: s.start, end: Math.max(s.end, span.end) };
 }
