@@ -71,9 +71,10 @@ export function questionStems(question: string): string[] {
  * `rarity`: each query word's idf among the tenant's notes (SearchService.termRarity); a
  * word it does not know weighs as the rarest known one (1 without any).
  */
-export function extractAnswer(question: string, sources: AnswerSource[], opts: { maxSentences?: number; minCoverage?: number; rarity?: Map<string, number> } = {}): Extraction {
+export function extractAnswer(question: string, sources: AnswerSource[], opts: { maxSentences?: number; minCoverage?: number; coverageWeight?: number; rarity?: Map<string, number> } = {}): Extraction {
   const max = opts.maxSentences ?? MAX_SENTENCES;
   const minCoverage = opts.minCoverage ?? MIN_COVERAGE;
+  const cw = opts.coverageWeight ?? COVERAGE_WEIGHT;
   const terms = questionStems(question);
   const byStem = new Map<string, number>();
   for (const [w, idf] of opts.rarity ?? []) for (const s of contentWords(w).map(stem)) byStem.set(s, Math.max(byStem.get(s) ?? 0, idf));
@@ -91,7 +92,7 @@ export function extractAnswer(question: string, sources: AnswerSource[], opts: {
       const here = new Set(contentWords(s.text).map(stem));
       const got = terms.reduce((a, t) => a + (here.has(t) ? weight.get(t)! : title.has(t) ? TITLE_SHARE * weight.get(t)! : 0), 0);
       const coverage = total > 0 ? got / total : 0;
-      const score = src.relevance * (1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * coverage);
+      const score = src.relevance * (1 - cw + cw * coverage);
       const passage = passageAround(src.text, s);
       const q: QuotedSentence = { ...s, source: i, coverage, score, passage };
       all.push(q);

@@ -23,6 +23,8 @@ export type Ranker = Pick<SearchService, 'rank' | 'sides' | 'termRarity'>;
 
 export interface Retrieved {
   sources: AnswerSource[];
+  /** Per source: which sides of search found it (the eval compares rules on them). */
+  sides: Array<{ keyword: boolean; semantic: boolean }>;
   /** Ranked below the sources read (for "maybe related"). */
   rest: CalibratedHit[];
 }
@@ -40,7 +42,7 @@ export async function retrieve(search: Ranker, repo: ContextRepo, tenantId: stri
     const [field, text] = body.trim() ? (['body', body] as const) : card.summary.trim() ? (['summary', card.summary] as const) : (['title', card.title] as const);
     return { node_id: card.id, title: card.title, relevance: h.score, byMeaning: h.semantic, text, field };
   });
-  return { sources, rest: hits.slice(SOURCES, SOURCES + MAYBE_RELATED) };
+  return { sources, sides: live.map((h) => ({ keyword: h.keyword, semantic: h.semantic })), rest: hits.slice(SOURCES, SOURCES + MAYBE_RELATED) };
 }
 
 /**
