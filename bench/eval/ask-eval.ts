@@ -33,15 +33,15 @@ export interface AskQuality {
   foreign_abstained: Array<{ queries_from: string; queries: number; abstained: number }>;
   /** Mean extractive answer time (ms, query embedding included; the bench measures without). */
   ask_ms_mean: number;
-  sweep?: Array<{ rule: string; min_coverage: number; coverage_weight: number; first_citation_relevant: number; answered: number; foreign_abstained: number }>;
+  sweep?: Array<{ rule: string; min_coverage: number; coverage_weight: number; top_first: boolean; first_citation_relevant: number; answered: number; foreign_abstained: number }>;
 }
 
 const FOREIGN_QUERIES = 100;
-const SWEEP = [0.3, 0.5, 0.7];
-const WEIGHTS = [0, 0.25, 0.5];
-/** Which notes answer as they stand: any the semantic side vouches for, or only those it drew in alone. */
-const RULES = ['semantic', 'semantic_only'] as const;
-const KEYS = RULES.flatMap((rule) => SWEEP.flatMap((m) => WEIGHTS.map((w) => ({ rule, m, w, key: `${rule}:${m}:${w}` }))));
+const SWEEP = [0.3, 0.4, 0.5];
+const WEIGHTS = [0];
+/** Which notes answer as they stand: any whose cosine clears the model's floor, or only those past the tenant's semantic gate. */
+const RULES = ['floor', 'gate'] as const;
+const KEYS = RULES.flatMap((rule) => SWEEP.flatMap((m) => WEIGHTS.flatMap((w) => [false, true].map((top) => ({ rule, m, w, top, key: `${rule}:${m}:${w}:${top}` })))));
 
 export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: Promise<void> }, foreign: Collection[] = []): Promise<AskQuality> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-ask-eval-'));
@@ -65,9 +65,9 @@ export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: 
       if (!sweepOn) return;
       const r = await retrieve(s.search, s.repos.context, tenantId, question, {});
       const rarity = await s.search.termRarity(tenantId, question);
-      for (const { rule, m, w, key } of KEYS) {
-        const sources = r.sources.map((src, i) => ({ ...src, byMeaning: rule === 'semantic' ? r.sides[i].semantic : r.sides[i].semantic && !r.sides[i].keyword }));
-        const ex = extractAnswer(question, sources, { minCoverage: m, coverageWeight: w, rarity });
+      for (const { rule, m, w, top, key } of KEYS) {
+        const sources = r.sources.map((src, i) => ({ ...src, byMeaning: rule === 'floor' ? r.sides[i].semantic : r.pastGate[i] }));
+        const ex = extractAnswer(question, sources, { minCoverage: m, coverageWeight: w, topFirst: top, rarity });
         const first = ex.sentences[0] ? r.sources[ex.sentences[0].source].node_id : null;
         const row = swept.get(key)!;
         if (rel) {
@@ -78,7 +78,7 @@ export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: 
     };
     for (const q of c.queries) {
       const rel = c.relevant.get(q.id)!;
-      const hits = await s.search.rank(tenantId, q.text, 'hybrid');
+      const { hits } = await s.search.rankWithEvidence(tenantId, q.text);
       const top = hits[0] ? docOf.get(idOfSeq.get(hits[0].seq)!) : undefined;
       p1.push(top && rel.has(top) ? 1 : 0);
       const t0 = performance.now();
@@ -107,7 +107,7 @@ export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: 
       answered: r4(mean(answered)),
       foreign_abstained: foreignAbstained,
       ask_ms_mean: Math.round(mean(ms) * 10) / 10,
-      ...(sweepOn ? { sweep: KEYS.map(({ rule, m, w, key }) => ({ rule, min_coverage: m, coverage_weight: w, first_citation_relevant: r4(mean(swept.get(key)!.rel)), answered: r4(mean(swept.get(key)!.ans)), foreign_abstained: r4(mean(swept.get(key)!.foreign)) })) } : {}),
+      ...(sweepOn ? { sweep: KEYS.map(({ rule, m, w, top, key }) => ({ rule, min_coverage: m, coverage_weight: w, top_first: top, first_citation_relevant: r4(mean(swept.get(key)!.rel)), answered: r4(mean(swept.get(key)!.ans)), foreign_abstained: r4(mean(swept.get(key)!.foreign)) })) } : {}),
     };
   } finally {
     await s.queue.stop();
@@ -128,8 +128,8 @@ export function formatAskTable(r: AskQuality): string {
     ...r.foreign_abstained.map((f) => `  ${f.queries} ${f.queries_from} queries against ${r.collection}: "Your notes don't say" for ${pct(f.abstained)}`),
   ];
   if (r.sweep) {
-    lines.push('| answers as it stands | MIN_COVERAGE | COVERAGE_WEIGHT | first citation relevant | answered | foreign abstained |', '|---|---|---|---|---|---|');
-    for (const x of r.sweep) lines.push(`| ${x.rule} | ${x.min_coverage} | ${x.coverage_weight} | ${x.first_citation_relevant.toFixed(4)} | ${pct(x.answered)} | ${pct(x.foreign_abstained)} |`);
+    lines.push('| answers as it stands | MIN_COVERAGE | COVERAGE_WEIGHT | TOP_FIRST | first citation relevant | answered | foreign abstained |', '|---|---|---|---|---|---|---|');
+    for (const x of r.sweep) lines.push(`| ${x.rule} | ${x.min_coverage} | ${x.coverage_weight} | ${x.top_first} | ${x.first_citation_relevant.toFixed(4)} | ${pct(x.answered)} | ${pct(x.foreign_abstained)} |`);
   }
   return lines.join('\n');
 }

@@ -35,7 +35,10 @@ export interface QuotedSentence extends Span {
   source: number;
   text: string;
   coverage: number;
+  /** Its place in the answer: the note's rank, and with COVERAGE_WEIGHT its coverage. */
   score: number;
+  /** What it is worth beside the first sentence chosen: the note's relevance × (0.5 + 0.5 × coverage). */
+  quality: number;
   /** The passage the sentence stands in: its paragraph, or, in a long one, the sentence and what follows it (≤ PASSAGE_CHARS). */
   passage: Span;
 }
@@ -53,9 +56,11 @@ export interface Extraction {
  * Share of the question a sentence must hold for its note to answer. On CISI with the
  * retrieved notes of each question (`npm run eval`): see docs/ask.md for the sweep.
  */
-export const MIN_COVERAGE = 0.5;
+export const MIN_COVERAGE = 0.4;
 /** How much a sentence's coverage, against its note's rank, decides its place. */
-export const COVERAGE_WEIGHT = 0.5;
+export const COVERAGE_WEIGHT = 0;
+/** When any note answers, so does the one search ranks first. */
+export const TOP_FIRST = true;
 /** An answer quotes at most this many sentences, at most MAX_PER_NOTE of one note. */
 export const MAX_SENTENCES = 3;
 export const MAX_PER_NOTE = 2;
@@ -71,7 +76,7 @@ export function questionStems(question: string): string[] {
  * `rarity`: each query word's idf among the tenant's notes (SearchService.termRarity); a
  * word it does not know weighs as the rarest known one (1 without any).
  */
-export function extractAnswer(question: string, sources: AnswerSource[], opts: { maxSentences?: number; minCoverage?: number; coverageWeight?: number; rarity?: Map<string, number> } = {}): Extraction {
+export function extractAnswer(question: string, sources: AnswerSource[], opts: { maxSentences?: number; minCoverage?: number; coverageWeight?: number; topFirst?: boolean; rarity?: Map<string, number> } = {}): Extraction {
   const max = opts.maxSentences ?? MAX_SENTENCES;
   const minCoverage = opts.minCoverage ?? MIN_COVERAGE;
   const cw = opts.coverageWeight ?? COVERAGE_WEIGHT;
@@ -94,15 +99,21 @@ export function extractAnswer(question: string, sources: AnswerSource[], opts: {
       const coverage = total > 0 ? got / total : 0;
       const score = src.relevance * (1 - cw + cw * coverage);
       const passage = passageAround(src.text, s);
-      const q: QuotedSentence = { ...s, source: i, coverage, score, passage };
+      const q: QuotedSentence = { ...s, source: i, coverage, score, quality: src.relevance * (0.5 + 0.5 * coverage), passage };
       all.push(q);
-      if (!top || q.score > top.score) top = q;
+      if (!top || q.score > top.score || (q.score === top.score && q.coverage > top.coverage)) top = q;
     }
     best.push(top);
     answers.push(top !== null && (src.byMeaning || top.coverage >= minCoverage));
   });
+  // When the notes say anything, search's first note is heard first: it is the best evidence
+  // there is (see TOP_FIRST).
+  if (opts.topFirst ?? TOP_FIRST) {
+    const first = best.findIndex((b) => b !== null);
+    if (first >= 0 && answers.some(Boolean)) answers[first] = true;
+  }
 
-  const pool = all.filter((s) => answers[s.source] && (s.coverage > 0 || sources[s.source].byMeaning)).sort((a, b) => b.score - a.score || a.source - b.source || a.start - b.start);
+  const pool = all.filter((s) => answers[s.source] && (s.coverage > 0 || sources[s.source].byMeaning)).sort((a, b) => b.score - a.score || b.coverage - a.coverage || a.source - b.source || a.start - b.start);
   // A note drawn in by meaning with no word of the question: its best sentence is its first.
   for (let i = 0; i < sources.length; i++) if (answers[i] && !pool.some((s) => s.source === i) && best[i]) pool.push(best[i]!);
 
@@ -114,7 +125,8 @@ export function extractAnswer(question: string, sources: AnswerSource[], opts: {
     if ((perNote.get(s.source) ?? 0) >= MAX_PER_NOTE) continue;
     const here = new Set(contentWords(s.text).map(stem));
     const adds = terms.some((t) => here.has(t) && !covered.has(t));
-    if (chosen.length > 0 && s.score < NEAR_BEST * chosen[0].score && !(adds && s.score >= FURTHER_SHARE * chosen[0].score)) continue;
+    const worth = s.quality / chosen[0]?.quality;
+    if (chosen.length > 0 && worth < NEAR_BEST && !(adds && worth >= FURTHER_SHARE)) continue;
     chosen.push(s);
     perNote.set(s.source, (perNote.get(s.source) ?? 0) + 1);
     const said = new Set([...here, ...contentWords(sources[s.source].title).map(stem)]);

@@ -98,6 +98,18 @@ export class SearchService {
   }
 
   /**
+   * rank(), with each hit's own cosine to the query and the cosine a note drawn in by meaning
+   * alone had to clear (Infinity: the query does not speak by meaning here): an answer takes
+   * a note whose cosine clears it as relevant by meaning, whatever words it shares.
+   */
+  async rankWithEvidence(tenantId: string, query: string, filter: NodeFilter = {}): Promise<{ hits: CalibratedHit[]; cosine: Map<number, number>; gate: number }> {
+    const sides = await this.sides(tenantId, query, filter, 'hybrid', HYBRID_POOL);
+    const cosine = new Map<number, number>();
+    for (const h of [...sides.semantic, ...sides.keywordCosine]) cosine.set(h.seq, h.score);
+    return { hits: rankSides(sides, 'hybrid'), cosine, gate: semanticOnlyMin(sides) };
+  }
+
+  /**
    * Both sides of a query, raw: keyword hits with their BM25 and the query's attainable
    * maximum, semantic hits with their cosine, and the model's query scale. `npm run eval`
    * ranks these with today's and earlier methods in the same run.
