@@ -15,7 +15,7 @@ import { wire } from '../../src/wiring.js';
 import { openDatabase } from '../../src/db/open.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { memoryLogger } from '../../src/logger.js';
-import { extractAnswer } from '../../src/search/answer/extract.js';
+import { extractAnswer, meaningLine } from '../../src/search/answer/extract.js';
 import { retrieve } from '../../src/services/ask/retrieve.js';
 import type { Collection } from './collection.js';
 import { mean } from './metrics.js';
@@ -33,15 +33,15 @@ export interface AskQuality {
   foreign_abstained: Array<{ queries_from: string; queries: number; abstained: number }>;
   /** Mean extractive answer time (ms, query embedding included; the bench measures without). */
   ask_ms_mean: number;
-  sweep?: Array<{ rule: string; min_coverage: number; coverage_weight: number; top_first: boolean; first_citation_relevant: number; answered: number; foreign_abstained: number }>;
+  sweep?: Array<{ rule: number; min_coverage: number; coverage_weight: number; top_first: boolean; first_citation_relevant: number; answered: number; foreign_abstained: number }>;
 }
 
 const FOREIGN_QUERIES = 100;
-const SWEEP = [0.3, 0.4, 0.5];
+const SWEEP = [0.3, 0.4];
 const WEIGHTS = [0];
-/** Which notes answer as they stand: any whose cosine clears the model's floor, or only those past the tenant's semantic gate. */
-const RULES = ['floor', 'gate'] as const;
-const KEYS = RULES.flatMap((rule) => SWEEP.flatMap((m) => WEIGHTS.flatMap((w) => [false, true].map((top) => ({ rule, m, w, top, key: `${rule}:${m}:${w}:${top}` })))));
+/** Which notes answer as they stand: those whose cosine clears floor + λ·(gate − floor) (λ = 1: the tenant's semantic gate). */
+const RULES = [0, 0.25, 0.5, 0.75, 1] as const;
+const KEYS = RULES.flatMap((rule) => SWEEP.flatMap((m) => WEIGHTS.flatMap((w) => [true].map((top) => ({ rule, m, w, top, key: `${rule}:${m}:${w}:${top}` })))));
 
 export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: Promise<void> }, foreign: Collection[] = []): Promise<AskQuality> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-ask-eval-'));
@@ -66,7 +66,7 @@ export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: 
       const r = await retrieve(s.search, s.repos.context, tenantId, question, {});
       const rarity = await s.search.termRarity(tenantId, question);
       for (const { rule, m, w, top, key } of KEYS) {
-        const sources = r.sources.map((src, i) => ({ ...src, byMeaning: rule === 'floor' ? r.sides[i].semantic : r.pastGate[i] }));
+        const sources = r.sources.map((src, i) => ({ ...src, byMeaning: r.cosines[i] > meaningLine(r.floor, r.gate, rule) }));
         const ex = extractAnswer(question, sources, { minCoverage: m, coverageWeight: w, topFirst: top, rarity });
         const first = ex.sentences[0] ? r.sources[ex.sentences[0].source].node_id : null;
         const row = swept.get(key)!;

@@ -25,7 +25,7 @@ const src = (node_id: string, text: string, relevance: number, title = node_id):
 describe('extractAnswer', () => {
   it('quotes the sentence holding most of the question, in the order the note says it', () => {
     const sources = [src('a', 'Cats sleep a lot. The vet visit is on Tuesday at nine. Dogs bark.', 0.9), src('b', 'The vet bill was paid.', 0.5)];
-    const ex = extractAnswer('When is the vet visit scheduled?', sources);
+    const ex = extractAnswer('When is the vet visit scheduled this week?', sources);
     expect(ex.sentences[0]).toMatchObject({ source: 0, text: 'The vet visit is on Tuesday at nine.' });
     expect(ex.answers).toEqual([true, false]);
   });

@@ -2,7 +2,7 @@
 // semantic gate, the filters applied to the candidates), the best few notes read whole.
 import type { ContextRepo } from '../../repos/context.repo.js';
 import type { NodeFilter } from '../../repos/nodes.repo.js';
-import type { AnswerSource } from '../../search/answer/extract.js';
+import { meaningLine, type AnswerSource } from '../../search/answer/extract.js';
 import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 import { roundScore } from '../../search/score.js';
 import type { SearchService } from '../nodes/search.service.js';
@@ -25,30 +25,32 @@ export interface Retrieved {
   sources: AnswerSource[];
   /** Per source: which sides of search found it (the eval compares rules on them). */
   sides: Array<{ keyword: boolean; semantic: boolean }>;
-  /** Per source: its cosine to the question cleared the semantic gate (the eval compares rules on it). */
-  pastGate: boolean[];
+  /** Per source: its cosine to the question, and the model's floor and the tenant's gate (the eval compares lines between them). */
+  cosines: number[];
+  floor: number;
+  gate: number;
   /** Ranked below the sources read (for "maybe related"). */
   rest: CalibratedHit[];
 }
 
 export async function retrieve(search: Ranker, repo: ContextRepo, tenantId: string, question: string, filter: AskFilter): Promise<Retrieved> {
   const nodeFilter: NodeFilter = { ...filter };
-  const { hits, cosine, gate } = await search.rankWithEvidence(tenantId, question, nodeFilter);
+  const { hits, cosine, gate, floor } = await search.rankWithEvidence(tenantId, question, nodeFilter);
   const top = hits.slice(0, SOURCES);
   const cards = new Map((await repo.cardsBySeq(tenantId, top.map((h) => h.seq))).map((c) => [c.seq, c]));
   const live = top.filter((h) => cards.get(h.seq) && cards.get(h.seq)!.status !== 'dismissed');
   const bodies = await repo.bodies(tenantId, live.map((h) => cards.get(h.seq)!.id));
-  // Meaning vouches for a note when its own cosine clears the line a note drawn in by meaning
-  // alone must clear (the tenant's gate): a question about something else leaves the words to
-  // decide, whatever faint likeness every note bears it.
-  const pastGate = (seq: number) => (cosine.get(seq) ?? -Infinity) > gate;
+  // Meaning vouches for a note when its own cosine clears a line between the model's floor and
+  // the tenant's semantic gate: a question about something else leaves the words to decide,
+  // whatever faint likeness every note bears it.
+  const line = meaningLine(floor, gate);
   const sources = live.map((h): AnswerSource => {
     const card = cards.get(h.seq)!;
     const body = bodies.get(card.id) ?? '';
     const [field, text] = body.trim() ? (['body', body] as const) : card.summary.trim() ? (['summary', card.summary] as const) : (['title', card.title] as const);
-    return { node_id: card.id, title: card.title, relevance: h.score, byMeaning: pastGate(h.seq), text, field };
+    return { node_id: card.id, title: card.title, relevance: h.score, byMeaning: (cosine.get(h.seq) ?? -Infinity) > line, text, field };
   });
-  return { sources, pastGate: live.map((h) => pastGate(h.seq)), sides: live.map((h) => ({ keyword: h.keyword, semantic: h.semantic })), rest: hits.slice(SOURCES, SOURCES + MAYBE_RELATED) };
+  return { sources, cosines: live.map((h) => cosine.get(h.seq) ?? -Infinity), floor, gate, sides: live.map((h) => ({ keyword: h.keyword, semantic: h.semantic })), rest: hits.slice(SOURCES, SOURCES + MAYBE_RELATED) };
 }
 
 /**

@@ -102,11 +102,11 @@ export class SearchService {
    * alone had to clear (Infinity: the query does not speak by meaning here): an answer takes
    * a note whose cosine clears it as relevant by meaning, whatever words it shares.
    */
-  async rankWithEvidence(tenantId: string, query: string, filter: NodeFilter = {}): Promise<{ hits: CalibratedHit[]; cosine: Map<number, number>; gate: number }> {
+  async rankWithEvidence(tenantId: string, query: string, filter: NodeFilter = {}): Promise<{ hits: CalibratedHit[]; cosine: Map<number, number>; gate: number; floor: number }> {
     const sides = await this.sides(tenantId, query, filter, 'hybrid', HYBRID_POOL);
     const cosine = new Map<number, number>();
     for (const h of [...sides.semantic, ...sides.keywordCosine]) cosine.set(h.seq, h.score);
-    return { hits: rankSides(sides, 'hybrid'), cosine, gate: semanticOnlyMin(sides) };
+    return { hits: rankSides(sides, 'hybrid'), cosine, gate: semanticOnlyMin(sides), floor: sides.scale?.floor ?? Infinity };
   }
 
   /**
