@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 import { createNode } from '../graph/helpers.js';
 import { readSse } from './sse.js';
+import { loadConfig } from '../../src/config.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -123,5 +124,17 @@ describe('POST /ask (extractive)', () => {
     await expectProblem(await t.req('POST', '/api/v1/ask', { question: 'x', filters: { occurred_after: 'yesterday' } }), 400, 'validation_failed');
     await expectProblem(await t.req('POST', '/api/v1/ask', { question: 'x', extra: 1 }), 400, 'validation_failed');
     await expectProblem(await t.req('POST', '/api/v1/ask', { question: 'x'.repeat(2001) }), 400, 'validation_failed');
+  });
+
+  it("counts against the tenant's budget of expensive requests", async () => {
+    const limited = await makeTestApp({ config: { limits: { ...loadConfig({}).limits, tenantBudgetPerMinute: 2 } } });
+    try {
+      const other = limited.tenant('beta');
+      for (let i = 0; i < 2; i++) expect((await limited.req('POST', '/api/v1/ask', { question: 'boiler pressure' })).status).toBe(200);
+      await expectProblem(await limited.req('POST', '/api/v1/ask', { question: 'boiler pressure' }), 429, 'rate_limited');
+      expect((await limited.req('POST', '/api/v1/ask', { question: 'boiler pressure' }, other.auth)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
