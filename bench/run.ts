@@ -4,7 +4,18 @@ import { benchSearch } from './search.js';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const started = Date.now();
+// `--ask`: only the extractive answer's latency (bench/ask.ts), the quick loop for POST /ask.
+if (process.argv.includes('--ask')) {
+  const { benchAsk } = await import('./ask.js');
+  await benchAsk(sizes.length ? sizes : [100_000]);
+  console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
+  process.exit(0);
+}
 await benchSearch({ sizes: sizes.length ? sizes : [10_000, 100_000] });
+{
+  const { benchAsk } = await import('./ask.js');
+  await benchAsk(sizes.length ? sizes : [100_000]);
+}
 
 if (process.env.RHIZOME_BENCH_LIBRARY) {
   const { compareLibrary } = await import('./library-compare.js');

@@ -23,6 +23,10 @@ const envSchema = z.object({
   RHIZOME_MAIL_FROM: z.string().min(3).default('Rhizome <rhizome@localhost>'),
   RHIZOME_LLM_URL: z.string().url().optional(),
   RHIZOME_LLM_MODEL: z.string().min(1).default('llama3.2'),
+  RHIZOME_LLM_KEY: z.preprocess(emptyIsUnset, z.string().min(1).optional()),
+  // Model tokens (prompt + answer) per tenant per hour for generative answers (0: no budget).
+  RHIZOME_LLM_TOKEN_BUDGET: z.coerce.number().int().min(0).default(200_000),
+  RHIZOME_LLM_TIMEOUT_S: z.coerce.number().positive().max(3600).default(60),
   RHIZOME_ALLOW_PRIVATE_FETCH: flag,
   RHIZOME_SYNCHRONOUS: z.enum(['FULL', 'NORMAL', 'full', 'normal']).default('NORMAL').transform((s) => s.toUpperCase() as 'FULL' | 'NORMAL'),
   RHIZOME_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
@@ -82,6 +86,12 @@ export interface Config {
   readonly mailFrom: string;
   readonly llmUrl: string | undefined;
   readonly llmModel: string;
+  /** Bearer token for the model endpoint (RHIZOME_LLM_KEY), when it wants one. */
+  readonly llmKey: string | undefined;
+  /** Model tokens per tenant per hour for generative answers (RHIZOME_LLM_TOKEN_BUDGET; 0: none). */
+  readonly llmTokenBudget: number;
+  /** A generative answer must be complete within this (RHIZOME_LLM_TIMEOUT_S), else the extractive one is given. */
+  readonly llmTimeoutMs: number;
   readonly allowPrivateFetch: boolean;
   readonly synchronous: 'FULL' | 'NORMAL';
   readonly logLevel: 'silent' | 'error' | 'info' | 'debug';
@@ -159,6 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: e.RHIZOME_MAIL_FROM,
     llmUrl: e.RHIZOME_LLM_URL,
     llmModel: e.RHIZOME_LLM_MODEL,
+    llmKey: e.RHIZOME_LLM_KEY,
+    llmTokenBudget: e.RHIZOME_LLM_TOKEN_BUDGET,
+    llmTimeoutMs: Math.round(e.RHIZOME_LLM_TIMEOUT_S * 1000),
     allowPrivateFetch: e.RHIZOME_ALLOW_PRIVATE_FETCH,
     synchronous: e.RHIZOME_SYNCHRONOUS,
     logLevel: e.RHIZOME_LOG,

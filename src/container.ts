@@ -47,6 +47,7 @@ import { WebhooksService } from './services/webhooks/webhooks.service.js';
 import { HighlightsRepo } from './repos/highlights.repo.js';
 import { CaptureSnapshotsRepo } from './repos/capture-snapshots.repo.js';
 import { HighlightsService } from './services/highlights/highlights.service.js';
+import { buildAsk } from './services/ask/ask.build.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -109,6 +110,7 @@ export async function buildContainer(o: ServiceOptions) {
   // Highlights on nodes (W3C selectors); context hands them to agents with their notes.
   const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
   const context = new ContextService({ search, highlights, links: repos.links, repo: repos.context, vectors, clock, calibration });
+  const ask = buildAsk({ config, search, repo: repos.context, limiters });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.
   const graphView = new GraphViewService(tx, new GraphViewRepo(db));
@@ -173,7 +175,7 @@ export async function buildContainer(o: ServiceOptions) {
     auth, tenants, signIn, oidc, oidcDevice, oauth,
     nodes, search, tags,
     para,
-    links, suggestions, context, graphHealth, graphView, healthHistory,
+    links, suggestions, context, ask, graphHealth, graphView, healthHistory,
     captures: { intake: captures.intake, lifecycle: captures.lifecycle, archive: captures.archive, linkCheck: captures.linkCheck },
     highlights,
     imports, exports, webhooks, feeds, rules,
@@ -188,5 +190,5 @@ export type Container = Awaited<ReturnType<typeof buildContainer>>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'highlights' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'ask' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'highlights' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
 >;

@@ -1,7 +1,7 @@
 // `npm run eval`: search quality on ../shared/eval/cisi (when present) and the held-out
 // collections in bench/lab/collections/ (or the collection folders given as arguments), each
 // with the other collections' queries asked against it for abstention; then PARA
-// classification, then OCR accuracy when bench/eval/ocr.ts is present. Prints a readable
+// classification, then OCR accuracy; answers (POST /ask) beside each collection's search when bench/eval/ocr.ts is present. Prints a readable
 // table and one JSON line per result.
 import { appendFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { loadCollection, type Collection } from './collection.js';
 import { sweep } from './fusion-sweep.js';
 import { evaluateMemory, formatMemoryTable } from './memory-eval.js';
 import { evaluateSearch, formatTable, type QueryTrace } from './search-eval.js';
+import { evaluateAsk, formatAskTable } from './ask-eval.js';
 
 function defaultDirs(): string[] {
   const root = packageRoot();
@@ -24,6 +25,8 @@ const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 // `--memory`: only the conversation-memory lab (bench/lab/conversations), the quick loop for agent memory.
 const memoryOnly = flags.includes('--memory');
+// `--ask`: only the answers' quality (first citation vs hybrid precision@1), the quick loop for POST /ask.
+const askOnly = flags.includes('--ask');
 const dirs = (args.length ? args.map((d) => resolve(d)) : defaultDirs()).filter((dir) => {
   if (existsSync(join(dir, 'corpus.jsonl'))) return true;
   console.error(`skipping ${dir}: no corpus.jsonl`);
@@ -33,12 +36,16 @@ const collections: Collection[] = dirs.map(loadCollection);
 const embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-eval-model-')) });
 try {
   const memoryDir = join(packageRoot(), 'bench', 'lab', 'conversations');
-  if (existsSync(join(memoryDir, 'questions.jsonl'))) {
+  if (!askOnly && existsSync(join(memoryDir, 'questions.jsonl'))) {
     const r = await evaluateMemory(memoryDir, embedder, collections.find((c) => c.name === 'cisi') ?? collections[0] ?? null);
     console.log(formatMemoryTable(r));
     console.log(JSON.stringify({ kind: 'memory_quality', ...r }));
   }
   for (const c of memoryOnly ? [] : collections) {
+    const ask = await evaluateAsk(c, embedder, collections.filter((o) => o !== c));
+    console.log(formatAskTable(ask));
+    console.log(JSON.stringify({ kind: 'ask_quality', ...ask }));
+    if (askOnly) continue;
     const traces: QueryTrace[] = [];
     const others = collections.filter((o) => o !== c);
     const dump = process.env.RHIZOME_EVAL_TRACES; // a file: one JSON line per query trace, for fusion experiments
@@ -52,7 +59,7 @@ try {
     console.log(JSON.stringify({ kind: 'search_quality', ...result }));
     if (traces.length) sweep(c.name, traces);
   }
-  const para = memoryOnly ? null : (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
+  const para = memoryOnly || askOnly ? null : (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
   if (para) {
     const r = (await para.evaluateParaClassification({ embedder })) as {
       precision: number;
@@ -67,7 +74,7 @@ try {
     console.log(JSON.stringify({ kind: 'para_classification', ...r }));
   }
   // OCR character error rate on rendered screenshots and a photo (needs Chromium).
-  const ocr = memoryOnly ? null : (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
+  const ocr = memoryOnly || askOnly ? null : (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
   if (ocr) {
     const r = await ocr.evaluateOcr();
     console.log(ocr.formatOcrTable(r));

@@ -284,6 +284,10 @@ export class RhizomeClient {
   async context(p: T.ContextParams = {}): Promise<T.ContextNode[]> {
     return (await this.http.json<{ nodes: T.ContextNode[] }>('POST', '/api/v1/context', { json: p })).nodes;
   }
+  /** An answer from the notes with its citations (POST /ask). */
+  ask(p: T.AskParams): Promise<T.AskResult> {
+    return this.http.json('POST', '/api/v1/ask', { json: p });
+  }
   graphHealth(): Promise<T.GraphHealth> {
     return this.http.json('GET', '/api/v1/graph-health');
   }

@@ -17,6 +17,7 @@ import type * as HL from '../schemas/highlights.js';
 import type * as P from '../schemas/para.js';
 import type * as TG from '../schemas/tags.js';
 import type * as F from '../schemas/feeds.js';
+import type * as AK from '../schemas/ask.js';
 
 export { LINK_TYPES, NODE_STATUSES, PARA_CATEGORIES, SEARCH_MODES };
 export const CONTENT_TYPES = CAPTURE_CONTENT_TYPES;
@@ -52,6 +53,8 @@ export type RelatedNode = Out<typeof G.RelatedNode>;
 export type LinkSuggestion = Out<typeof G.LinkSuggestion>;
 export type ContextParams = Partial<In<typeof G.ContextRequest>>;
 export type ContextNode = Out<typeof G.ContextNode>;
+export type AskParams = In<typeof AK.AskRequest>;
+export type AskResult = Out<typeof AK.AskResult>;
 export type GraphHealth = Out<typeof G.GraphHealth>;
 export type HealthHistory = Out<typeof GV.HealthHistory>;
 export type HealthSnapshot = Out<typeof GV.HealthSnapshot>;

@@ -14,6 +14,7 @@ import type { AppEnv } from './router.js';
 const EXPENSIVE: Array<[string, RegExp]> = [
   ['GET', /^\/api\/v1\/links\/suggestions\/?$/],
   ['POST', /^\/api\/v1\/context\/?$/],
+  ['POST', /^\/api\/v1\/ask\/?$/],
   ['POST', /^\/api\/v1\/captures(\/upload)?\/?$/],
   ['POST', /^\/api\/v1\/imports\/(markdown|bookmarks)\/?$/],
 ];

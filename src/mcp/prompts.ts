@@ -6,6 +6,7 @@ import type { RhizomeClient } from '../client/client.js';
 import type { ParaItem } from '../client/types.js';
 import { activityText, recentActivity } from './activity.js';
 import { excerpt } from './markdown.js';
+import { askPassages, passagesText } from './tools/ask.js';
 
 const user = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
 
@@ -54,6 +55,23 @@ export function registerPrompts(server: McpServer, client: RhizomeClient): void 
           `It has ${r.total} node(s)${r.total > r.data.length ? `; the newest ${r.data.length} are listed` : ''}:\n\n${list}\n\n` +
           'Say what it is about, where it stands, the open questions and the next steps. Cite nodes by title; read the ' +
           'full text of the important ones with read_node.',
+      );
+    },
+  );
+
+  server.registerPrompt(
+    'answer-from-notes',
+    {
+      title: 'Answer from my notes',
+      description: 'Answer a question from the passages of your notes that say it, citing each as [n]; "Your notes don\'t say" when none does.',
+      argsSchema: { question: z.string().min(1).max(2000).describe('the question') },
+    },
+    async ({ question }) => {
+      const r = await askPassages(client, { question });
+      if (r.abstained) return user(`My question: ${question}\n\nSearching my notes found nothing that answers it.\n${passagesText(r)}\n\nTell me my notes don't say; do not answer from general knowledge. You may mention the related notes as something to read.`);
+      return user(
+        `Answer my question using only these numbered passages from my notes. After every sentence cite the passage(s) it comes from as [n]; ` +
+          `never cite a number not listed, and if the passages do not answer it, say that my notes don't say.\n\n${passagesText(r)}\n\nQuestion: ${question}`,
       );
     },
   );

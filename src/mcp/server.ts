@@ -17,6 +17,7 @@ import { registerTagTools } from './tools/tags.js';
 import { registerMemoryTools } from './tools/memory.js';
 import { registerFeedsTools } from './tools/feeds.js';
 import { registerHighlightTools } from './tools/highlights.js';
+import { registerAskTools } from './tools/ask.js';
 
 export const MCP_INSTRUCTIONS =
   'Rhizome is a personal knowledge graph. Find knowledge with search_nodes or get_context, read it with read_node ' +
@@ -39,6 +40,7 @@ export function createMcpServer(client: RhizomeClient): McpServer {
   registerMemoryTools(server, client);
   registerFeedsTools(server, client);
   registerHighlightTools(server, client);
+  registerAskTools(server, client);
   registerResources(server, client);
   registerPrompts(server, client);
   // The set of tools, resources and prompts never changes while connected: claim no

@@ -21,6 +21,7 @@ import { SettingsPage } from './pages/Settings.js';
 import { TagsPage } from './pages/Tags.js';
 import { FeedsPage } from './pages/Feeds.js';
 import { Palette } from './palette/Palette.js';
+import { AskPage } from './ask/AskPage.js';
 import { ReaderPage } from './reader/ReaderPage.js';
 
 function useSession(): Session | null {
@@ -50,7 +51,8 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/' || path === '/search') return <SearchPage query={query} />;
   if (path === '/nodes/new') return <NewNodePage key={query.get('title') ?? ''} title={query.get('title') ?? undefined} />;
   if ((m = match('/nodes/:id/read', path))) return <ReaderPage key={m.id} id={m.id} highlight={query.get('highlight')} />;
-  if ((m = match('/nodes/:id', path))) return <NodePage key={m.id} id={m.id} />;
+  if ((m = match('/nodes/:id', path))) return <NodePage key={m.id} id={m.id} passage={query.get('passage')} />;
+  if (path === '/ask') return <AskPage key={query.get('q') ?? ''} query={query} />;
   if (path === '/graph') return <GraphPage query={query} />;
   if (path === '/para') return <ParaPage />;
   if (path === '/captures') return <CapturesPage query={query} />;

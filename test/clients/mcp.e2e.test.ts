@@ -13,7 +13,7 @@ let betaKey: string;
 const open: Client[] = [];
 
 const TOOLS = [
-  'assign_para', 'capture', 'capture_status', 'create_node', 'create_para_item', 'delete_node', 'edit_node', 'get_context',
+  'ask', 'assign_para', 'capture', 'capture_status', 'create_node', 'create_para_item', 'delete_node', 'edit_node', 'get_context',
   'get_node', 'graph_health', 'highlight', 'link_nodes', 'list_feeds', 'list_highlights', 'list_para', 'list_tags', 'para_tree', 'read_capture_content', 'read_node',
   'recall', 'recent_activity', 'related_nodes', 'remember', 'search_nodes', 'subscribe_feed', 'suggest_links', 'unlink_nodes', 'update_node',
 ];

@@ -8,6 +8,7 @@ import { paraRoutes } from './para.js';
 import { nodesRoutes } from './nodes.js';
 import { linksRoutes } from './links.js';
 import { contextRoutes } from './context.js';
+import { askRoutes } from './ask.js';
 import { graphHealthRoutes } from './graph-health.js';
 import { capturesRoutes } from './captures.js';
 import { interopRoutes } from './interop.js';
@@ -26,6 +27,7 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   nodesRoutes,
   linksRoutes,
   contextRoutes,
+  askRoutes,
   graphHealthRoutes,
   capturesRoutes,
   interopRoutes,

@@ -90,6 +90,25 @@ export class SearchService {
     return rankSides(await this.sides(tenantId, query, filter, mode, pool), mode);
   }
 
+  /** How rare each of the query's content terms is among the tenant's notes (BM25's idf), for weighing the sentences of an answer. */
+  async termRarity(tenantId: string, query: string): Promise<Map<string, number>> {
+    const terms = contentTerms(query);
+    const stats = await this.repo.termStats(tenantId, terms.map(quoteTerm));
+    return new Map(terms.map((t, i) => [t, Math.log(1 + (stats.n - stats.df[i] + 0.5) / (stats.df[i] + 0.5))]));
+  }
+
+  /**
+   * rank(), with each hit's own cosine to the query and the cosine a note drawn in by meaning
+   * alone had to clear (Infinity: the query does not speak by meaning here): an answer takes
+   * a note whose cosine clears it as relevant by meaning, whatever words it shares.
+   */
+  async rankWithEvidence(tenantId: string, query: string, filter: NodeFilter = {}): Promise<{ hits: CalibratedHit[]; cosine: Map<number, number>; gate: number; floor: number }> {
+    const sides = await this.sides(tenantId, query, filter, 'hybrid', HYBRID_POOL);
+    const cosine = new Map<number, number>();
+    for (const h of [...sides.semantic, ...sides.keywordCosine]) cosine.set(h.seq, h.score);
+    return { hits: rankSides(sides, 'hybrid'), cosine, gate: semanticOnlyMin(sides), floor: sides.scale?.floor ?? Infinity };
+  }
+
   /**
    * Both sides of a query, raw: keyword hits with their BM25 and the query's attainable
    * maximum, semantic hits with their cosine, and the model's query scale. `npm run eval`

@@ -8,6 +8,7 @@ import { showPalette } from '../palette/Palette.js';
 
 const NAV = [
   { href: '#/', label: 'Search', active: (p: string) => p === '/' || p === '/search' || p.startsWith('/nodes/') },
+  { href: '#/ask', label: 'Ask', active: (p: string) => p === '/ask' },
   { href: '#/graph', label: 'Graph', active: (p: string) => p === '/graph' },
   { href: '#/captures', label: 'Captures', active: (p: string) => p.startsWith('/captures') },
   { href: '#/para', label: 'PARA', active: (p: string) => p === '/para' },

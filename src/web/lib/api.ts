@@ -50,13 +50,16 @@ export interface RequestOptions {
   /** Skip credentials (login routes). */
   anonymous?: boolean;
   signal?: AbortSignal;
-  /** Hand back the Response itself (downloads). */
+  /** Hand back the Response itself (downloads, streams). */
   raw?: boolean;
+  /** The Accept header (text/event-stream for a streamed answer). */
+  accept?: string;
 }
 
 export async function request<T = unknown>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   const send = async (s: Session | null) => {
     const headers: Record<string, string> = opts.anonymous ? {} : authHeader(s);
+    if (opts.accept) headers.Accept = opts.accept;
     let payload: BodyInit | undefined;
     if (body instanceof FormData || body instanceof Blob) payload = body; // a Blob (an OPML file) sends its own type
     else if (body !== undefined) {

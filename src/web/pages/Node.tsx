@@ -17,6 +17,7 @@ import { useParaItems } from '../lib/para.js';
 import { navigate } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import type { KNode, NodeStatus, Related } from '../lib/types.js';
+import { usePassageMark } from '../ask/usePassageMark.js';
 
 const STATUSES: Array<{ value: NodeStatus; label: string }> = [
   { value: 'raw', label: 'Raw' },
@@ -24,12 +25,14 @@ const STATUSES: Array<{ value: NodeStatus; label: string }> = [
   { value: 'dismissed', label: 'Dismissed' },
 ];
 
-export function NodePage({ id }: { id: string }) {
+/** `passage`: `start-end` in the body, marked and scrolled to (where an answer's citation leads). */
+export function NodePage({ id, passage }: { id: string; passage?: string | null }) {
   const path = `/nodes/${encodeURIComponent(id)}`;
   const { data: node, error, setData, reload } = useApi<KNode>(path);
   const related = useApi<{ nodes: Related[] }>(`${path}/related?limit=500`);
   const { byId } = useParaItems();
   const [editing, setEditing] = useState(() => hasDraft(id));
+  usePassageMark(passage, node?.body_markdown, editing);
 
   const save = useAction(async (d: NodeDraft) => {
     const n = node!;

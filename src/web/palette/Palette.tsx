@@ -1,4 +1,4 @@
-// The command palette (Ctrl-K / Cmd-K, or the topbar button): type to find a node, create
+// The command palette (Ctrl-K / Cmd-K, or the topbar button): type to find a node, ask your notes, create
 // one, capture a pasted URL or go to a page; arrows move, Enter runs, Escape closes and
 // gives focus back to where it was.
 import { Fragment } from 'preact';
@@ -159,7 +159,7 @@ export function Palette() {
           aria-activedescendant={items[at] ? `palette-${items[at].id}` : undefined}
           aria-autocomplete="list"
           autocomplete="off"
-          placeholder="Find a node, paste a URL, or go to…"
+          placeholder="Find a node, ask a question, paste a URL, or go to…"
           maxLength={500}
           value={text}
           onInput={(e) => {
