@@ -105,7 +105,7 @@ export class JobQueue {
   async enqueue(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<boolean> {
     const now = this.clock.now();
     const added = await this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
-    if (this.running) setImmediate(() => detached(() => void this.pump()));
+    this.wakeAfterCommit();
     return added;
   }
 
@@ -116,7 +116,17 @@ export class JobQueue {
   async enqueueInTx(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {
     const now = this.clock.now();
     await this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
-    if (this.running) setImmediate(() => detached(() => void this.pump()));
+    this.wakeAfterCommit();
+  }
+
+  /**
+   * Claims the new job once it can be seen: after the enqueuing transaction commits (a claim
+   * made while it is open would find nothing, and the next look would wait for the timer).
+   */
+  private wakeAfterCommit(): void {
+    this.repo.afterCommit(() => {
+      if (this.running) setImmediate(() => detached(() => void this.pump()));
+    });
   }
 
   async start(): Promise<void> {

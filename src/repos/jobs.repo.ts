@@ -174,4 +174,9 @@ export class JobsRepo {
   async pendingOfKind(tenantId: string, kind: string): Promise<number> {
     return await this.countKindStmt.get(tenantId, kind) as number;
   }
+
+  /** Runs fn once the caller's transaction has committed (at once outside one). */
+  afterCommit(fn: () => void): void {
+    this.db.afterCommit(fn);
+  }
 }

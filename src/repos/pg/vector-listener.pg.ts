@@ -27,7 +27,7 @@ export interface VectorListenerDeps {
   url: string;
   log: Logger;
   /** Changes since the last call, in commit order. */
-  onChanges(changes: VectorChange[]): void;
+  onChanges(changes: VectorChange[]): Promise<void>;
   /** Notifications may have been missed (the connection was lost): reload what is held. */
   onGap(): void;
 }
@@ -105,12 +105,10 @@ export class PgVectorListener {
       this.flushQueued = false;
       const batch = this.pending;
       this.pending = [];
-      try {
-        this.d.onChanges(batch);
-      } catch (e) {
+      this.d.onChanges(batch).catch((e) => {
         this.d.log.error('vector notifications: applying changes failed; reloading the indexes held', e);
         this.d.onGap();
-      }
+      });
     });
   }
 }

@@ -42,7 +42,7 @@ export interface FeedsDeps {
   /** Whether a PARA item of the tenant is active (unknown, archived and completed are not). */
   paraItemActive(tenantId: string, id: string): Promise<boolean>;
   /** Adds a PARA item to a node's user filings. */
-  fileNode(tenantId: string, nodeId: string, paraItemId: string): void;
+  fileNode(tenantId: string, nodeId: string, paraItemId: string): Promise<void>;
 }
 
 const bad = (path: string, message: string) => new ValidationError(`${path}: ${message}`, [{ path, message }]);
@@ -130,7 +130,7 @@ export class FeedsService {
   async onCaptureCompleted(tenantId: string, captureId: string, nodeId: string): Promise<void> {
     const feed = await this.d.repo.feedOfCapture(tenantId, captureId);
     if (!feed?.para_item_id || !await this.d.paraItemActive(tenantId, feed.para_item_id)) return;
-    this.d.fileNode(tenantId, nodeId, feed.para_item_id);
+    await this.d.fileNode(tenantId, nodeId, feed.para_item_id);
   }
 
   private async add(tenantId: string, input: FeedInput & { title: string }, parsed: ParsedFeed | null, extra: { site_url?: string | null } = {}): Promise<FeedDto> {

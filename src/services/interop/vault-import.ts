@@ -27,7 +27,7 @@ export interface VaultImportDeps {
   /** Captures an embedded file (the captures intake's upload). */
   upload?: CapturesIntake['upload'];
   /** A note's node was made (rules apply to imports). */
-  onNodeImported?: (tenantId: string, nodeId: string) => void;
+  onNodeImported?: (tenantId: string, nodeId: string) => Promise<void>;
   /** Highlights read back from an export's "Highlights" sections. */
   highlights?: Pick<HighlightsService, 'importRecords'>;
 }
@@ -145,7 +145,7 @@ async function writeNote(d: VaultImportDeps, tenantId: string, note: VaultNote, 
     progress.counts.updated++;
   } else {
     nodeId = (await d.nodes.create(tenantId, fields, { created_at: note.created, updated_at: note.updated })).id;
-    d.onNodeImported?.(tenantId, nodeId);
+    await d.onNodeImported?.(tenantId, nodeId);
     progress.counts.created++;
   }
   await d.repo.upsertKey(tenantId, note.key, nodeId, note.contentHash, iso(d.clock.now()));
