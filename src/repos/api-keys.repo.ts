@@ -1,4 +1,5 @@
 import type { Database } from '../db/store/contract.js';
+import { sql } from '../db/store/sql.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -11,38 +12,27 @@ export interface ApiKeyRow {
 }
 
 export class ApiKeysRepo {
-  private readonly insertStmt;
-  private readonly activeByIdStmt;
-  private readonly listStmt;
-  private readonly revokeStmt;
-  private readonly touchStmt;
-
-  constructor(db: Database) {
-    this.insertStmt = db.prepare(
-      'INSERT INTO api_keys (id, tenant_id, name, secret_hmac, created_at) VALUES (@id, @tenant_id, @name, @secret_hmac, @created_at)',
-    );
-    // Looked up by key id before the tenant is known: the key id is what names the tenant.
-    this.activeByIdStmt = db.prepare('SELECT * FROM api_keys WHERE id = ? AND revoked_at IS NULL');
-    this.listStmt = db.prepare(
-      'SELECT id, name, created_at, last_used_at FROM api_keys WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY created_at, id',
-    );
-    this.revokeStmt = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND id = ? AND revoked_at IS NULL');
-    this.touchStmt = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE tenant_id = ? AND id = ?');
-  }
+  constructor(private readonly db: Database) {}
 
   async insert(row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {
-    await this.insertStmt.run(row);
+    await this.db.run(
+      sql`INSERT INTO api_keys (id, tenant_id, name, secret_hmac, created_at) VALUES (${row.id}, ${row.tenant_id}, ${row.name}, ${row.secret_hmac}, ${row.created_at})`,
+    );
   }
+  /** Looked up by key id before the tenant is known: the key id is what names the tenant. */
   async findActive(id: string): Promise<ApiKeyRow | undefined> {
-    return await this.activeByIdStmt.get(id) as ApiKeyRow | undefined;
+    return await this.db.one(sql<ApiKeyRow>`SELECT * FROM api_keys WHERE id = ${id} AND revoked_at IS NULL`);
   }
   async list(tenantId: string): Promise<Pick<ApiKeyRow, 'id' | 'name' | 'created_at' | 'last_used_at'>[]> {
-    return await this.listStmt.all(tenantId) as never;
+    return await this.db.all(
+      sql<Pick<ApiKeyRow, 'id' | 'name' | 'created_at' | 'last_used_at'>>`SELECT id, name, created_at, last_used_at FROM api_keys
+        WHERE tenant_id = ${tenantId} AND revoked_at IS NULL ORDER BY created_at, id`,
+    );
   }
   async revoke(tenantId: string, id: string, at: string): Promise<boolean> {
-    return (await this.revokeStmt.run(at, tenantId, id)).changes > 0;
+    return (await this.db.run(sql`UPDATE api_keys SET revoked_at = ${at} WHERE tenant_id = ${tenantId} AND id = ${id} AND revoked_at IS NULL`)).changes > 0;
   }
   async touch(tenantId: string, id: string, at: string): Promise<void> {
-    await this.touchStmt.run(at, tenantId, id);
+    await this.db.run(sql`UPDATE api_keys SET last_used_at = ${at} WHERE tenant_id = ${tenantId} AND id = ${id}`);
   }
 }

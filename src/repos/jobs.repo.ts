@@ -1,4 +1,5 @@
 import type { Database } from '../db/store/contract.js';
+import { type Query, sql } from '../db/store/sql.js';
 import { PROCESS_OWNER } from '../process-owner.js';
 
 /** How long a claimed job stays this process's without a renewal (the queue renews every third of it). */
@@ -37,22 +38,6 @@ export interface JobRow {
 export class JobsRepo {
   readonly owner: string;
   readonly leaseMs: number;
-  protected readonly insertStmt;
-  private readonly readyStmt;
-  private readonly readyOfKindStmt;
-  private readonly claimStmt;
-  private readonly doneStmt;
-  private readonly retryStmt;
-  private readonly retryTransientStmt;
-  private readonly dropDuplicateRunningStmt;
-  private readonly failStmt;
-  private readonly requeueRunningStmt;
-  private readonly renewStmt;
-  private readonly holdersStmt;
-  private readonly depthStmt;
-  private readonly nextRunStmt;
-  private readonly countKindStmt;
-  private readonly tenantDepthStmt;
 
   constructor(
     protected readonly db: Database,
@@ -60,77 +45,69 @@ export class JobsRepo {
   ) {
     this.owner = opts.owner ?? PROCESS_OWNER;
     this.leaseMs = opts.leaseMs ?? JOB_LEASE_MS;
-    this.insertStmt = db.prepare(
-      `INSERT OR IGNORE INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.readyStmt = db.prepare(
-      "SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 1",
-    );
-    this.readyOfKindStmt = db.prepare("SELECT * FROM jobs WHERE status = 'queued' AND kind = ? AND run_after <= ? ORDER BY id LIMIT ?");
-    this.claimStmt = db.prepare(
-      "UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ?, locked_by = ?, locked_until = ? WHERE id = ? AND status = 'queued'",
-    );
-    this.doneStmt = db.prepare('DELETE FROM jobs WHERE id = ?');
-    // A running job goes back to the queue unless an identical one (same dedupe key) was
-    // queued meanwhile: that one does the same work, and the unique index allows one.
-    this.retryStmt = db.prepare(
-      `UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ?
-         AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
-    );
-    // A retry that does not count: the failure was the machine's (a full disk), not the job's.
-    this.retryTransientStmt = db.prepare(
-      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), run_after = ?, last_error = ?, updated_at = ?, locked_by = NULL, locked_until = NULL
-         WHERE id = ? AND status = 'running'
-         AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
-    );
-    // A running job is orphaned when its lease expired (its process died or stalled), it has
-    // none (claimed before leases), or at start-up its holder is known gone: the owner
-    // starting, or a dead process of this machine (`?` 2, a JSON list).
-    const orphan = "status = 'running' AND (locked_until IS NULL OR locked_until <= ? OR locked_by IN (SELECT value FROM json_each(?)))";
-    this.dropDuplicateRunningStmt = db.prepare(
-      `DELETE FROM jobs WHERE ${orphan} AND dedupe_key IN (SELECT dedupe_key FROM jobs WHERE status = 'queued' AND dedupe_key IS NOT NULL)`,
-    );
-    this.failStmt = db.prepare("UPDATE jobs SET status = 'failed', last_error = ?, updated_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ?");
-    this.requeueRunningStmt = db.prepare(`UPDATE jobs SET status = 'queued', updated_at = ?, locked_by = NULL, locked_until = NULL WHERE ${orphan}`);
-    this.holdersStmt = db.prepare("SELECT DISTINCT locked_by FROM jobs WHERE status = 'running' AND locked_until > ? AND locked_by IS NOT NULL").pluck();
-    this.renewStmt = db.prepare(
-      "UPDATE jobs SET locked_until = ? WHERE status = 'running' AND locked_by = ? AND id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))",
-    );
-    this.depthStmt = db.prepare("SELECT count(*) FROM jobs WHERE status IN ('queued','running')").pluck();
-    this.nextRunStmt = db.prepare("SELECT min(run_after) FROM jobs WHERE status = 'queued'").pluck();
-    this.tenantDepthStmt = db.prepare("SELECT count(*) FROM jobs WHERE tenant_id = ? AND status IN ('queued','running')").pluck();
-    this.countKindStmt = db.prepare("SELECT count(*) FROM jobs WHERE tenant_id = ? AND kind = ? AND status IN ('queued','running')").pluck();
   }
 
   /** Returns false when a queued job with the same dedupe key already exists. */
   async insert(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): Promise<boolean> {
-    return (await this.insertStmt.run(tenantId, kind, JSON.stringify(payload ?? {}), dedupeKey, runAfter, now, now)).changes === 1;
+    const r = await this.db.run(
+      sql`INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
+          VALUES (${tenantId}, ${kind}, ${JSON.stringify(payload ?? {})}, ${dedupeKey}, ${runAfter}, ${now}, ${now}) ON CONFLICT DO NOTHING`,
+    );
+    return r.changes === 1;
   }
 
   /** Claims the oldest ready job, plus up to batch-1 more of the same kind. */
   async claim(kinds: string[], now: number, batchOf: (kind: string) => number): Promise<JobRow[]> {
+    const list = JSON.stringify(kinds);
     return await this.db.withTx(async () => {
-      const first = await this.readyStmt.get(now, JSON.stringify(kinds)) as JobRow | undefined;
+      const first = await this.db.one(
+        this.db.engine === 'postgres'
+          ? sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now}
+              AND kind IN (SELECT t.value FROM json_array_elements_text(${list}::json) AS t(value)) ORDER BY id LIMIT 1`
+          : sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now}
+              AND kind IN (SELECT t.value FROM json_each(${list}) t) ORDER BY id LIMIT 1`,
+      );
       if (!first) return [];
-      const rows = await this.readyOfKindStmt.all(first.kind, now, batchOf(first.kind)) as JobRow[];
+      const rows = await this.db.all(
+        sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND kind = ${first.kind} AND run_after <= ${now} ORDER BY id LIMIT ${batchOf(first.kind)}`,
+      );
       const until = now + this.leaseMs;
-      for (const r of rows) await this.claimStmt.run(now, this.owner, until, r.id);
+      for (const r of rows) {
+        await this.db.run(
+          sql`UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ${now}, locked_by = ${this.owner}, locked_until = ${until}
+              WHERE id = ${r.id} AND status = 'queued'`,
+        );
+      }
       return rows.map((r) => ({ ...r, status: 'running' as const, attempts: r.attempts + 1, locked_by: this.owner, locked_until: until }));
     });
   }
 
   async complete(id: number): Promise<void> {
-    await this.doneStmt.run(id);
+    await this.db.run(sql`DELETE FROM jobs WHERE id = ${id}`);
   }
+  /**
+   * A running job goes back to the queue unless an identical one (same dedupe key) was
+   * queued meanwhile: that one does the same work, and the unique index allows one.
+   */
   async retry(id: number, runAfter: number, error: string, now: number): Promise<void> {
-    if ((await this.retryStmt.run(runAfter, error, now, id)).changes === 0) await this.doneStmt.run(id);
+    const r = await this.db.run(
+      sql`UPDATE jobs SET status = 'queued', run_after = ${runAfter}, last_error = ${error}, updated_at = ${now}, locked_by = NULL, locked_until = NULL
+          WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
+    );
+    if (r.changes === 0) await this.complete(id);
   }
+  /** A retry that does not count: the failure was the machine's (a full disk), not the job's. */
   async retryTransient(id: number, runAfter: number, error: string, now: number): Promise<void> {
-    if ((await this.retryTransientStmt.run(runAfter, error, now, id)).changes === 0) await this.doneStmt.run(id);
+    const r = await this.db.run(
+      sql`UPDATE jobs SET status = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, run_after = ${runAfter}, last_error = ${error},
+            updated_at = ${now}, locked_by = NULL, locked_until = NULL
+          WHERE id = ${id} AND status = 'running'
+          AND NOT EXISTS (SELECT 1 FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key = jobs.dedupe_key)`,
+    );
+    if (r.changes === 0) await this.complete(id);
   }
   async fail(id: number, error: string, now: number): Promise<void> {
-    await this.failStmt.run(error, now, id);
+    await this.db.run(sql`UPDATE jobs SET status = 'failed', last_error = ${error}, updated_at = ${now}, locked_by = NULL, locked_until = NULL WHERE id = ${id}`);
   }
   /**
    * At start-up: requeues the running jobs whose process died — those whose lease expired,
@@ -146,33 +123,60 @@ export class JobsRepo {
   }
   /** The processes holding unexpired leases on running jobs. */
   async leaseHolders(now: number): Promise<string[]> {
-    return await this.holdersStmt.all(now) as string[];
+    const rows = await this.db.all(
+      sql<{ locked_by: string }>`SELECT DISTINCT locked_by FROM jobs WHERE status = 'running' AND locked_until > ${now} AND locked_by IS NOT NULL`,
+    );
+    return rows.map((r) => r.locked_by);
   }
   /** Extends this owner's leases on these running jobs; returns how many it still held. */
   async renew(ids: number[], now: number): Promise<number> {
     if (ids.length === 0) return 0;
-    return (await this.renewStmt.run(now + this.leaseMs, this.owner, JSON.stringify(ids))).changes;
+    const list = JSON.stringify(ids);
+    const until = now + this.leaseMs;
+    const r = await this.db.run(
+      this.db.engine === 'postgres'
+        ? sql`UPDATE jobs SET locked_until = ${until} WHERE status = 'running' AND locked_by = ${this.owner}
+              AND id IN (SELECT CAST(t.value AS BIGINT) FROM json_array_elements_text(${list}::json) AS t(value))`
+        : sql`UPDATE jobs SET locked_until = ${until} WHERE status = 'running' AND locked_by = ${this.owner}
+              AND id IN (SELECT CAST(t.value AS BIGINT) FROM json_each(${list}) t)`,
+    );
+    return r.changes;
+  }
+  /**
+   * A running job is orphaned when its lease expired (its process died or stalled), it has
+   * none (claimed before leases), or at start-up its holder is known gone: the owner
+   * starting, or a dead process of this machine (`owners`).
+   */
+  private orphan(now: number, owners: string): Query {
+    return this.db.engine === 'postgres'
+      ? sql`status = 'running' AND (locked_until IS NULL OR locked_until <= ${now}
+            OR locked_by IN (SELECT t.value FROM json_array_elements_text(${owners}::json) AS t(value)))`
+      : sql`status = 'running' AND (locked_until IS NULL OR locked_until <= ${now} OR locked_by IN (SELECT t.value FROM json_each(${owners}) t))`;
   }
   private async requeueOrphans(now: number, owners: string[]): Promise<number> {
     const list = JSON.stringify(owners);
     return await this.db.withTx(async () => {
       // Requeued, it would collide with an identical job queued meanwhile: that one does the work.
-      await this.dropDuplicateRunningStmt.run(now, list);
-      return (await this.requeueRunningStmt.run(now, now, list)).changes;
+      await this.db.run(
+        sql`DELETE FROM jobs WHERE ${this.orphan(now, list)}
+            AND dedupe_key IN (SELECT dedupe_key FROM jobs WHERE status = 'queued' AND dedupe_key IS NOT NULL)`,
+      );
+      return (await this.db.run(sql`UPDATE jobs SET status = 'queued', updated_at = ${now}, locked_by = NULL, locked_until = NULL WHERE ${this.orphan(now, list)}`))
+        .changes;
     });
   }
   async depth(): Promise<number> {
-    return await this.depthStmt.get() as number;
+    return (await this.db.value<number>(sql`SELECT count(*) FROM jobs WHERE status IN ('queued','running')`)) as number;
   }
   /** Queued and running jobs of one tenant (what /health shows its caller). */
   async depthOf(tenantId: string): Promise<number> {
-    return await this.tenantDepthStmt.get(tenantId) as number;
+    return (await this.db.value<number>(sql`SELECT count(*) FROM jobs WHERE tenant_id = ${tenantId} AND status IN ('queued','running')`)) as number;
   }
   async nextRunAt(): Promise<number | null> {
-    return await this.nextRunStmt.get() as number | null;
+    return (await this.db.value<number | null>(sql`SELECT min(run_after) FROM jobs WHERE status = 'queued'`)) ?? null;
   }
   async pendingOfKind(tenantId: string, kind: string): Promise<number> {
-    return await this.countKindStmt.get(tenantId, kind) as number;
+    return (await this.db.value<number>(sql`SELECT count(*) FROM jobs WHERE tenant_id = ${tenantId} AND kind = ${kind} AND status IN ('queued','running')`)) as number;
   }
 
   /** Runs fn once the caller's transaction has committed (at once outside one). */

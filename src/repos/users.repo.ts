@@ -1,4 +1,5 @@
 import type { Database } from '../db/store/contract.js';
+import { sql } from '../db/store/sql.js';
 
 export interface UserRow {
   id: string;
@@ -8,25 +9,23 @@ export interface UserRow {
 }
 
 export class UsersRepo {
-  private readonly insertStmt;
-  private readonly byEmailStmt;
-  private readonly byIdStmt;
-
-  constructor(db: Database) {
-    this.insertStmt = db.prepare('INSERT INTO users (id, tenant_id, email, created_at) VALUES (@id, @tenant_id, @email, @created_at)');
-    // Login starts from an email alone; the user row is what names the tenant.
-    // Without case on both sides: SQLite's NOCASE column index; PostgreSQL's lower(email) index.
-    this.byEmailStmt = db.prepare('SELECT * FROM users WHERE email COLLATE NOCASE = ? COLLATE NOCASE');
-    this.byIdStmt = db.prepare('SELECT * FROM users WHERE tenant_id = ? AND id = ?');
-  }
+  constructor(private readonly db: Database) {}
 
   async insert(row: UserRow): Promise<void> {
-    await this.insertStmt.run(row);
+    await this.db.run(sql`INSERT INTO users (id, tenant_id, email, created_at) VALUES (${row.id}, ${row.tenant_id}, ${row.email}, ${row.created_at})`);
   }
+  /**
+   * Login starts from an email alone; the user row is what names the tenant. Without case on
+   * both sides, each engine through its own index: SQLite's NOCASE column, PostgreSQL's lower(email).
+   */
   async findByEmail(email: string): Promise<UserRow | undefined> {
-    return await this.byEmailStmt.get(email) as UserRow | undefined;
+    return await this.db.one(
+      this.db.engine === 'postgres'
+        ? sql<UserRow>`SELECT * FROM users WHERE lower(email) = lower(${email})`
+        : sql<UserRow>`SELECT * FROM users WHERE email COLLATE NOCASE = ${email} COLLATE NOCASE`,
+    );
   }
   async findById(tenantId: string, id: string): Promise<UserRow | undefined> {
-    return await this.byIdStmt.get(tenantId, id) as UserRow | undefined;
+    return await this.db.one(sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId} AND id = ${id}`);
   }
 }

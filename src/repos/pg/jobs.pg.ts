@@ -1,9 +1,11 @@
-// The jobs table on PostgreSQL, shared by any number of processes: JobsRepo, whose SQL is
-// portable, with the claim made safe for concurrent claimers. SQLite's claim (select, then
+// The jobs table on PostgreSQL, shared by any number of processes: JobsRepo (its statements
+// written for both engines), with the claim made safe for concurrent claimers. SQLite's claim (select, then
 // update each row) relies on one writer at a time; here two processes could select the
 // same rows. One statement instead: the oldest ready job of the asked kinds and up to its
 // kind's batch of the same kind, each row locked with FOR UPDATE SKIP LOCKED (rows another
 // claimer holds are passed over, never waited on), marked running with this process's lease.
+// PostgreSQL's own text with numbered parameters, each used where the statement needs it
+// (`$1`, `$2` twice), run as written: the concurrency tests run this very text from raw clients.
 import type { PgStore } from '../../db/store/pg-store.js';
 import { JobsRepo, type JobRow, type JobsRepoOptions } from '../jobs.repo.js';
 
