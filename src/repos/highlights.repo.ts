@@ -1,6 +1,7 @@
 // Highlights on nodes. Every statement filters on tenant_id; a write keyed by source_key
 // that is already there does nothing (imports are idempotent).
 import type { Database } from '../db/store/contract.js';
+import { sql } from '../db/store/sql.js';
 
 export interface HighlightRow {
   id: string;
@@ -19,45 +20,44 @@ export interface HighlightRow {
   updated_at: string;
 }
 
-const COLUMNS = 'id, tenant_id, node_id, text, note, color, prefix, suffix, start_pos, end_pos, source, source_key, created_at, updated_at';
+const COLUMNS = sql.raw('id, tenant_id, node_id, text, note, color, prefix, suffix, start_pos, end_pos, source, source_key, created_at, updated_at');
 
 export class HighlightsRepo {
-  private readonly s;
-
-  constructor(db: Database) {
-    this.s = {
-      insert: db.prepare(`INSERT INTO highlights (${COLUMNS})
-        VALUES (@id, @tenant_id, @node_id, @text, @note, @color, @prefix, @suffix, @start_pos, @end_pos, @source, @source_key, @created_at, @updated_at)
-        ON CONFLICT (tenant_id, source_key) DO NOTHING`),
-      get: db.prepare(`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ? AND node_id = ? AND id = ?`),
-      byNode: db.prepare(`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ? AND node_id = ? ORDER BY created_at, id`),
-      byNodes: db.prepare(`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ? AND node_id IN (SELECT j.value FROM json_each(?) j) ORDER BY node_id, created_at, id`),
-      hasKey: db.prepare('SELECT 1 FROM highlights WHERE tenant_id = ? AND source_key = ?').pluck(),
-      update: db.prepare('UPDATE highlights SET note = @note, color = @color, updated_at = @updated_at WHERE tenant_id = @tenant_id AND node_id = @node_id AND id = @id'),
-      delete: db.prepare('DELETE FROM highlights WHERE tenant_id = ? AND node_id = ? AND id = ?'),
-    };
-  }
+  constructor(private readonly db: Database) {}
 
   /** false when a highlight with this source_key is already there (nothing written). */
   async insert(row: HighlightRow): Promise<boolean> {
-    return (await this.s.insert.run(row)).changes > 0;
+    return (
+      await this.db.run(sql`INSERT INTO highlights (${COLUMNS})
+        VALUES (${row.id}, ${row.tenant_id}, ${row.node_id}, ${row.text}, ${row.note}, ${row.color}, ${row.prefix}, ${row.suffix}, ${row.start_pos}, ${row.end_pos},
+          ${row.source}, ${row.source_key}, ${row.created_at}, ${row.updated_at})
+        ON CONFLICT (tenant_id, source_key) DO NOTHING`)
+    ).changes > 0;
   }
   async get(tenantId: string, nodeId: string, id: string): Promise<HighlightRow | undefined> {
-    return await this.s.get.get(tenantId, nodeId, id) as HighlightRow | undefined;
+    return await this.db.one(sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND id = ${id}`);
   }
   async byNode(tenantId: string, nodeId: string): Promise<HighlightRow[]> {
-    return await this.s.byNode.all(tenantId, nodeId) as HighlightRow[];
+    return await this.db.all(sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} ORDER BY created_at, id`);
   }
+  /** The ids go as one JSON array (one statement whatever their number), read back as a table by each engine's JSON function. */
   async byNodes(tenantId: string, nodeIds: string[]): Promise<HighlightRow[]> {
-    return nodeIds.length ? (await this.s.byNodes.all(tenantId, JSON.stringify(nodeIds)) as HighlightRow[]) : [];
+    if (!nodeIds.length) return [];
+    const ids = JSON.stringify(nodeIds);
+    return await this.db.all(
+      this.db.engine === 'postgres'
+        ? sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id IN (SELECT j.value FROM json_array_elements_text(${ids}::json) AS j(value)) ORDER BY node_id, created_at, id`
+        : sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id IN (SELECT j.value FROM json_each(${ids}) j) ORDER BY node_id, created_at, id`,
+    );
   }
   async hasKey(tenantId: string, key: string): Promise<boolean> {
-    return await this.s.hasKey.get(tenantId, key) !== undefined;
+    return (await this.db.value(sql`SELECT 1 FROM highlights WHERE tenant_id = ${tenantId} AND source_key = ${key}`)) !== undefined;
   }
   async update(row: Pick<HighlightRow, 'tenant_id' | 'node_id' | 'id' | 'note' | 'color' | 'updated_at'>): Promise<void> {
-    await this.s.update.run(row);
+    await this.db.run(sql`UPDATE highlights SET note = ${row.note}, color = ${row.color}, updated_at = ${row.updated_at}
+      WHERE tenant_id = ${row.tenant_id} AND node_id = ${row.node_id} AND id = ${row.id}`);
   }
   async delete(tenantId: string, nodeId: string, id: string): Promise<boolean> {
-    return (await this.s.delete.run(tenantId, nodeId, id)).changes > 0;
+    return (await this.db.run(sql`DELETE FROM highlights WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND id = ${id}`)).changes > 0;
   }
 }
