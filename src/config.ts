@@ -44,6 +44,8 @@ const envSchema = z.object({
   // The archived copy of a captured page, everything inlined, is kept up to this size (0: no copies).
   RHIZOME_ARCHIVE_MAX_BYTES: z.coerce.number().int().min(0).default(20 * 1024 * 1024),
   RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
+  // Connections each process keeps to PostgreSQL (docs/storage-contract.md).
+  RHIZOME_PG_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
 });
 
 /**
@@ -77,6 +79,8 @@ export interface Config {
   readonly dbPath: string;
   /** PostgreSQL instead of the SQLite file (RHIZOME_DATABASE_URL); undefined: SQLite. */
   readonly databaseUrl: string | undefined;
+  /** Connections in the PostgreSQL pool of this process (RHIZOME_PG_POOL_SIZE). */
+  readonly pgPoolSize: number;
   readonly embedModel: string;
   readonly modelDir: string | undefined;
   readonly publicUrl: string;
@@ -161,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     dbPath: join(dataDir, 'rhizome.db'),
     databaseUrl: e.RHIZOME_DATABASE_URL,
+    pgPoolSize: e.RHIZOME_PG_POOL_SIZE,
     embedModel: e.RHIZOME_EMBED_MODEL ?? (e.RHIZOME_MODEL_DIR ? `local:${e.RHIZOME_MODEL_DIR}` : DEFAULT_EMBED_MODEL),
     modelDir: e.RHIZOME_MODEL_DIR,
     publicUrl: e.RHIZOME_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

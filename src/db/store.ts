@@ -13,7 +13,7 @@ export type Store = SqliteStore | PgStore;
 
 /** Opens the configured database, migrated; PostgreSQL out of reach is a PgUnreachableError with one line. */
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'dbPath' | 'synchronous'> & { pg?: PgStoreOptions },
+  config: Pick<Config, 'databaseUrl' | 'dbPath' | 'synchronous'> & { pgPoolSize?: number; pg?: PgStoreOptions },
   onHookError?: (e: unknown) => void,
 ): Promise<Store> {
   if (!config.databaseUrl) return new SqliteStore(openDatabase(config.dbPath, { synchronous: config.synchronous }), onHookError);
@@ -23,7 +23,7 @@ export async function openStore(
   } finally {
     await client.end().catch(() => {});
   }
-  return new PgStore(config.databaseUrl, config.pg, onHookError);
+  return new PgStore(config.databaseUrl, { poolSize: config.pgPoolSize, ...config.pg }, onHookError);
 }
 
 export async function closeStore(db: Store, o: { checkpoint?: 'TRUNCATE' | 'PASSIVE' } = {}): Promise<void> {
