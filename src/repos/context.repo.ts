@@ -3,6 +3,7 @@
 // (rowid = nodes.seq) by default, or another engine's ContextKeywords (pg/context-keywords.pg.ts).
 import type { Database, Statement } from '../db/store/contract.js';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
+import { sql } from '../db/store/sql.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
 
 export interface NodeCard {
@@ -32,67 +33,65 @@ export interface ContextKeywords {
   newestMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>>;
 }
 
-export class ContextRepo {
-  private readonly cardsStmt;
-  private readonly cardsBySeqStmt;
-  private readonly bodiesStmt;
-  private readonly inRangeStmt;
-  private readonly recentStmt;
-  private readonly textsStmt;
-  private readonly keywords: ContextKeywords;
-
-  constructor(db: Database, keywords: ContextKeywords) {
-    const card = `SELECT n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.mentioned_dates, n.tags,
+// A node card: the facts ranking needs, over alias n.
+const CARD = sql.raw(`n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.mentioned_dates, n.tags,
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
                        WHERE np.tenant_id = n.tenant_id AND np.node_id = n.id AND np.archived = 0
-                         AND p.tenant_id = n.tenant_id AND p.category = 'projects' AND p.status = 'active') AS active_project`;
-    this.cardsStmt = db.prepare(`${card} FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?`);
-    this.cardsBySeqStmt = db.prepare(`${card} FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ?`);
-    this.bodiesStmt = db.prepare('SELECT n.id, n.body_markdown FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ?');
-    this.inRangeStmt = db
-      .prepare(
-        `SELECT id FROM nodes WHERE tenant_id = ? AND status != 'dismissed'
-            AND coalesce(occurred_at, created_at) >= ? AND coalesce(occurred_at, created_at) < ?
-          ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT ?`,
-      )
-      .pluck();
-    this.recentStmt = db
-      .prepare('SELECT id FROM nodes WHERE tenant_id = ? AND status = ? ORDER BY updated_at DESC, id DESC LIMIT ?')
-      .pluck();
-    this.keywords = keywords;
-    // The first 20,000 characters of a body are plenty to tell which words a node uses.
-    // Lookups by id lists are driven from the list (CROSS JOIN): `tenant_id = ? AND
-    // seq IN (json_each)` made SQLite walk every node of the tenant.
-    this.textsStmt = db.prepare(
-      `SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
-              trim(summary || char(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
-         FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS INTEGER) WHERE n.tenant_id = ?`,
-    );
-  }
+                         AND p.tenant_id = n.tenant_id AND p.category = 'projects' AND p.status = 'active') AS active_project`);
+
+// Lookups by id lists are driven from the list (SQLite's CROSS JOIN fixes the join order):
+// `tenant_id = ? AND seq IN (json_each)` made SQLite walk every node of the tenant.
+export class ContextRepo {
+  constructor(
+    private readonly db: Database,
+    private readonly keywords: ContextKeywords,
+  ) {}
 
   async cards(tenantId: string, ids: string[]): Promise<NodeCard[]> {
     if (ids.length === 0) return [];
-    return await this.cardsStmt.all(JSON.stringify(ids), tenantId) as NodeCard[];
+    const list = JSON.stringify(ids);
+    return await this.db.all(
+      this.db.engine === 'postgres'
+        ? sql<NodeCard>`SELECT ${CARD} FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
+        : sql<NodeCard>`SELECT ${CARD} FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
+    );
   }
 
   async cardsBySeq(tenantId: string, seqs: number[]): Promise<NodeCard[]> {
     if (seqs.length === 0) return [];
-    return await this.cardsBySeqStmt.all(JSON.stringify(seqs), tenantId) as NodeCard[];
+    const list = JSON.stringify(seqs);
+    return await this.db.all(
+      this.db.engine === 'postgres'
+        ? sql<NodeCard>`SELECT ${CARD} FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
+        : sql<NodeCard>`SELECT ${CARD} FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
+    );
   }
 
   /** The bodies of these nodes (only of those a response shows: a captured page can be long). */
   async bodies(tenantId: string, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    return new Map((await this.bodiesStmt.all(JSON.stringify(ids), tenantId) as Array<{ id: string; body_markdown: string }>).map((r) => [r.id, r.body_markdown]));
+    const list = JSON.stringify(ids);
+    const rows = await this.db.all(
+      this.db.engine === 'postgres'
+        ? sql<{ id: string; body_markdown: string }>`SELECT n.id, n.body_markdown FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
+        : sql<{ id: string; body_markdown: string }>`SELECT n.id, n.body_markdown FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
+    );
+    return new Map(rows.map((r) => [r.id, r.body_markdown]));
   }
 
   /** Nodes whose date (occurred_at, else created_at) lies in [after, before), latest first. */
   async inRange(tenantId: string, after: string, before: string, limit: number): Promise<string[]> {
-    return await this.inRangeStmt.all(tenantId, after, before, limit) as string[];
+    const rows = await this.db.all(
+      sql<{ id: string }>`SELECT id FROM nodes WHERE tenant_id = ${tenantId} AND status != 'dismissed'
+            AND coalesce(occurred_at, created_at) >= ${after} AND coalesce(occurred_at, created_at) < ${before}
+          ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT ${limit}`,
+    );
+    return rows.map((r) => r.id);
   }
 
   async recent(tenantId: string, status: 'raw' | 'validated', limit: number): Promise<string[]> {
-    return await this.recentStmt.all(tenantId, status, limit) as string[];
+    const rows = await this.db.all(sql<{ id: string }>`SELECT id FROM nodes WHERE tenant_id = ${tenantId} AND status = ${status} ORDER BY updated_at DESC, id DESC LIMIT ${limit}`);
+    return rows.map((r) => r.id);
   }
 
   async keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
@@ -110,7 +109,18 @@ export class ContextRepo {
   /** Searchable text of these rows (by seq), for measuring which words they contain. */
   async texts(tenantId: string, seqs: number[]): Promise<Array<{ seq: number; text: string; bodyText?: string }>> {
     if (seqs.length === 0) return [];
-    return await this.textsStmt.all(JSON.stringify(seqs), tenantId) as Array<{ seq: number; text: string; bodyText?: string }>;
+    const list = JSON.stringify(seqs);
+    // The first 20,000 characters of a body are plenty to tell which words a node uses.
+    type Row = { seq: number; text: string; bodyText?: string };
+    return await this.db.all(
+      this.db.engine === 'postgres'
+        ? sql<Row>`SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
+              trim(summary || chr(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
+            FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
+        : sql<Row>`SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
+              trim(summary || char(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
+            FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
+    );
   }
 }
 

@@ -10,7 +10,7 @@ import { FIELD_WEIGHTS } from '../search/keyword-score.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
 import { TermImpactsRepo } from './term-impacts.repo.js';
 import { syncStatementCache as statementCache, type SyncPrepare as Prepare } from './statement-cache.js';
-import { filterSql, isFiltered, type NodeFilter, type NodeRow } from './nodes.repo.js';
+import { filterSqlText, isFiltered, type NodeFilter, type NodeRow } from './nodes.repo.js';
 
 /**
  * A term is common, and its BM25 contributions worth keeping (term-impacts.ts), from this
@@ -60,7 +60,7 @@ export class SearchRepo implements KeywordSearch {
   keywordNow(tenantId: string, match: string, f: NodeFilter, limit: number): { seq: number; score: number }[] {
     const t = this.keywords.table(tenantId);
     if (!t) return [];
-    const { sql, params } = filterSql(tenantId, f);
+    const { sql, params } = filterSqlText(tenantId, f);
     return this.prepare(
         `SELECT n.seq, -bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) AS score
          FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid
@@ -154,7 +154,7 @@ export class SearchRepo implements KeywordSearch {
   keywordCountNow(tenantId: string, match: string, f: NodeFilter): number {
     const t = this.keywords.table(tenantId);
     if (!t) return 0;
-    const { sql, params } = filterSql(tenantId, f);
+    const { sql, params } = filterSqlText(tenantId, f);
     return this.prepare(`SELECT count(*) FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid WHERE ${t} MATCH ? AND ${sql}`)
       .pluck()
       .get(match, ...params) as number;

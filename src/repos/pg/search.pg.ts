@@ -4,15 +4,14 @@
 // outside a transaction rank from the process's kept postings (term-postings.pg.ts: one
 // statement a query, coherent with every process's writes); filtered ones score their
 // matches in SQL (docs/scale-out.md, "Speed on PostgreSQL").
-import type { Statement } from '../../db/store/contract.js';
 import type { PgStore } from '../../db/store/pg-store.js';
-import { filterSql, isFiltered, type NodeFilter, type NodeRow } from '../nodes.repo.js';
+import { sql } from '../../db/store/sql.js';
+import { filterSqlText, isFiltered, type NodeFilter, type NodeRow } from '../nodes.repo.js';
 import type { KeywordSearch, KeywordTop } from '../search.repo.js';
 import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
 import { PgTermPostings } from './term-postings.pg.js';
 
 export class PgSearchRepo implements KeywordSearch {
-  private readonly bySeqs: Statement;
   readonly postings: PgTermPostings;
   /** false: every keyword query scores its matches in SQL (the reference route; tests and the bench compare both). */
   usePostings = true;
@@ -20,7 +19,6 @@ export class PgSearchRepo implements KeywordSearch {
     private readonly db: PgStore,
     readonly keywords: PgKeywordIndex,
   ) {
-    this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ?');
     this.postings = new PgTermPostings(db);
   }
 
@@ -31,13 +29,13 @@ export class PgSearchRepo implements KeywordSearch {
       // The statistics come from the ranking's own read: the page and its normalisation share one snapshot.
       if (r) return { hits: r.hits, total: r.total, stats: { n: r.stats.n, df: r.stats.df } };
     }
-    const rows = await this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSql(tenantId, f) : undefined });
+    const rows = await this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSqlText(tenantId, f) : undefined });
     // The exact number of matches comes with the ranking (total_matches needs no count query).
     return { hits: rows.map(({ seq, score }) => ({ seq, score })), total: rows.length ? Number(rows[0].total) : 0 };
   }
 
   async keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number> {
-    return await this.keywords.count(tenantId, phraseLexemes(match), filterSql(tenantId, f));
+    return await this.keywords.count(tenantId, phraseLexemes(match), filterSqlText(tenantId, f));
   }
 
   async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {
@@ -46,6 +44,8 @@ export class PgSearchRepo implements KeywordSearch {
 
   async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
     if (seqs.length === 0) return [];
-    return await this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRow[];
+    return await this.db.all(
+      sql<NodeRow>`SELECT n.* FROM json_array_elements_text(${JSON.stringify(seqs)}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`,
+    );
   }
 }
