@@ -194,7 +194,7 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
 
 /** The naive hybrid: exact float k-NN in vec0, every FTS5 match ranked, RRF in JS, first page hydrated. */
 async function naive(c: Ctx, n: number, hybrid: { hybridP50: number; flatHybridP50: number }, out: (l: Line) => void): Promise<void> {
-  const db = c.s.db;
+  const db = c.s.db as SqliteStore;
   const t = ftsTable(c.tenantId);
   const fts = db.prepare(
     `SELECT n.seq, bm25(${t}) AS r FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid WHERE ${t} MATCH ? AND n.tenant_id = ?`,

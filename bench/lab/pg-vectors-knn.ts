@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../../src/db/open.js';
 import type { Database as Db } from '../../src/db/store/contract.js';
+import { sql } from '../../src/db/store/sql.js';
 import { PgStore } from '../../src/db/store/pg-store.js';
 import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { connectPg } from '../../src/db/pg/connect.js';
@@ -26,11 +27,9 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const round = (x: number) => Math.round(x * 10) / 10;
 
 async function fill(db: Db, repo: VectorsApi): Promise<void> {
-  await db.prepare("INSERT INTO tenants (id, name, created_at) VALUES ('ten_lab', 'lab', '2026-11-23T09:00:00.000Z')").run();
-  const ins = db.prepare(
-    `INSERT INTO nodes (seq, id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at, embedded_hash)
-     VALUES (?, ?, 'ten_lab', 'n', '', '', '[]', 'raw', '2026-11-23T09:00:00.000Z', '2026-11-23T09:00:00.000Z', 'h')`,
-  );
+  await db.run(sql`INSERT INTO tenants (id, name, created_at) VALUES ('ten_lab', 'lab', '2026-11-23T09:00:00.000Z')`);
+  const ins = { run: (seq: number, id: string) => db.run(sql`INSERT INTO nodes (seq, id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at, embedded_hash)
+     VALUES (${seq}, ${id}, 'ten_lab', 'n', '', '', '[]', 'raw', '2026-11-23T09:00:00.000Z', '2026-11-23T09:00:00.000Z', 'h')`) };
   await db.withTx(async () => {
     await repo.recreate('lab-model', dim, '2026-11-23T09:00:00.000Z');
     for (const [i, v] of vectors.entries()) {

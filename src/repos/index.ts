@@ -1,5 +1,5 @@
 // Every repository over one store: the SQLite file, or PostgreSQL on a pool. Most
-// repositories are one class on both (their SQL is translated, db/pg/sql-translate.ts);
+// repositories are one class on both (each engine's SQL side by side where they differ);
 // the engine-specific parts — the keyword index and its searches, the vector table — are
 // twins behind one interface (src/repos/pg/), and so is the job claim (SKIP LOCKED there).
 import type { Database } from '../db/store/contract.js';

@@ -1,14 +1,5 @@
-// Statements whose SQL depends on which filters a request uses are prepared the first time
-// each shape is seen and reused after that (the store keeps each statement by its SQL).
-import type { Database, Statement } from '../db/store/contract.js';
-
-export type Prepare = (sql: string) => Statement;
-
-export function statementCache(db: Database): Prepare {
-  return (sql) => db.prepare(sql);
-}
-
-/** The same over the better-sqlite3 connection itself, for SQLite's own keyword internals (synchronous). */
+// SQLite's own keyword internals (synchronous, on the better-sqlite3 connection): statements
+// whose SQL depends on the request's filters are prepared the first time each shape is seen.
 export type SyncPrepare = (sql: string) => import('better-sqlite3').Statement;
 
 export function syncStatementCache(db: import('../db/open.js').Db): SyncPrepare {

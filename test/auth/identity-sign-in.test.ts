@@ -1,4 +1,5 @@
 // The shared sign-in step: verified email → user → session; automatic sign-up by domain.
+import { raw } from '../helpers/raw.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdentitySignIn, NOT_ALLOWED, UNVERIFIED, type VerifiedIdentity } from '../../src/services/auth/identity-sign-in.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -16,7 +17,7 @@ async function setup(signupTenant?: string) {
   const s = t.s;
   const signIn = new IdentitySignIn({ tx: s.tx, users: s.repos.users, tenants: s.tenants, auth: s.auth, clock: s.clock, log: s.log, signupTenant });
   await s.auth.addUser('ada@example.org', 'alpha');
-  return { s, signIn, tokens: async () => (await s.db.prepare('SELECT count(*) AS n FROM refresh_tokens').get() as { n: number }).n };
+  return { s, signIn, tokens: async () => (await raw(s.db).prepare('SELECT count(*) AS n FROM refresh_tokens').get() as { n: number }).n };
 }
 
 describe('IdentitySignIn', () => {

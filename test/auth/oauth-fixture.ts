@@ -1,5 +1,6 @@
 // One in-process Rhizome per test with a user, a cookie-keeping browser, and the requests a
 // remote MCP client makes to the authorization server.
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { authorizeByEmail, OAuthBrowser, pkce } from './oauth-browser.js';
@@ -13,7 +14,7 @@ export class OAuthFixture {
   browser!: OAuthBrowser;
 
   async count(table: string): Promise<number> {
-    return (await this.t.s.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return (await raw(this.t.s.db).prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
   }
   postJson(path: string, body: unknown) {
     return this.t.app.request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });

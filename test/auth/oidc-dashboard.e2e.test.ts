@@ -1,6 +1,7 @@
 // The dashboard's "Sign in with …" in headless Chromium: the provider's own login and
 // consent pages, back to a signed-in dashboard; sign-out revokes the session and offers the
 // provider's logout; an unknown user sees a clear refusal.
+import { raw } from '../helpers/raw.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowser, screenshot, type Browsing } from '../web/harness.js';
@@ -37,7 +38,7 @@ async function throughProvider(page: Page, login: string) {
   await page.waitForURL(`${rz.url}/**`);
 }
 
-const revoked = async () => (await rz.s.db.prepare('SELECT count(*) AS n FROM refresh_tokens WHERE revoked_at IS NOT NULL').get() as { n: number }).n;
+const revoked = async () => (await raw(rz.s.db).prepare('SELECT count(*) AS n FROM refresh_tokens WHERE revoked_at IS NOT NULL').get() as { n: number }).n;
 
 describe('dashboard sign-in with an identity provider', () => {
   it('signs in through the provider\'s pages, signs out, and offers the provider\'s logout', async () => {

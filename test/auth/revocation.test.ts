@@ -1,5 +1,6 @@
 // Revocation is immediate: logging out, or presenting a refresh token twice, ends the
 // session family's access tokens on their very next request (no 15-minute tail).
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_BACKEND } from '../helpers/test-database.js';
@@ -66,7 +67,7 @@ describe('immediate revocation', () => {
 
   // SQLite's query plan (EXPLAIN QUERY PLAN): the PostgreSQL tier has its own indexes.
   it.skipIf(TEST_BACKEND === 'postgres')('the check is one lookup on the partial index', async () => {
-    const plan = (await t.s.db
+    const plan = (await raw(t.s.db)
       .prepare("EXPLAIN QUERY PLAN SELECT 1 FROM refresh_tokens WHERE tenant_id = ? AND family_id = ? AND revoked_at IS NOT NULL LIMIT 1")
       .all('t', 'f')) as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX refresh_tokens_revoked_family/);

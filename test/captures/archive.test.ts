@@ -2,6 +2,7 @@
 // self-contained (styles and images inlined through the SSRF-guarded fetcher, scripts
 // removed), within the size cap, served under a CSP that lets nothing run or load; made
 // again on demand; in the export. And the check that marks captures whose original is gone.
+import { raw } from '../helpers/raw.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePdf, makePng } from '../fixtures/generate.js';
 import { expectProblem, type TestApp } from '../helpers/app.js';
@@ -152,7 +153,7 @@ describe('check-links', () => {
     await t.s.queue.idle();
     site.routes.delete('/article');
     const other = await t.tenant('beta'); // no captures: nothing to check
-    const jobs = async () => await t.s.db.prepare(`SELECT tenant_id FROM jobs WHERE kind = 'captures.check-links'`).all() as Array<{ tenant_id: string }>;
+    const jobs = async () => await raw(t.s.db).prepare(`SELECT tenant_id FROM jobs WHERE kind = 'captures.check-links'`).all() as Array<{ tenant_id: string }>;
     expect(await t.s.captures.linkCheck.scheduleDue([t.tenantId, other.tenantId])).toBe(1);
     await t.s.queue.idle();
     expect((await (await t.req('GET', `/api/v1/captures/${id}`)).json()).metadata.source_status).toBe('gone');

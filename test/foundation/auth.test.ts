@@ -1,3 +1,4 @@
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -72,7 +73,7 @@ describe('API keys', () => {
   });
 
   it('stores only an HMAC of the secret', async () => {
-    const row = await t.s.db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
+    const row = await raw(t.s.db).prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
     expect(JSON.stringify(row)).not.toContain(t.key.split('.')[1]);
     expect((row.secret_hmac as Buffer).length).toBe(32);
   });

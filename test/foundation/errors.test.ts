@@ -1,3 +1,4 @@
+import { raw as rawSql } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -44,7 +45,7 @@ describe('problem+json for every error class', () => {
     const res = await raw('POST', '/api/v1/nodes', { body: JSON.stringify({ title: 'x', content: 'a'.repeat(1_100_000) }), headers: { 'Content-Type': 'application/json' } });
     await expectProblem(res, 413, 'payload_too_large');
     expect(res.headers.get('connection')).toBe('close');
-    expect(await t.s.db.prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
+    expect(await rawSql(t.s.db).prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
   });
 
   it('hostile inputs never produce a 500', async () => {

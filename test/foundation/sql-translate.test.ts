@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { translateSql, UntranslatableSqlError } from '../../src/db/pg/sql-translate.js';
+import { translateSql, UntranslatableSqlError } from '../helpers/sql-translate.js';
 
 describe('SQLite SQL → PostgreSQL', () => {
   it('numbers positional parameters', () => {

@@ -1,3 +1,4 @@
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { iso } from '../../src/clock.js';
 import { GraphHealthRepo, WITH_STALE_RECENT_SIDE_SQL, STALE_SQL } from '../../src/repos/graph-health.repo.js';
@@ -16,11 +17,11 @@ afterEach(() => t.close());
 /** Captures arrive through the captures service; these counters come from triggers on the table. */
 async function insertCapture(id: string, status: string, tenantId = t.tenantId) {
   const now = iso(t.clock.now());
-  await t.s.db
+  await raw(t.s.db)
     .prepare(`INSERT INTO captures (id, tenant_id, status, title, content_type, source, created_at, updated_at) VALUES (?, ?, ?, 'c', 'note', 'api', ?, ?)`)
     .run(id, tenantId, status, now, now);
 }
-const setCaptureStatus = async (id: string, status: string) => await t.s.db.prepare('UPDATE captures SET status = ? WHERE id = ?').run(status, id);
+const setCaptureStatus = async (id: string, status: string) => await raw(t.s.db).prepare('UPDATE captures SET status = ? WHERE id = ?').run(status, id);
 
 describe('GET /graph-health', () => {
   it('starts at zero', async () => {
@@ -57,7 +58,7 @@ describe('GET /graph-health', () => {
     expect((await health(t)).total_links).toBe(2);
     expect((await t.req('DELETE', `/api/v1/nodes/${c}`)).status).toBe(204);
     expect((await health(t)).total_links).toBe(1);
-    const rows = await t.s.db.prepare('SELECT count(*) FROM links WHERE tenant_id = ?').pluck().get(t.tenantId);
+    const rows = await raw(t.s.db).prepare('SELECT count(*) FROM links WHERE tenant_id = ?').pluck().get(t.tenantId);
     expect(rows).toBe(2);
   });
 
@@ -68,7 +69,7 @@ describe('GET /graph-health', () => {
     expect(await health(t)).toMatchObject({ total_captures: 3, pending_captures: 2 });
     await setCaptureStatus('cap_1', 'completed');
     expect(await health(t)).toMatchObject({ total_captures: 3, pending_captures: 1 });
-    await t.s.db.prepare('DELETE FROM captures WHERE id = ?').run('cap_2');
+    await raw(t.s.db).prepare('DELETE FROM captures WHERE id = ?').run('cap_2');
     expect(await health(t)).toMatchObject({ total_captures: 2, pending_captures: 0 });
   });
 
@@ -93,7 +94,7 @@ describe('GET /graph-health', () => {
   // SQLite's query plan (EXPLAIN QUERY PLAN): the PostgreSQL tier has its own indexes.
   it.skipIf(TEST_BACKEND === 'postgres')('counts stale nodes through the (tenant, status, updated_at) index, not a table scan', async () => {
     for (const sql of [STALE_SQL, WITH_STALE_RECENT_SIDE_SQL]) {
-      const plan = ((await t.s.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ t: 'x', before: 'y' })) as Array<{ detail: string }>).map((r) => r.detail);
+      const plan = ((await raw(t.s.db).prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ t: 'x', before: 'y' })) as Array<{ detail: string }>).map((r) => r.detail);
       expect(plan.filter((d) => d.includes('nodes_tenant_status_updated')).length).toBe(2);
       expect(plan.some((d) => /^SCAN nodes\b/.test(d))).toBe(false);
     }
@@ -103,7 +104,7 @@ describe('GET /graph-health', () => {
   // one from the tenant's open-node counter); the answer must not depend on which it took.
   it('counts stale nodes the same from either side of the window, as the shorter side changes', async () => {
     const repo = new GraphHealthRepo(t.s.db as never);
-    const direct = async (before: string) => await t.s.db.prepare(STALE_SQL).pluck().get({ t: t.tenantId, before }) as number;
+    const direct = async (before: string) => await raw(t.s.db).prepare(STALE_SQL).pluck().get({ t: t.tenantId, before }) as number;
     const check = async () => {
       const before = iso(t.clock.now() - 90 * DAY);
       for (let i = 0; i < 2; i++) expect(await repo.staleCount(t.tenantId, before)).toBe(await direct(before)); // the second call may take the other side

@@ -1,4 +1,5 @@
 // GET /graph, /graph-health/history and /graph-health/inbox through the real app and SQLite.
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, expectProblem, type TestApp } from '../helpers/app.js';
 import { createNode, setLinks } from './helpers.js';
@@ -77,7 +78,7 @@ describe('GET /graph-health/history', () => {
     const d2 = await get('/graph-health/history?days=7');
     expect(d2.days.map((d: any) => d.total_nodes)).toEqual([2, 3]);
     expect(d2.days[0].day < d2.days[1].day).toBe(true);
-    const rows = await t.s.db.prepare('SELECT count(*) FROM graph_health_daily WHERE tenant_id = ?').pluck().get(t.tenantId);
+    const rows = await raw(t.s.db).prepare('SELECT count(*) FROM graph_health_daily WHERE tenant_id = ?').pluck().get(t.tenantId);
     expect(rows).toBe(2);
     // Outside the window: only today.
     t.clock.advance(10 * DAY);
@@ -96,10 +97,10 @@ describe('GET /graph-health/inbox', () => {
     t.clock.advance(100 * DAY);
     const filed = await createNode(t, { title: 'Filed by hand', para_item_ids: [para.id] });
     const auto = await createNode(t, { title: 'Filed automatically' });
-    await t.s.db.prepare(`INSERT INTO node_para (tenant_id, node_id, para_item_id, source, score, method, created_at) VALUES (?, ?, ?, 'auto', 0.62, 'centroid', ?)`)
+    await raw(t.s.db).prepare(`INSERT INTO node_para (tenant_id, node_id, para_item_id, source, score, method, created_at) VALUES (?, ?, ?, 'auto', 0.62, 'centroid', ?)`)
       .run(t.tenantId, auto, para.id, new Date(t.clock.now()).toISOString());
     const now = new Date(t.clock.now()).toISOString();
-    await t.s.db.prepare(`INSERT INTO captures (id, tenant_id, status, title, url, content_type, source, error, created_at, updated_at) VALUES ('cap1', ?, 'failed', 'Broken page', 'https://example.org/x', 'link', 'api', 'fetch failed: 404', ?, ?)`)
+    await raw(t.s.db).prepare(`INSERT INTO captures (id, tenant_id, status, title, url, content_type, source, error, created_at, updated_at) VALUES ('cap1', ?, 'failed', 'Broken page', 'https://example.org/x', 'link', 'api', 'fetch failed: 404', ?, ?)`)
       .run(t.tenantId, now, now);
     const inbox = await get('/graph-health/inbox');
     expect(inbox.counts).toEqual({ failed_captures: 1, orphans: 1, stale: 1, auto_filings: 1 });

@@ -1,5 +1,6 @@
 // Shared steps for the graph tests: create nodes over the API, read links back, and check
 // that every stored link has its reverse with the inverse type.
+import { raw } from '../helpers/raw.js';
 import { expect } from 'vitest';
 import { INVERSE_LINK_TYPE, type LinkType } from '../../src/schemas/graph.js';
 import type { TestApp } from '../helpers/app.js';
@@ -22,13 +23,13 @@ export async function getLinks(t: TestApp, id: string, auth?: string): Promise<A
 
 /** Every row of the links table, as "source>target:type". */
 export async function allLinkRows(t: TestApp): Promise<string[]> {
-  return (await t.s.db.prepare('SELECT source_id, target_id, type FROM links ORDER BY source_id, target_id').all() as Array<{ source_id: string; target_id: string; type: string }>)
+  return (await raw(t.s.db).prepare('SELECT source_id, target_id, type FROM links ORDER BY source_id, target_id').all() as Array<{ source_id: string; target_id: string; type: string }>)
     .map((r) => `${r.source_id}>${r.target_id}:${r.type}`);
 }
 
 /** Each row's reverse exists, carries the inverse type, and stays in the same tenant. */
 export async function expectSymmetric(t: TestApp): Promise<void> {
-  const rows = await t.s.db.prepare('SELECT tenant_id, source_id, target_id, type FROM links').all() as Array<{ tenant_id: string; source_id: string; target_id: string; type: LinkType }>;
+  const rows = await raw(t.s.db).prepare('SELECT tenant_id, source_id, target_id, type FROM links').all() as Array<{ tenant_id: string; source_id: string; target_id: string; type: LinkType }>;
   const byKey = new Map(rows.map((r) => [`${r.source_id}>${r.target_id}`, r]));
   for (const r of rows) {
     const rev = byKey.get(`${r.target_id}>${r.source_id}`);

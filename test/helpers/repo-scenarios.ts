@@ -1,6 +1,7 @@
 // Repository scenarios run unchanged on both backends: on SQLite by
 // test/foundation/repo-scenarios.test.ts, on PostgreSQL by test/postgres/pg-db.test.ts.
 // Each takes the engine's store (the asynchronous contract, src/db/store/contract.ts).
+import { raw } from './raw.js';
 import { expect } from 'vitest';
 import type { Database as Db } from '../../src/db/store/contract.js';
 import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';
@@ -161,7 +162,7 @@ export async function tokensScenario(db: Db): Promise<void> {
 
 /** Nodes written straight into the table (no keyword index: these scenarios do not search). */
 async function addNodes(db: Db, tenantId: string, nodes: Array<{ seq: number; id: string; title: string; tags: string[] }>): Promise<void> {
-  const ins = db.prepare(
+  const ins = raw(db).prepare(
     `INSERT INTO nodes (seq, id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
      VALUES (?, ?, ?, ?, '', '', ?, 'raw', '2026-11-23T09:00:00.000Z', '2026-11-23T09:00:00.000Z')`,
   );
@@ -233,7 +234,7 @@ export async function paraScenario(db: Db): Promise<void> {
   const auto = { nodeId: 'nod_1', itemId: 'par_a', score: 0.61, method: 'centroid', model: 'use-lite' };
   expect(await para.insertAuto('ten_a', auto, at)).toBe(true);
   expect(await para.insertAuto('ten_a', { ...auto, score: 0.9 }, at)).toBe(false); // filed already
-  await db.prepare(`INSERT INTO node_para (tenant_id, node_id, para_item_id, source, created_at) VALUES (?, ?, ?, 'user', ?)`).run('ten_a', 'nod_2', 'par_a', '2026-11-23T09:30:00.000Z');
+  await raw(db).prepare(`INSERT INTO node_para (tenant_id, node_id, para_item_id, source, created_at) VALUES (?, ?, ?, 'user', ?)`).run('ten_a', 'nod_2', 'par_a', '2026-11-23T09:30:00.000Z');
   expect(await para.isOrphan('ten_a', 'nod_1')).toBe(false);
   expect(await para.orphanIds('ten_a')).toEqual(['nod_3']);
   expect(await para.userNodeIds('ten_a', 'par_a', 10)).toEqual(['nod_2']); // the automatic filing is not a sample
@@ -333,8 +334,8 @@ export async function graphHealthScenario(db: Db): Promise<void> {
     { seq: 2, id: 'nod_2', title: 'New raw', tags: [] },
     { seq: 3, id: 'nod_3', title: 'Checked', tags: [] },
   ]);
-  await db.prepare("UPDATE nodes SET updated_at = '2026-01-01T00:00:00.000Z' WHERE id = 'nod_1'").run();
-  await db.prepare("UPDATE nodes SET status = 'validated' WHERE id = 'nod_3'").run();
+  await raw(db).prepare("UPDATE nodes SET updated_at = '2026-01-01T00:00:00.000Z' WHERE id = 'nod_1'").run();
+  await raw(db).prepare("UPDATE nodes SET status = 'validated' WHERE id = 'nod_3'").run();
   const links = new LinksRepo(db);
   await links.upsert('ten_a', 'nod_1', 'nod_2', 'related', '2026-11-23T09:00:00.000Z');
   await links.upsert('ten_a', 'nod_2', 'nod_1', 'related', '2026-11-23T09:00:00.000Z'); // a link is two rows, one per direction
@@ -464,7 +465,7 @@ export async function vectorsScenario(db: Db, make: (db: Db) => VectorsApi): Pro
   expect((await repo.page('ten_b', 0, 1000)).vectors.map((v) => v.seq)).toEqual(vb.map((_, i) => N + 1 + i));
 
   expect(await repo.count('ten_a')).toBe(0); // counted from the nodes marked embedded
-  await db.prepare("UPDATE nodes SET embedded_hash = 'h' WHERE tenant_id = ? AND seq <> 2").run('ten_a');
+  await raw(db).prepare("UPDATE nodes SET embedded_hash = 'h' WHERE tenant_id = ? AND seq <> 2").run('ten_a');
   expect(await repo.count('ten_a')).toBe(N - 1);
   expect(await repo.count('ten_b')).toBe(0);
 

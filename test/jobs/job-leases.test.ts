@@ -1,6 +1,7 @@
 // Job leases on SQLite: a running job belongs to the process whose lease it carries. A
 // process starting up (or sweeping) requeues only jobs whose lease expired or that have
 // none; a live process renews its leases while its jobs run, so nobody takes them away.
+import { raw } from '../helpers/raw.js';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../src/clock.js';
@@ -15,7 +16,7 @@ import { JobsRepo } from '../../src/repos/jobs.repo.js';
 const LEASE = 30_000;
 
 async function row(db: Db, id: number) {
-  return await db.prepare('SELECT status, attempts, locked_by, locked_until FROM jobs WHERE id = ?').get(id) as
+  return await raw(db).prepare('SELECT status, attempts, locked_by, locked_until FROM jobs WHERE id = ?').get(id) as
     | { status: string; attempts: number; locked_by: string | null; locked_until: number | null }
     | undefined;
 }
@@ -64,8 +65,8 @@ describe('job leases', () => {
     await a.insert('t', 'k', { n: 2 }, null, 0, 0);
     await a.insert('t', 'k', { n: 3 }, null, 0, 0);
     const [j1, j2, j3] = await a.claim(['k'], 0, () => 3);
-    await db.prepare('UPDATE jobs SET locked_by = NULL, locked_until = NULL WHERE id = ?').run(j1.id); // claimed before leases existed
-    await db.prepare("UPDATE jobs SET locked_by = 'proc-b' WHERE id = ?").run(j2.id);
+    await raw(db).prepare('UPDATE jobs SET locked_by = NULL, locked_until = NULL WHERE id = ?').run(j1.id); // claimed before leases existed
+    await raw(db).prepare("UPDATE jobs SET locked_by = 'proc-b' WHERE id = ?").run(j2.id);
     expect(await new JobsRepo(db, { owner: 'proc-b', leaseMs: LEASE }).requeueRunning(10)).toBe(2); // the lease-less one and its own
     expect([(await row(db, j1.id))?.status, (await row(db, j2.id))?.status, (await row(db, j3.id))?.status]).toEqual(['queued', 'queued', 'running']);
     expect(await row(db, j2.id)).toMatchObject({ locked_by: null, locked_until: null });

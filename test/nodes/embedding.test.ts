@@ -1,3 +1,4 @@
+import { raw } from '../helpers/raw.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ describe('embedding jobs', () => {
     const file = dbFile();
     const a = await makeTestApp({ dbPath: file });
     const n = await (await a.req('POST', '/api/v1/nodes', { title: 'interrupted' })).json();
-    await a.s.db.prepare("UPDATE jobs SET status = 'running', attempts = 1").run();
+    await raw(a.s.db).prepare("UPDATE jobs SET status = 'running', attempts = 1").run();
     await a.close();
     const b = await makeTestApp({ dbPath: file });
     await b.s.queue.start();

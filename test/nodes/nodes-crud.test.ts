@@ -1,3 +1,4 @@
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -40,7 +41,7 @@ describe('nodes CRUD', () => {
     expect((await t.req('DELETE', `/api/v1/nodes/${n.id}`)).status).toBe(204);
     await expectProblem(await t.req('GET', `/api/v1/nodes/${n.id}`), 404, 'not_found');
     await expectProblem(await t.req('DELETE', `/api/v1/nodes/${n.id}`), 404, 'not_found');
-    expect(await t.s.db.prepare('SELECT count(*) FROM node_vectors').pluck().get()).toBe(0);
+    expect(await raw(t.s.db).prepare('SELECT count(*) FROM node_vectors').pluck().get()).toBe(0);
   });
 
   it.each([
@@ -55,7 +56,7 @@ describe('nodes CRUD', () => {
   ])('rejects %j with 400 and writes nothing', async (body, path) => {
     const p = await expectProblem(await t.req('POST', '/api/v1/nodes', body), 400, 'validation_failed');
     if (path) expect(p.errors?.map((e) => e.path)).toContain(path);
-    expect(await t.s.db.prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
+    expect(await raw(t.s.db).prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
   });
 
   it('rejects a bad patch and leaves the node unchanged', async () => {
@@ -73,7 +74,7 @@ describe('nodes CRUD', () => {
     await expectProblem(await t.req('GET', `/api/v1/nodes/${n.id}`, undefined, b.auth), 404, 'not_found');
     await expectProblem(await t.req('PATCH', `/api/v1/nodes/${n.id}`, { title: 'x' }, b.auth), 404, 'not_found');
     await expectProblem(await t.req('DELETE', `/api/v1/nodes/${n.id}`, undefined, b.auth), 404, 'not_found');
-    const item = await t.s.db.prepare(
+    const item = await raw(t.s.db).prepare(
       "INSERT INTO para_items (id, tenant_id, category, label, slug, created_at, updated_at) VALUES ('par_a', ?, 'areas', 'A', 'a', 'x', 'x') RETURNING id",
     ).pluck().get(t.tenantId);
     await expectProblem(await t.req('POST', '/api/v1/nodes', { title: 'y', para_item_ids: [item] }, b.auth), 400, 'validation_failed');

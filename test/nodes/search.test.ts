@@ -1,3 +1,4 @@
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -125,7 +126,7 @@ describe('pagination, totals and limits', () => {
 
 describe('filters', () => {
   it('status, para_item_id and orphan apply in every mode', async () => {
-    const pid = await t.s.db
+    const pid = await raw(t.s.db)
       .prepare("INSERT INTO para_items (id, tenant_id, category, label, slug, created_at, updated_at) VALUES ('par_f', ?, 'areas', 'Garden', 'garden', 'x', 'x') RETURNING id")
       .pluck()
       .get(t.tenantId) as string;

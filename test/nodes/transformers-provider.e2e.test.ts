@@ -1,6 +1,7 @@
 // The transformers.js provider in the real worker thread, offline, with the tiny
 // random-weight BERT kept in test/fixtures/models (its vectors carry no meaning: this
 // tests the loading and inference path).
+import { raw } from '../helpers/raw.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,7 +28,7 @@ describe('the transformers.js provider', () => {
       expect((await t.s.vectors.get(t.tenantId, n.id))!.length).toBe(32);
       // Its own calibration: a model that cannot tell related from unrelated texts gets a
       // floor at the top of its range, so nothing is drawn in by meaning alone.
-      const cal = JSON.parse(await t.s.db.prepare("SELECT calibration FROM embedding_calibrations WHERE model_id = 'local:tiny-random-bert'").pluck().get() as string);
+      const cal = JSON.parse(await raw(t.s.db).prepare("SELECT calibration FROM embedding_calibrations WHERE model_id = 'local:tiny-random-bert'").pluck().get() as string);
       expect(cal.query.auc).toBeLessThan(0.6);
       expect(cal.query.floor).toBeGreaterThan(0.9);
       const r = await (await t.req('GET', '/api/v1/nodes?mode=semantic&query=quantum%20chromodynamics')).json();

@@ -1,4 +1,5 @@
 // Classification end to end through the HTTP API with the real embedding model.
+import { raw } from '../helpers/raw.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { useRealModel } from '../helpers/real-model.js';
@@ -39,7 +40,7 @@ describe('PARA classification through the API (real model)', () => {
     expect(await paraOf(temples)).toEqual([japan]);
     expect(await paraOf(poem)).toEqual([]);
     expect(await paraOf(router)).toEqual([]);
-    const row = await t.s.db.prepare('SELECT source, score, method, model FROM node_para WHERE node_id = ?').get(flights) as Record<string, unknown>;
+    const row = await raw(t.s.db).prepare('SELECT source, score, method, model FROM node_para WHERE node_id = ?').get(flights) as Record<string, unknown>;
     expect(row).toMatchObject({ source: 'auto', method: 'cosine:label', model: 'use-lite-512@energetic-ai-0.2.0' });
     expect(row.score as number).toBeGreaterThanOrEqual(0.5); // calibrated: at least the threshold
     expect(row.score as number).toBeLessThanOrEqual(1);

@@ -1,5 +1,6 @@
 // Background classification with the deterministic HashEmbedder: the rules (orphans only,
 // threshold and margin, user associations win, archived items take nothing, tenants apart).
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -23,7 +24,7 @@ const node = async (title: string, content = '', para_item_ids: string[] = [], a
   return (await res.json()).id as string;
 };
 const assoc = async (nodeId: string) =>
-  await t.s.db.prepare('SELECT para_item_id, source, score, method, model FROM node_para WHERE node_id = ? ORDER BY para_item_id').all(nodeId) as {
+  await raw(t.s.db).prepare('SELECT para_item_id, source, score, method, model FROM node_para WHERE node_id = ? ORDER BY para_item_id').all(nodeId) as {
     para_item_id: string; source: string; score: number; method: string; model: string;
   }[];
 const paraOf = async (id: string, auth?: string) => (await (await t.req('GET', `/api/v1/nodes/${id}`, undefined, auth)).json()).para_item_ids;

@@ -1,4 +1,5 @@
 // One test per row of the contract's PARA status table, plus DELETE and the tree.
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -53,7 +54,7 @@ describe('PARA status table', () => {
     expect(await paraOf(n4)).toEqual([]);
     expect(await orphans()).toEqual([n4]);
     // The restored associations are still the user's own.
-    const rows = await t.s.db.prepare('SELECT node_id, source, archived FROM node_para WHERE para_item_id = ? ORDER BY node_id').all(p.id);
+    const rows = await raw(t.s.db).prepare('SELECT node_id, source, archived FROM node_para WHERE para_item_id = ? ORDER BY node_id').all(p.id);
     expect(rows).toEqual([n1, n2].sort().map((id) => ({ node_id: id, source: 'user', archived: 0 })));
   });
 

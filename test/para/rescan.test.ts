@@ -1,5 +1,6 @@
 // POST /para/rescan: answers {queued} at once, once per 5 minutes per tenant, and the
 // limit lives in the database so a restart does not reset it.
+import { raw } from '../helpers/raw.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ afterEach(async () => {
 
 const rescan = (auth?: string) => t.req('POST', '/api/v1/para/rescan', undefined, auth);
 const jobs = async (tenantId: string) =>
-  await t.s.db.prepare("SELECT kind, payload FROM jobs WHERE tenant_id = ? AND kind = 'para_classify' AND status = 'queued' ORDER BY id").all(tenantId);
+  await raw(t.s.db).prepare("SELECT kind, payload FROM jobs WHERE tenant_id = ? AND kind = 'para_classify' AND status = 'queued' ORDER BY id").all(tenantId);
 
 describe('POST /para/rescan', () => {
   it('queues every orphan for classification and answers how many', async () => {
@@ -29,7 +30,7 @@ describe('POST /para/rescan', () => {
     const a = await (await t.req('POST', '/api/v1/para', { category: 'areas', label: 'Health' })).json();
     await t.req('POST', '/api/v1/nodes', { title: 'filed', para_item_ids: [a.id] });
     for (const title of ['one', 'two', 'three']) await t.req('POST', '/api/v1/nodes', { title });
-    await t.s.db.prepare("DELETE FROM jobs WHERE kind = 'para_classify'").run();
+    await raw(t.s.db).prepare("DELETE FROM jobs WHERE kind = 'para_classify'").run();
 
     const res = await rescan();
     expect(res.status).toBe(200);

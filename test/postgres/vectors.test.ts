@@ -2,6 +2,7 @@
 // SQLite's VectorsRepo (vec0) answers in test/foundation/repo-scenarios.test.ts, and the
 // whole VectorStore — write path, the in-memory index loaded from the table, the exact
 // k-NN while it loads — gives the same answers on both engines.
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
 import type { Database as Db } from '../../src/db/store/contract.js';
@@ -28,7 +29,7 @@ async function storeRun(db: Db, vectors: () => VectorsApi, nodes: NodesRepo) {
   const tenants = new TenantsRepo(db);
   await tenants.insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
   await tenants.insert({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T09:00:00.000Z' });
-  const ins = db.prepare(
+  const ins = raw(db).prepare(
     `INSERT INTO nodes (id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at)
      VALUES (?, ?, ?, '', '', '[]', ?, '2026-11-23T09:00:00.000Z', '2026-11-23T09:00:00.000Z')`,
   );

@@ -1,5 +1,6 @@
 // Migration 2 moves an existing database's shared keyword index into one FTS5 table per
 // tenant: the nodes stay findable, each tenant's BM25 sees only its own nodes.
+import { raw } from '../helpers/raw.js';
 import type { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -31,9 +32,9 @@ describe('migration to per-tenant keyword tables', () => {
     const t = await makeTestApp({ dbPath: file }); // opens and migrates
     try {
       expect((t.s.db as SqliteStore).handle.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(2);
-      expect(await t.s.db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'nodes_fts'").pluck().get()).toBe(0);
-      expect(await t.s.db.prepare(`SELECT count(*) FROM ${ftsTable('ten_a')}`).pluck().get()).toBe(2);
-      expect(await t.s.db.prepare(`SELECT count(*) FROM ${ftsTable('ten_b')}`).pluck().get()).toBe(1);
+      expect(await raw(t.s.db).prepare("SELECT count(*) FROM sqlite_master WHERE name = 'nodes_fts'").pluck().get()).toBe(0);
+      expect(await raw(t.s.db).prepare(`SELECT count(*) FROM ${ftsTable('ten_a')}`).pluck().get()).toBe(2);
+      expect(await raw(t.s.db).prepare(`SELECT count(*) FROM ${ftsTable('ten_b')}`).pluck().get()).toBe(1);
       const r = await (await t.req('GET', '/api/v1/nodes?mode=keyword&query=garden')).json();
       expect(r.data.map((n: { id: string }) => n.id)).toEqual(['nod_3']); // tags moved too
       const s = await (await t.req('GET', '/api/v1/nodes?mode=keyword&query=sourdough')).json();

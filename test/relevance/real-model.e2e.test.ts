@@ -1,5 +1,6 @@
 // Issue points 2, 3 and 6 with the bundled model (use-lite), calibrated on the shipped set
 // at first use: the 26-note notebook of the issue.
+import { raw } from '../helpers/raw.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 describe('relevance with the bundled model', () => {
   it('records its own calibration, distinct from other models', async () => {
-    const row = await t.s.db.prepare('SELECT model_id, calibration FROM embedding_calibrations').get() as { model_id: string; calibration: string };
+    const row = await raw(t.s.db).prepare('SELECT model_id, calibration FROM embedding_calibrations').get() as { model_id: string; calibration: string };
     expect(row.model_id).toBe('use-lite-512@energetic-ai-0.2.0');
     const cal = JSON.parse(row.calibration);
     expect(cal.query.auc).toBeGreaterThan(0.9); // the model separates related from unrelated texts

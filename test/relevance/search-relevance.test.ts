@@ -1,5 +1,6 @@
 // Issue points 1, 2, 3 (keyword side), 4 and 7 through the HTTP API with the deterministic
 // HashEmbedder, whose floor is derived from the shipped calibration set like any model's.
+import { raw } from '../helpers/raw.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { rankSides } from '../../src/services/nodes/search.service.js';
@@ -24,7 +25,7 @@ describe('abstention', () => {
 
   it('the floor is derived for the model in use and recorded per model', async () => {
     await loadNotebook(t);
-    const row = await t.s.db.prepare('SELECT model_id, calibration FROM embedding_calibrations').get() as { model_id: string; calibration: string };
+    const row = await raw(t.s.db).prepare('SELECT model_id, calibration FROM embedding_calibrations').get() as { model_id: string; calibration: string };
     expect(row.model_id).toBe('hash-64');
     const cal = JSON.parse(row.calibration);
     expect(cal.query.floor).toBeGreaterThan(cal.query.unrelated_median);
@@ -68,7 +69,7 @@ describe('absolute scores', () => {
 describe('every keyword hit is read with its own closeness in meaning', () => {
   it('a keyword hit outside the k-NN pool gets the cosine the pool would give it, so its score does not depend on the pool', async () => {
     await loadNotebook(t);
-    const tenant = await t.s.db.prepare('SELECT tenant_id FROM nodes LIMIT 1').pluck().get() as string;
+    const tenant = await raw(t.s.db).prepare('SELECT tenant_id FROM nodes LIMIT 1').pluck().get() as string;
     const q = 'flour water dough';
     const sides = await t.s.search.sides(tenant, q, {}, 'hybrid', 200);
     expect(sides.keyword.length).toBeGreaterThan(1);

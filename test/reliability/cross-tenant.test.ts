@@ -1,6 +1,7 @@
 // Cross-tenant sweep: tenant B calls every route and method of the OpenAPI document with
 // tenant A's ids. Every call naming one of A's resources is a 404, no response carries A's
 // ids or text, and A's rows are byte-for-byte unchanged afterwards.
+import { raw } from '../helpers/raw.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -32,7 +33,7 @@ async function snapshot(tenantId: string): Promise<string> {
   const json = (v: unknown) => JSON.stringify(v, (_k, x) => (Buffer.isBuffer(x) ? x.toString('hex') : typeof x === 'bigint' ? String(x) : x));
   // Rows in a fixed order on either engine (no rowid on PostgreSQL): sorted by their own text.
   const out: string[][] = [];
-  for (const tb of tables) out.push((await t.s.db.prepare(`SELECT * FROM ${tb} WHERE tenant_id = ?`).all(tenantId)).map(json).sort());
+  for (const tb of tables) out.push((await raw(t.s.db).prepare(`SELECT * FROM ${tb} WHERE tenant_id = ?`).all(tenantId)).map(json).sort());
   return json(out);
 }
 

@@ -3,6 +3,7 @@
 // a full file system. Writes answer 507, reads and authentication keep working, /health says
 // degraded, jobs wait (never `failed`, never stuck `running`, logged once), and everything
 // resumes by itself when space returns.
+import { raw } from '../helpers/raw.js';
 import type { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_RETRY_MS } from '../../src/jobs/queue.js';
@@ -18,7 +19,7 @@ const fill = () => {
 };
 const free = () => void (t.s.db as SqliteStore).handle.pragma('max_page_count = 4294967294');
 const big = (i: number) => ({ title: `note ${i}`, content: `${'lorem ipsum dolor sit amet '.repeat(400)} ${i}` });
-const jobStates = async () => await t.s.db.prepare('SELECT status, count(*) AS n FROM jobs GROUP BY status').all() as Array<{ status: string; n: number }>;
+const jobStates = async () => await raw(t.s.db).prepare('SELECT status, count(*) AS n FROM jobs GROUP BY status').all() as Array<{ status: string; n: number }>;
 
 async function settle(ms: number) {
   for (let waited = 0; waited < ms; waited += 50) {
@@ -92,7 +93,7 @@ describe('disk full', () => {
     expect(await jobStates()).toEqual([]);
     const done = await (await t.req('GET', `/api/v1/captures/${capture.id}`)).json();
     expect(done.status).toBe('completed');
-    const embedded = await t.s.db.prepare('SELECT count(*) FROM nodes n WHERE n.id IN (SELECT value FROM json_each(?)) AND n.embedded_hash IS NOT NULL').pluck().get(JSON.stringify(ids));
+    const embedded = await raw(t.s.db).prepare('SELECT count(*) FROM nodes n WHERE n.id IN (SELECT value FROM json_each(?)) AND n.embedded_hash IS NOT NULL').pluck().get(JSON.stringify(ids));
     expect(embedded).toBe(ids.length);
     expect((await t.req('POST', '/api/v1/nodes', big(100))).status).toBe(201);
     expect((await (await t.req('GET', '/health')).json()).status).toBe('ok');

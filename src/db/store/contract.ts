@@ -51,8 +51,6 @@ export interface Database extends UnitOfWork {
   value<T>(q: RawBuilder<unknown>): Promise<T | undefined>;
   /** A write: how many rows it changed. */
   run(q: RawBuilder<unknown>): Promise<RunResult>;
-  /** A statement from SQL text with `?` (SQLite's own statements; the PostgreSQL store translates until every repository is written with `sql`). */
-  prepare(sql: string): Statement;
   exec(sql: string): Promise<void>;
   /** Whether the caller is inside an open transaction. */
   readonly inTransaction: boolean;

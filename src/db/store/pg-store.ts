@@ -11,9 +11,8 @@ import type pg from 'pg';
 import { pgTypes } from '../pg/connect.js';
 import { PgQueryError, PgUnavailableError } from '../pg/errors.js';
 import { pgModule } from '../pg/lazy-modules.js';
-import { translateSql, type Translated } from '../pg/sql-translate.js';
 import type { RawBuilder } from 'kysely';
-import type { Database, RunResult, Statement } from './contract.js';
+import type { Database, RunResult } from './contract.js';
 import { compile } from './sql.js';
 import { currentStatementScope } from './statement-scope.js';
 import { Transactions } from './transactions.js';
@@ -45,63 +44,6 @@ export function pgError(e: unknown): Error {
   return isBroken(e) ? new PgUnavailableError(message) : new PgQueryError(message, err.code);
 }
 
-function isBindObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Date);
-}
-
-type Mode = 'rows' | 'pluck' | 'raw';
-
-class PgStatement implements Statement {
-  constructor(
-    private readonly store: PgStore,
-    readonly source: string,
-    private readonly t: Translated,
-    private readonly mode: Mode = 'rows',
-  ) {}
-
-  pluck(on = true): Statement {
-    return new PgStatement(this.store, this.source, this.t, on ? 'pluck' : 'rows');
-  }
-
-  raw(on = true): Statement {
-    return new PgStatement(this.store, this.source, this.t, on ? 'raw' : 'rows');
-  }
-
-  async get(...args: unknown[]): Promise<unknown> {
-    return this.shape((await this.store.query(this.t.sql, this.bind(args))).rows)[0];
-  }
-
-  async all(...args: unknown[]): Promise<unknown[]> {
-    return this.shape((await this.store.query(this.t.sql, this.bind(args))).rows);
-  }
-
-  async run(...args: unknown[]): Promise<RunResult> {
-    return { changes: (await this.store.query(this.t.sql, this.bind(args))).rowCount ?? 0, lastInsertRowid: 0 };
-  }
-
-  private bind(args: unknown[]): unknown[] {
-    const p = this.t.params;
-    if (p.kind === 'named') {
-      const obj = args[0];
-      if (!isBindObject(obj)) throw new TypeError(`named parameters need an object: ${this.source.slice(0, 60)}`);
-      return p.names.map((n) => {
-        if (!(n in obj)) throw new RangeError(`missing named parameter '${n}'`);
-        return obj[n];
-      });
-    }
-    const flat = args.flatMap((a) => (Array.isArray(a) ? a : [a]));
-    const want = p.kind === 'positional' ? p.count : 0;
-    if (flat.length !== want) throw new RangeError(`statement takes ${want} parameters, got ${flat.length}`);
-    return flat;
-  }
-
-  private shape(rows: Record<string, unknown>[]): unknown[] {
-    if (this.mode === 'pluck') return rows.map((r) => r[Object.keys(r)[0]]);
-    if (this.mode === 'raw') return rows.map((r) => Object.values(r));
-    return rows;
-  }
-}
-
 export interface PgResult<T> {
   rows: T[];
   rowCount: number | null;
@@ -114,7 +56,6 @@ export class PgStore implements Database {
   readonly engine = 'postgres' as const;
   readonly pool: pg.Pool;
   private readonly tx: Transactions<pg.PoolClient>;
-  private readonly translated = new Map<string, Translated>();
   private readonly names = new Map<string, string>();
 
   constructor(
@@ -154,12 +95,6 @@ export class PgStore implements Database {
       },
       (e) => this.onHookError(e),
     );
-  }
-
-  prepare(sql: string): Statement {
-    let t = this.translated.get(sql);
-    if (!t) this.translated.set(sql, (t = translateSql(sql)));
-    return new PgStatement(this, sql, t);
   }
 
   async all<T>(q: RawBuilder<T>): Promise<T[]> {

@@ -2,10 +2,11 @@
 // phrases the services build become lexemes. Ranking uses the field-weighted term
 // frequencies the index keeps (FTS5's reads here weigh the four fields equally: the order
 // of close matches can differ between the engines; which nodes match cannot).
+import { sql } from '../../db/store/sql.js';
 import type { ContextKeywords } from '../context.repo.js';
 import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
 
-const notDismissed = (tenantId: string) => ({ sql: "n.tenant_id = ? AND n.status != 'dismissed'", params: [tenantId] });
+const notDismissed = (tenantId: string) => sql`n.tenant_id = ${tenantId} AND n.status != 'dismissed'`;
 
 export class PgContextKeywords implements ContextKeywords {
   constructor(private readonly index: PgKeywordIndex) {}

@@ -9,18 +9,15 @@
 // Queries arrive either as free text (search()) or as lexemes (rank() and the counts): the
 // callers that speak FTS5's quoted phrases turn them into lexemes with phraseLexemes().
 import type { PgStore } from '../../db/store/pg-store.js';
-import { translateSql } from '../../db/pg/sql-translate.js';
+import { sql, type Query } from '../../db/store/sql.js';
 import { BM25_B, BM25_K1 } from '../../search/keyword-score.js';
 import { anyOfTsquery, nodeLexemes, queryLexemes } from '../../search/lexemes.js';
 import type { FtsFields } from '../keyword-index.repo.js';
 
-type Queryable = Pick<PgStore, 'query'>;
+type Queryable = Pick<PgStore, 'query' | 'all'>;
 
-/** A condition on `n` (the nodes table) with its `?` parameters: nodes.repo.ts's filterSql(). */
-export interface NodeCondition {
-  sql: string;
-  params: unknown[];
-}
+/** A condition on `n` (the nodes table): nodes.repo.ts's filterSql('postgres', …). */
+export type NodeCondition = Query;
 
 export interface RankOptions {
   /** Only nodes meeting this condition (the nodes table is joined as `n`). */
@@ -29,44 +26,43 @@ export interface RankOptions {
   newest?: boolean;
 }
 
+const num = (x: number) => sql.raw(String(x));
+
 // One GIN lookup per query term (q.tsq) gives exactly the nodes holding it, and each reads
 // one key of its tf map: work in proportion to the postings, not to candidates × terms.
 // The postings are materialised so each one's tf is read (de-TOASTed) once, not once per
-// use in the sum (10k nodes: 10.9 → 5.7 ms for a typical query). Without a node condition
-// (where = null), the page is cut before nodes is joined: the join costs an index probe per
-// match (~3 µs), needed only for the page's ids. Written with `?` and CAST so a node
-// condition in SQLite's dialect (json_each, …) joins it through the same translation as
-// every portable repository.
-const rankSql = (where: string | null, order: string) => `
+// use in the sum (10k nodes: 10.9 → 5.7 ms for a typical query). Without a node condition,
+// the page is cut before nodes is joined: the join costs an index probe per match (~3 µs),
+// needed only for the page's ids.
+function rankQuery(tenantId: string, lexemes: string[], limit: number, o: RankOptions): Query<{ seq: number; id: string; score: number; total: number }> {
+  const scored = sql`
 WITH stats AS (
-  SELECT CAST(docs AS float8) AS n, CAST(total_len AS float8) / greatest(docs, 1) AS avgdl FROM keyword_stats WHERE tenant_id = ?
+  SELECT docs::float8 AS n, total_len::float8 / greatest(docs, 1) AS avgdl FROM keyword_stats WHERE tenant_id = ${tenantId}
 ), q AS (
   SELECT t.term, t.tsq, greatest(ln((stats.n - coalesce(k.df, 0) + 0.5) / (coalesce(k.df, 0) + 0.5)), 1e-6) AS idf
-  FROM unnest(CAST(? AS text[]), CAST(? AS tsquery[])) AS t(term, tsq) CROSS JOIN stats
-  LEFT JOIN keyword_terms k ON k.tenant_id = ? AND k.term = t.term
+  FROM unnest(${lexemes}::text[], ${lexemes.map((l) => anyOfTsquery([l]))}::tsquery[]) AS t(term, tsq) CROSS JOIN stats
+  LEFT JOIN keyword_terms k ON k.tenant_id = ${tenantId} AND k.term = t.term
 ), p AS MATERIALIZED (
-  SELECT d.seq, d.len, q.idf, CAST(d.tf ->> q.term AS float8) AS tf FROM q JOIN node_keywords d ON d.tenant_id = ? AND d.terms @@ q.tsq
+  SELECT d.seq, d.len, q.idf, (d.tf ->> q.term)::float8 AS tf FROM q JOIN node_keywords d ON d.tenant_id = ${tenantId} AND d.terms @@ q.tsq
 ), scored AS (
-  SELECT p.seq, sum(p.idf * (p.tf * ${BM25_K1 + 1}) / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.len / stats.avgdl))) AS score
+  SELECT p.seq, sum(p.idf * (p.tf * ${num(BM25_K1 + 1)}) / (p.tf + ${num(BM25_K1)} * (1 - ${num(BM25_B)} + ${num(BM25_B)} * p.len / stats.avgdl))) AS score
   FROM stats CROSS JOIN p
   GROUP BY p.seq
+)`;
+  if (!o.where) {
+    const order = o.newest ? sql`top.seq DESC` : sql`top.score DESC, top.seq`;
+    return sql`${scored}, top AS (
+  SELECT s.seq, s.score, count(*) OVER () AS total FROM scored s ORDER BY ${o.newest ? sql`s.seq DESC` : sql`s.score DESC, s.seq`} LIMIT ${limit}
 )
-${
-  where === null
-    ? `, top AS (
-  SELECT s.seq, s.score, count(*) OVER () AS total FROM scored s ORDER BY ${order} LIMIT ?
-)
-SELECT top.seq, n.id, CAST(top.score AS float8) AS score, top.total FROM top JOIN nodes n ON n.seq = top.seq AND n.tenant_id = ?
-ORDER BY ${order.replace(/\bs\./g, 'top.')}`
-    : `SELECT n.seq, n.id, CAST(s.score AS float8) AS score, count(*) OVER () AS total FROM scored s JOIN nodes n ON n.seq = s.seq
-WHERE ${where}
-ORDER BY ${order.replace(/\bs\.seq\b/g, 'n.seq')}
-LIMIT ?`
-}`;
-
-const COUNT_SQL = (where: string) =>
-  `SELECT count(*) AS c FROM (SELECT 1 FROM node_keywords d JOIN nodes n ON n.seq = d.seq
-    WHERE d.tenant_id = ? AND d.terms @@ CAST(? AS tsquery) AND ${where} LIMIT ?) m`;
+SELECT top.seq, n.id, top.score::float8 AS score, top.total FROM top JOIN nodes n ON n.seq = top.seq AND n.tenant_id = ${tenantId}
+ORDER BY ${order}`;
+  }
+  return sql`${scored}
+SELECT n.seq, n.id, s.score::float8 AS score, count(*) OVER () AS total FROM scored s JOIN nodes n ON n.seq = s.seq
+WHERE ${o.where}
+ORDER BY ${o.newest ? sql`n.seq DESC` : sql`s.score DESC, n.seq`}
+LIMIT ${limit}`;
+}
 
 /** The lexeme of each FTS5 phrase (`"term"`, quotes doubled inside) of a query: the words of a phrase joined, as queryLexemes() does. */
 export function phraseLexemes(ftsQuery: string): string[] {
@@ -76,8 +72,6 @@ export function phraseLexemes(ftsQuery: string): string[] {
 }
 
 export class PgKeywordIndex {
-  private readonly sqlCache = new Map<string, string>();
-
   constructor(private readonly db: Queryable) {}
 
   /** Indexes (or re-indexes) a node's four fields. */
@@ -112,21 +106,16 @@ export class PgKeywordIndex {
   async rank(tenantId: string, lexemes: string[], limit: number, o: RankOptions = {}): Promise<{ seq: number; id: string; score: number; total: number }[]> {
     // Not deduplicated: two query terms with one stem count twice, as two FTS5 phrases do.
     if (!lexemes.length || limit <= 0) return [];
-    const order = o.newest ? 's.seq DESC' : 's.score DESC, s.seq';
-    const base = [tenantId, lexemes, lexemes.map((l) => anyOfTsquery([l])), tenantId, tenantId];
-    const sql = this.translated(`rank:${o.newest ? 'newest' : 'best'}:${o.where?.sql ?? ''}`, () => rankSql(o.where?.sql ?? null, order));
-    const params = o.where ? [...base, ...o.where.params, limit] : [...base, limit, tenantId];
-    return (await this.db.query<{ seq: number; id: string; score: number; total: number }>(sql, params)).rows;
+    return await this.db.all(rankQuery(tenantId, lexemes, limit, o));
   }
 
   /** How many of the tenant's nodes meeting the condition hold any of the lexemes, counted up to `cap`. */
   async count(tenantId: string, lexemes: string[], where?: NodeCondition, cap = Number.MAX_SAFE_INTEGER): Promise<number> {
     const tsq = anyOfTsquery(lexemes);
     if (!tsq) return 0;
-    const w = where ?? { sql: 'n.tenant_id = ?', params: [tenantId] };
-    const sql = this.translated(`count:${w.sql}`, () => COUNT_SQL(w.sql));
-    const r = await this.db.query<{ c: number }>(sql, [tenantId, tsq, ...w.params, cap]);
-    return Number(r.rows[0].c);
+    const row = await this.db.all(sql<{ c: number }>`SELECT count(*) AS c FROM (SELECT 1 FROM node_keywords d JOIN nodes n ON n.seq = d.seq
+      WHERE d.tenant_id = ${tenantId} AND d.terms @@ ${tsq}::tsquery AND ${where ?? sql`n.tenant_id = ${tenantId}`} LIMIT ${cap}) m`);
+    return Number(row[0].c);
   }
 
   /** The tenant's N and each lexeme's document frequency (for the absolute keyword score). */
@@ -139,14 +128,5 @@ export class PgKeywordIndex {
       [tenantId, lexemes],
     );
     return { n: Number(r.rows[0].n), df: r.rows[0].df.map(Number) };
-  }
-
-  private translated(key: string, build: () => string): string {
-    let sql = this.sqlCache.get(key);
-    if (!sql) {
-      sql = translateSql(build()).sql;
-      this.sqlCache.set(key, sql);
-    }
-    return sql;
   }
 }

@@ -6,7 +6,7 @@
 // matches in SQL (docs/scale-out.md, "Speed on PostgreSQL").
 import type { PgStore } from '../../db/store/pg-store.js';
 import { sql } from '../../db/store/sql.js';
-import { filterSqlText, isFiltered, type NodeFilter, type NodeRow } from '../nodes.repo.js';
+import { filterSql, isFiltered, type NodeFilter, type NodeRow } from '../nodes.repo.js';
 import type { KeywordSearch, KeywordTop } from '../search.repo.js';
 import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
 import { PgTermPostings } from './term-postings.pg.js';
@@ -29,13 +29,13 @@ export class PgSearchRepo implements KeywordSearch {
       // The statistics come from the ranking's own read: the page and its normalisation share one snapshot.
       if (r) return { hits: r.hits, total: r.total, stats: { n: r.stats.n, df: r.stats.df } };
     }
-    const rows = await this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSqlText(tenantId, f) : undefined });
+    const rows = await this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSql('postgres', tenantId, f) : undefined });
     // The exact number of matches comes with the ranking (total_matches needs no count query).
     return { hits: rows.map(({ seq, score }) => ({ seq, score })), total: rows.length ? Number(rows[0].total) : 0 };
   }
 
   async keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number> {
-    return await this.keywords.count(tenantId, phraseLexemes(match), filterSqlText(tenantId, f));
+    return await this.keywords.count(tenantId, phraseLexemes(match), filterSql('postgres', tenantId, f));
   }
 
   async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {

@@ -1,4 +1,6 @@
-// Rhizome's repositories speak SQLite's SQL. Most of it is also PostgreSQL's; what differs
+// Test code only: tests write their direct checks in SQLite's SQL, and on PostgreSQL (the
+// postgres-app tier) raw.ts runs them through this rewrite. Rhizome itself writes each
+// engine's SQL (src/db/store/sql.ts). Most SQLite SQL is also PostgreSQL's; what differs
 // is rewritten here, once per statement, so one repository serves both backends:
 //   - parameters: `?` and named `@name` / `:name` / `$name` become `$1`, `$2`, … (a name
 //     used twice is one parameter);
