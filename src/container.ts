@@ -49,6 +49,7 @@ import { WebhooksService } from './services/webhooks/webhooks.service.js';
 import { HighlightsRepo } from './repos/highlights.repo.js';
 import { CaptureSnapshotsRepo } from './repos/capture-snapshots.repo.js';
 import { HighlightsService } from './services/highlights/highlights.service.js';
+import { buildOperators } from './services/operators/operators.build.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -91,6 +92,7 @@ export function buildContainer(o: ServiceOptions) {
   const keys = loadKeys(repos.tenants);
   const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
   const tenants = new TenantsService(tx, repos.tenants, auth, clock);
+  const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, keywordBytes: () => repos.fts?.kept.heldBytes() ?? null });
   const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
   const oauth = buildOAuthServer({ repo: repos.oauth, auth, oidc, tokenHmac: keys.tokenHmac, clock, log, publicUrl: config.publicUrl });
 
@@ -171,7 +173,7 @@ export function buildContainer(o: ServiceOptions) {
   return {
     // What the faces (HTTP, MCP, CLI) use:
     config, log, clock, status, limiters,
-    auth, tenants, signIn, oidc, oidcDevice, oauth,
+    auth, tenants, signIn, oidc, oidcDevice, oauth, operators, tenantAdmin, metrics,
     nodes, search, tags,
     para,
     links, suggestions, context, graphHealth, graphView, healthHistory,
@@ -189,5 +191,5 @@ export type Container = ReturnType<typeof buildContainer>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'highlights' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'operators' | 'tenantAdmin' | 'metrics' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'highlights' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
 >;

@@ -21,6 +21,8 @@ import { mcpMount } from './routes/mcp.js';
 import { oauthCors, oauthMount } from './oauth/mount.js';
 import { documentOAuthRoutes } from './oauth/openapi.js';
 import { documentNonApiRoutes } from './routes/non-api-docs.js';
+import { httpMetrics } from './http-metrics.js';
+import { metricsRoutes } from './routes/metrics.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes that enforce their own (streamed) size limit. */
@@ -46,6 +48,7 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     return problem(c, new AppError(500, 'internal_error', 'Internal error', 'An unexpected error occurred; it has been logged'));
   });
 
+  app.use('*', httpMetrics(s.metrics));
   app.use('*', securityHeaders());
   // A write that went through means the disk has room again: /health stops saying degraded.
   app.use('/api/v1/*', async (c, next) => {
@@ -73,6 +76,7 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   app.use('/api/v1/auth/magic-link', magicLinkLimit(s));
 
   app.route('/', healthRoutes(s));
+  app.route('/', metricsRoutes(s));
   for (const mod of apiRouteModules) app.route('/api/v1', mod(s));
   app.route('/api/v1', docsRoutes());
 

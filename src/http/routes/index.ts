@@ -18,6 +18,7 @@ import { feedsRoutes } from './feeds.js';
 import { rulesRoutes } from './rules.js';
 import { highlightsRoutes } from './highlights.js';
 import { captureArchiveRoutes } from './capture-archive.js';
+import { adminTenantsRoutes } from './admin-tenants.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -36,4 +37,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   rulesRoutes,
   highlightsRoutes,
   captureArchiveRoutes,
+  adminTenantsRoutes,
 ];

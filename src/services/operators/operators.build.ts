@@ -1,0 +1,55 @@
+// Builds the operator's side: operator keys, tenant administration and the metrics, over
+// their own repositories (the container calls this once).
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/open.js';
+import type { PgDb } from '../../db/pg/pg-db.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { createMetrics } from '../../metrics/metrics.js';
+import type { createRepos } from '../../repos/index.js';
+import { JobStatsRepo } from '../../repos/job-stats.repo.js';
+import { OperatorKeysRepo } from '../../repos/operator-keys.repo.js';
+import { TenantAdminRepo } from '../../repos/tenant-admin.repo.js';
+import { TenantPurgeRepo } from '../../repos/tenant-purge.repo.js';
+import type { VectorStore } from '../../vectors/vector-store.js';
+import type { AuthService } from '../auth/auth.service.js';
+import type { Keys } from '../auth/secrets.js';
+import type { TenantsService } from '../auth/tenants.service.js';
+import { EMBED_JOB } from '../nodes/embed-job.js';
+import { OperatorKeysService } from './operator-keys.service.js';
+import { TenantAdminService } from './tenant-admin.service.js';
+
+export interface OperatorDeps {
+  db: Db | PgDb;
+  tx: UnitOfWork;
+  repos: ReturnType<typeof createRepos>;
+  keys: Keys;
+  clock: Clock;
+  auth: AuthService;
+  tenants: TenantsService;
+  vectors: VectorStore;
+  keywordBytes: () => number | null;
+}
+
+export function buildOperators(d: OperatorDeps) {
+  const db = d.db as Db; // PgDb speaks the part of better-sqlite3's API the repositories use
+  const tenantRepo = new TenantAdminRepo(db);
+  const jobStats = new JobStatsRepo(db);
+  const operators = new OperatorKeysService(new OperatorKeysRepo(db), d.keys.apiKeyHmac, d.clock);
+  const tenantAdmin = new TenantAdminService({
+    tx: d.tx, repo: tenantRepo, purge: new TenantPurgeRepo(d.db), tenants: d.tenants, auth: d.auth,
+    removeVector: (t, seq) => d.vectors.removeNode(t, seq),
+    tokenKey: d.keys.tokenHmac, clock: d.clock,
+  });
+  const metrics = createMetrics({
+    jobs: () => jobStats.counts(d.clock.now()),
+    embedKind: EMBED_JOB,
+    tenantsByStatus: () => tenantRepo.countByStatus(),
+    vectorIndexes: () => d.repos.tenants.list().map((t) => {
+      const st = d.vectors.indexStats(t.id);
+      return { vectors: st.vectors, bytesPerVector: st.bytes_per_vector };
+    }),
+    keywordBytes: d.keywordBytes,
+    now: () => d.clock.now(),
+  });
+  return { operators, tenantAdmin, metrics };
+}
