@@ -26,8 +26,9 @@ const PG_CATALOGUE = {
   tables: `SELECT c.table_name AS name FROM information_schema.columns c
     JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
     WHERE c.column_name = 'tenant_id' AND c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'`,
-  edges: `SELECT conrelid::regclass::text AS child, confrelid::regclass::text AS parent
-    FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace`,
+  // CAST, not ::, which the SQL translation would read as a named parameter.
+  edges: `SELECT CAST(CAST(conrelid AS regclass) AS text) AS child, CAST(CAST(confrelid AS regclass) AS text) AS parent
+    FROM pg_constraint WHERE contype = 'f' AND connamespace = CAST(current_schema() AS regnamespace)`,
 };
 
 export class TenantPurgeRepo {
