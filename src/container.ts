@@ -92,12 +92,13 @@ export function buildContainer(o: ServiceOptions) {
   const keys = loadKeys(repos.tenants);
   const auth = new AuthService({ keys, clock, mailer, publicUrl: config.publicUrl, ...repos });
   const tenants = new TenantsService(tx, repos.tenants, auth, clock);
-  const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, keywordBytes: () => repos.fts?.kept.heldBytes() ?? null });
   const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
   const oauth = buildOAuthServer({ repo: repos.oauth, auth, oidc, tokenHmac: keys.tokenHmac, clock, log, publicUrl: config.publicUrl });
 
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.tuning?.queryCache });
   const calibration = () => embedding.ready();
+  // The operator's side: operator keys, tenants over the API, /metrics.
+  const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => repos.fts?.kept.heldBytes() ?? null });
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);

@@ -4,7 +4,7 @@
 // operator, can tell which process answered).
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Metrics } from '../services/operators/metrics.js';
 
 export const INSTANCE_HEADER = 'X-Rhizome-Instance';
 

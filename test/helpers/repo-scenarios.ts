@@ -32,7 +32,7 @@ export function tenantsScenario(db: Db, refused: ErrorClass): void {
   tenants.insert({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T10:00:00.000Z' });
   tenants.insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
   expect(tenants.count()).toBe(2);
-  expect(tenants.findByName('beta')).toEqual({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T10:00:00.000Z' });
+  expect(tenants.findByName('beta')).toEqual({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T10:00:00.000Z', status: 'active', suspended_at: null });
   expect(tenants.findById('ten_zzz')).toBeUndefined();
   expect(tenants.list().map((t) => t.name)).toEqual(['alpha', 'beta']);
   tenants.setMetaOnce('secret', 'first');

@@ -14,7 +14,7 @@ const routes: Array<{ method: string; path: string }> = [];
 beforeAll(async () => {
   // The sweep fails dozens of authentications on purpose: the throttle (tested in
   // test/auth/throttle.test.ts, and here once below) would turn them into 429s.
-  t = await makeTestApp({ config: { limits: { authFailuresPerAddress: 0, authFailuresPerKey: 0 } } });
+  t = await makeTestApp({ config: { limits: { authFailuresPerAddress: 0, authFailuresPerKey: 0, trustProxy: false, tenantBudgetPerMinute: 0 } } });
   op = await operatorAuth(t);
   const user = await t.s.auth.addUser('ada@example.com', 'alpha');
   bearer = `Bearer ${(await t.s.auth.startSession(t.tenantId, user.id)).access_token}`;
@@ -87,7 +87,7 @@ describe('operator routes', () => {
 
 describe('guessing operator keys', () => {
   it('counts towards the failed-auth throttle like any credential: 429 past the limit', async () => {
-    const g = await makeTestApp({ config: { limits: { authFailuresPerAddress: 2, authFailuresPerKey: 0 } } });
+    const g = await makeTestApp({ config: { limits: { authFailuresPerAddress: 2, authFailuresPerKey: 0, trustProxy: false, tenantBudgetPerMinute: 0 } } });
     try {
       for (let i = 0; i < 2; i++) await expectProblem(await g.req('GET', '/metrics', undefined, 'ApiKey opk_guess.wrong'), 401, 'unauthorized');
       await expectProblem(await g.req('GET', '/metrics', undefined, 'ApiKey opk_guess.wrong'), 429, 'rate_limited');

@@ -4,9 +4,11 @@
 import type Database from 'better-sqlite3';
 
 export function operatorsSchema(db: Database.Database): void {
+  // SQLite has no ADD COLUMN IF NOT EXISTS: a step replayed over a file that has them skips them.
+  const has = new Set((db.prepare("SELECT name FROM pragma_table_info('tenants')").all() as Array<{ name: string }>).map((c) => c.name));
+  if (!has.has('status')) db.exec("ALTER TABLE tenants ADD COLUMN status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'suspended'))");
+  if (!has.has('suspended_at')) db.exec('ALTER TABLE tenants ADD COLUMN suspended_at TEXT');
   db.exec(`
-    ALTER TABLE tenants ADD COLUMN status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'suspended'));
-    ALTER TABLE tenants ADD COLUMN suspended_at TEXT;
     CREATE TABLE IF NOT EXISTS operator_keys (
       id           TEXT PRIMARY KEY,
       name         TEXT NOT NULL,

@@ -4,7 +4,6 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
 import type { PgDb } from '../../db/pg/pg-db.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
-import { createMetrics } from '../../metrics/metrics.js';
 import type { createRepos } from '../../repos/index.js';
 import { JobStatsRepo } from '../../repos/job-stats.repo.js';
 import { OperatorKeysRepo } from '../../repos/operator-keys.repo.js';
@@ -12,9 +11,8 @@ import { TenantAdminRepo } from '../../repos/tenant-admin.repo.js';
 import { TenantPurgeRepo } from '../../repos/tenant-purge.repo.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
 import type { AuthService } from '../auth/auth.service.js';
-import type { Keys } from '../auth/secrets.js';
 import type { TenantsService } from '../auth/tenants.service.js';
-import { EMBED_JOB } from '../nodes/embed-job.js';
+import { createMetrics } from './metrics.js';
 import { OperatorKeysService } from './operator-keys.service.js';
 import { TenantAdminService } from './tenant-admin.service.js';
 
@@ -22,7 +20,10 @@ export interface OperatorDeps {
   db: Db | PgDb;
   tx: UnitOfWork;
   repos: ReturnType<typeof createRepos>;
-  keys: Keys;
+  /** The server secret's sub-keys: operator keys are hashed, deletion tokens signed, with them. */
+  keys: { apiKeyHmac: Buffer; tokenHmac: Buffer };
+  /** The embedding jobs' kind (their queue is the embedding backlog). */
+  embedKind: string;
   clock: Clock;
   auth: AuthService;
   tenants: TenantsService;
@@ -42,7 +43,7 @@ export function buildOperators(d: OperatorDeps) {
   });
   const metrics = createMetrics({
     jobs: () => jobStats.counts(d.clock.now()),
-    embedKind: EMBED_JOB,
+    embedKind: d.embedKind,
     tenantsByStatus: () => tenantRepo.countByStatus(),
     vectorIndexes: () => d.repos.tenants.list().map((t) => {
       const st = d.vectors.indexStats(t.id);

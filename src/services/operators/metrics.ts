@@ -4,7 +4,7 @@
 // labels are documented in docs/metrics.md and used by docs/grafana-rhizome.json.
 import { randomBytes } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { JobStatsRow } from '../repos/job-stats.repo.js';
+import type { JobStatsRow } from '../../repos/job-stats.repo.js';
 
 export interface MetricSources {
   jobs: () => Promise<JobStatsRow[]> | JobStatsRow[];
