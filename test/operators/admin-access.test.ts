@@ -75,6 +75,17 @@ describe('operator routes', () => {
     await expectProblem(await t.req('POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, op), 403, 'forbidden');
   });
 
+  it("/health with the operator key shows the whole install's queue; a tenant's key only its own", async () => {
+    const beta = t.tenant('beta-health');
+    expect((await t.req('POST', '/api/v1/nodes', { title: 'queued for alpha' })).status).toBe(201);
+    expect((await t.req('POST', '/api/v1/nodes', { title: 'queued for beta' }, beta.auth)).status).toBe(201);
+    const health = async (auth: string) => (await (await t.req('GET', '/health', undefined, auth)).json()) as { jobs: { queued: number } };
+    expect((await health(beta.auth)).jobs.queued).toBe(1);
+    expect((await health(op)).jobs.queued).toBe(t.s.status.queueDepth());
+    expect(t.s.status.queueDepth()).toBeGreaterThanOrEqual(2);
+    await expectProblem(await t.req('GET', '/health', undefined, 'ApiKey opk_unknown.secret'), 401, 'unauthorized');
+  });
+
   it('a revoked operator key stops working at once', async () => {
     const k = await t.s.operators.create('short-lived');
     const auth = `ApiKey ${k.key}`;
