@@ -4,11 +4,12 @@ import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import type { Services } from '../container.js';
 import type { AuthService } from '../services/auth/auth.service.js';
 import { isOperatorKey } from '../services/operators/operator-keys.service.js';
-import { ADMIN_PREFIX } from './operator-auth.js';
 import { throttled } from './rate-limit.js';
 import type { AppEnv } from './router.js';
 
 const PUBLIC = new Set(['/api/v1/auth/magic-link', '/api/v1/auth/magic-link/verify', '/api/v1/auth/refresh', '/api/v1/auth/logout', '/api/v1/openapi.json']);
+/** Operator routes: their own credential (operator-auth.ts). */
+export const ADMIN_PREFIX = '/api/v1/admin';
 /** Identity-provider sign-in: the provider's answer or a one-time code is the credential. */
 const PUBLIC_PREFIX = '/api/v1/auth/oidc/';
 

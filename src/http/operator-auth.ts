@@ -5,10 +5,10 @@ import type { MiddlewareHandler } from 'hono';
 import type { Services } from '../container.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import { isOperatorKey } from '../services/operators/operator-keys.service.js';
-import { authenticate } from './auth.middleware.js';
+import { ADMIN_PREFIX, authenticate } from './auth.middleware.js';
 import { throttled } from './rate-limit.js';
 
-export const ADMIN_PREFIX = '/api/v1/admin';
+export { ADMIN_PREFIX };
 
 export function requireOperator(s: Pick<Services, 'auth' | 'operators' | 'config' | 'log' | 'limiters'>): MiddlewareHandler {
   return async (c, next) => {
