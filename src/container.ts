@@ -48,6 +48,7 @@ import { HighlightsRepo } from './repos/highlights.repo.js';
 import { CaptureSnapshotsRepo } from './repos/capture-snapshots.repo.js';
 import { HighlightsService } from './services/highlights/highlights.service.js';
 import { buildAsk } from './services/ask/ask.build.js';
+import { buildOperators } from './services/operators/operators.build.js';
 
 export interface EmbedderStatus {
   state: ModelState;
@@ -96,6 +97,8 @@ export async function buildContainer(o: ServiceOptions) {
 
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.tuning?.queryCache });
   const calibration = () => embedding.ready();
+  // The operator's side: operator keys, tenants over the API, /metrics.
+  const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => repos.fts?.kept.heldBytes() ?? null });
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
@@ -172,7 +175,7 @@ export async function buildContainer(o: ServiceOptions) {
   return {
     // What the faces (HTTP, MCP, CLI) use:
     config, log, clock, status, limiters,
-    auth, tenants, signIn, oidc, oidcDevice, oauth,
+    auth, tenants, signIn, oidc, oidcDevice, oauth, operators, tenantAdmin, metrics,
     nodes, search, tags,
     para,
     links, suggestions, context, ask, graphHealth, graphView, healthHistory,
@@ -190,5 +193,5 @@ export type Container = Awaited<ReturnType<typeof buildContainer>>;
 /** What HTTP, MCP and the CLI may use: services only, never the database or repositories. */
 export type Services = Pick<
   Container,
-  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'ask' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'highlights' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
+  'config' | 'log' | 'clock' | 'status' | 'limiters' | 'auth' | 'tenants' | 'operators' | 'tenantAdmin' | 'metrics' | 'signIn' | 'oidc' | 'oidcDevice' | 'oauth' | 'nodes' | 'search' | 'tags' | 'para' | 'links' | 'suggestions' | 'context' | 'ask' | 'graphHealth' | 'graphView' | 'healthHistory' | 'captures' | 'highlights' | 'imports' | 'exports' | 'backup' | 'webhooks' | 'feeds' | 'rules'
 >;

@@ -79,3 +79,17 @@ export class RateLimitedError extends AppError {
     });
   }
 }
+
+/** A valid credential that may not do this (an ordinary key on an operator route, or the reverse). */
+export class ForbiddenError extends AppError {
+  constructor(detail: string) {
+    super(403, 'forbidden', 'Forbidden', detail);
+  }
+}
+
+/** The tenant's credentials are valid, but an operator has suspended it. */
+export class TenantSuspendedError extends AppError {
+  constructor() {
+    super(403, 'tenant_suspended', 'Tenant suspended', 'This tenant is suspended by the operator of this server; its data is kept but cannot be used until it is resumed');
+  }
+}

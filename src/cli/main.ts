@@ -18,6 +18,7 @@ import { registerTagCommands } from './commands/tags.js';
 import { registerFeedCommands } from './commands/feeds.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerDoctorCommand } from './commands/doctor.js';
+import { registerOperatorCommands } from './commands/operator.js';
 import { addExamples } from './examples.js';
 
 // `rhizome health | head -1`: the reader went away; that is not an error.
@@ -37,6 +38,7 @@ const program = new Command('rhizome')
 registerServerCommands(program);
 registerMigrateCommand(program);
 registerDoctorCommand(program);
+registerOperatorCommands(program);
 // Client commands: they talk to a running server over HTTP (src/client).
 registerAccountCommands(program);
 registerNodeCommands(program);

@@ -17,6 +17,7 @@ import { feedsSchema } from './migrations/feeds-schema.js';
 import { rulesSchema } from './migrations/rules-schema.js';
 import { highlightsSchema } from './migrations/highlights-schema.js';
 import { captureSnapshotsSchema } from './migrations/capture-snapshots-schema.js';
+import { operatorsSchema } from './migrations/operators-schema.js';
 
 export type Step = (db: Database.Database) => void;
 
@@ -50,6 +51,8 @@ const MIGRATIONS: Step[] = [
   highlightsSchema,
   // Archived copies of captured pages.
   captureSnapshotsSchema,
+  // Tenant suspension and operator keys (the admin routes, /metrics).
+  operatorsSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -22,6 +22,8 @@ import { mcpMount } from './routes/mcp.js';
 import { oauthCors, oauthMount } from './oauth/mount.js';
 import { documentOAuthRoutes } from './oauth/openapi.js';
 import { documentNonApiRoutes } from './routes/non-api-docs.js';
+import { httpMetrics } from './http-metrics.js';
+import { metricsRoutes } from './routes/metrics.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes that enforce their own (streamed) size limit. */
@@ -47,6 +49,7 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
     return problem(c, new AppError(500, 'internal_error', 'Internal error', 'An unexpected error occurred; it has been logged'));
   });
 
+  app.use('*', httpMetrics(s.metrics));
   app.use('*', securityHeaders());
   // A request's statements are cancelled in the database when its client goes away or its
   // deadline passes (db/store/statement-scope.ts; PostgreSQL only: SQLite's take microseconds).
@@ -77,6 +80,7 @@ export function createApp(s: Services, extras: ExtraMount[] = []) {
   app.use('/api/v1/auth/magic-link', magicLinkLimit(s));
 
   app.route('/', healthRoutes(s));
+  app.route('/', metricsRoutes(s));
   for (const mod of apiRouteModules) app.route('/api/v1', mod(s));
   app.route('/api/v1', docsRoutes());
 

@@ -17,6 +17,7 @@ export const COPY_TABLES: CopyTable[] = [
   { name: 'tenants', key: ['id'] },
   { name: 'users', key: ['id'] },
   { name: 'api_keys', key: ['id'] },
+  { name: 'operator_keys', key: ['id'] },
   { name: 'magic_links', key: ['token_hmac'] },
   { name: 'refresh_tokens', key: ['id'] },
   { name: 'oauth_clients', key: ['client_id'] },

@@ -33,7 +33,7 @@ export async function tenantsScenario(db: Db, refused: ErrorClass): Promise<void
   await tenants.insert({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T10:00:00.000Z' });
   await tenants.insert({ id: 'ten_a', name: 'alpha', created_at: '2026-11-23T09:00:00.000Z' });
   expect(await tenants.count()).toBe(2);
-  expect(await tenants.findByName('beta')).toEqual({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T10:00:00.000Z' });
+  expect(await tenants.findByName('beta')).toEqual({ id: 'ten_b', name: 'beta', created_at: '2026-11-23T10:00:00.000Z', status: 'active', suspended_at: null });
   expect(await tenants.findById('ten_zzz')).toBeUndefined();
   expect((await tenants.list()).map((t) => t.name)).toEqual(['alpha', 'beta']);
   await tenants.setMetaOnce('secret', 'first');

@@ -52,7 +52,7 @@ describePg('PostgreSQL schema migrations', () => {
        ORDER BY 1`,
     )).rows.map((r) => r.table_name);
     // Install-wide tables only (tenants is keyed by its id; rate_limiter's keys name what they count: an address, a key, a tenant).
-    expect(withoutTenant).toEqual(['embedding_calibrations', 'embedding_spaces', 'oauth_clients', 'oidc_flows', 'rate_limiter', 'rhizome_schema', 'server_meta', 'tenants']);
+    expect(withoutTenant).toEqual(['embedding_calibrations', 'embedding_spaces', 'oauth_clients', 'oidc_flows', 'operator_keys', 'rate_limiter', 'rhizome_schema', 'server_meta', 'tenants']);
   });
 
   it('keeps the constraints: status checks, case-insensitive e-mail, one queued job per dedupe key', async () => {

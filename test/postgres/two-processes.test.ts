@@ -2,42 +2,19 @@
 // robin): requests land on either, and the answers are those of one server. Each job runs
 // once (a burst of captures becomes exactly one node each), each process's vector index
 // follows the other's writes (LISTEN/NOTIFY), and a guesser meets one shared rate limit.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NGINX, startNginx as startNginxWith } from '../helpers/nginx.js';
 import { credentials, startServer, tempDataDir, type ChildServer } from '../helpers/server-process.js';
 import { createTestDatabase, PG_URL, until, type TestPgDatabase } from './helpers.js';
 
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 // nginx from Debian (.ci/run installs it); without it, or without the tier's server, this file is skipped.
 const describeTwo = NGINX && PG_URL ? describe : describe.skip;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startNginx(upstreams: string[]): Promise<{ url: string; proc: ChildProcess; stop(): Promise<void> }> {
-  const dir = tempDataDir();
-  for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, d));
-  const port = await freePort();
-  const conf = `
-${process.getuid?.() === 0 ? 'user root;' : ''}
-daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 512; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+/** Round robin over the upstreams. */
+function startNginx(upstreams: string[]) {
+  return startNginxWith((port) => `
   upstream rhizome { ${upstreams.map((u) => `server ${new URL(u).host};`).join(' ')} }
   server {
     listen 127.0.0.1:${port};
@@ -48,27 +25,8 @@ http {
       proxy_set_header Host $http_host;
       proxy_set_header Connection "";
     }
-  }
-}`;
-  writeFileSync(join(dir, 'nginx.conf'), conf);
-  const proc = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  proc.stderr!.on('data', (d) => (err += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`nginx exited: ${err}`);
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`nginx did not answer: ${err}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    proc,
-    stop: () => new Promise((r) => (proc.exitCode !== null ? r() : (proc.once('exit', () => r()), proc.kill('SIGQUIT')))),
-  };
+  }`);
 }
-
 
 describeTwo('two processes on one PostgreSQL behind nginx', () => {
   let db: TestPgDatabase;

@@ -1,5 +1,6 @@
 // GET /health: without credentials only liveness and version (nothing about tenants); with
-// valid credentials also the model state and the caller's own tenant's queue depth. Invalid
+// valid credentials also the model state and the caller's own tenant's queue depth (an
+// operator key: the whole install's). Invalid
 // credentials are a 401, like anywhere else (and count towards the failed-auth throttle).
 import { createRoute } from '@hono/zod-openapi';
 import type { Services } from '../../container.js';
@@ -23,9 +24,13 @@ export function healthRoutes(s: Services) {
     }),
     async (c) => {
       const header = c.req.header('Authorization');
+      // An operator key sees the install's whole queue; a tenant's credentials only its own.
+      const operatorKey = /^\s*apikey\s+(opk_\S+)\s*$/i.exec(header ?? '')?.[1];
+      let operator: Awaited<ReturnType<typeof s.operators.authenticate>> | null;
       let principal: Awaited<ReturnType<typeof authenticate>> | null;
       try {
-        principal = header ? await throttled(c, s, () => authenticate(s.auth, header)) : null;
+        operator = operatorKey ? await throttled(c, s, () => s.operators.authenticate(operatorKey)) : null;
+        principal = header && !operator ? await throttled(c, s, () => authenticate(s.auth, header)) : null;
       } catch (e) {
         // Credentials cannot be checked while the database is out of reach: say so, and why.
         if (!(e instanceof PgUnavailableError)) throw e;
@@ -34,6 +39,7 @@ export function healthRoutes(s: Services) {
       const embedding = s.status.embedder();
       const reason = s.status.storage.reason() ?? (embedding.state === 'error' ? 'the embedding model failed to load' : undefined);
       const base = { status: reason ? ('degraded' as const) : ('ok' as const), version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), ...(reason ? { reason } : {}) };
+      if (operator) return c.json({ ...base, embedding, jobs: { queued: await s.status.queueDepth() } }, 200);
       if (!principal) return c.json(base, 200);
       return c.json({ ...base, embedding, jobs: { queued: await s.status.queueDepthOf(principal.tenantId) } }, 200);
     },

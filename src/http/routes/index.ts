@@ -19,6 +19,7 @@ import { feedsRoutes } from './feeds.js';
 import { rulesRoutes } from './rules.js';
 import { highlightsRoutes } from './highlights.js';
 import { captureArchiveRoutes } from './capture-archive.js';
+import { adminTenantsRoutes } from './admin-tenants.js';
 
 export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   authRoutes,
@@ -38,4 +39,5 @@ export const apiRouteModules: Array<(s: Services) => OpenAPIHono<AppEnv>> = [
   rulesRoutes,
   highlightsRoutes,
   captureArchiveRoutes,
+  adminTenantsRoutes,
 ];

@@ -45,6 +45,15 @@ export function documentNonApiRoutes(registry: Registry): void {
     },
   });
   registry.registerPath({
+    method: 'get', path: '/metrics', tags: ['admin'], security: [{ OperatorKey: [] }], operationId: 'getMetrics',
+    summary: "This process's metrics in Prometheus text format (operator key only; see docs/metrics.md)",
+    responses: {
+      200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: z.string() } } },
+      401: problem('unauthorized'),
+      403: problem("forbidden (a tenant's key or token)"),
+    },
+  });
+  registry.registerPath({
     method: 'get', path: '/api/v1/openapi.json', tags: ['meta'], operationId: 'getOpenApi', summary: 'This document',
     responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}).passthrough() } } }, 401: problem('unauthorized') },
   });

@@ -219,8 +219,10 @@ export class AuthService {
 
   private async issue(tenantId: string, userId: string, familyId: string, clientId: string | null): Promise<TokenPair> {
     const now = this.d.clock.now();
+    // The tenant claim comes first: a proxy routes by the token's leading characters
+    // (deploy/nginx/rhizome.conf), which are then the same for all of a tenant's tokens.
     const access_token = await sign(
-      { sub: userId, tid: tenantId, fid: familyId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + ACCESS_TTL_S },
+      { tid: tenantId, sub: userId, fid: familyId, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + ACCESS_TTL_S },
       this.d.keys.jwtSecret,
       'HS256',
     );
