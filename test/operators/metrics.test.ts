@@ -4,6 +4,7 @@
 // instance id the X-Rhizome-Instance header names.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { TEST_BACKEND } from '../helpers/test-database.js';
 import { operatorAuth } from './helpers.js';
 
 let t: TestApp;
@@ -74,6 +75,12 @@ describe('/metrics', () => {
     expect(sample(text, 'rhizome_vector_index_vectors')).toBe(3);
     expect(sample(text, 'rhizome_vector_index_bytes')).toBeGreaterThan(0);
     expect(sample(text, 'rhizome_keyword_memory_bytes')).toBeGreaterThanOrEqual(0);
+    // The PostgreSQL pool: its connections by state; SQLite has no pool and no such series.
+    if (TEST_BACKEND === 'postgres') {
+      expect(sample(text, 'rhizome_db_pool_connections', { state: 'size' })).toBe(10);
+      expect(sample(text, 'rhizome_db_pool_connections', { state: 'open' })).toBeGreaterThan(0);
+      expect(sample(text, 'rhizome_db_pool_connections', { state: 'waiting' })).toBeGreaterThanOrEqual(0);
+    } else expect(sample(text, 'rhizome_db_pool_connections', { state: 'size' })).toBeUndefined();
   });
 
   it('tenants by status, the evictions counter, process metrics, and the instance the header names', async () => {

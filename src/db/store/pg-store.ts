@@ -150,8 +150,8 @@ export class PgStore implements Database {
   }
 
   /** Pool figures for /health and metrics. */
-  poolStats(): { total: number; idle: number; waiting: number } {
-    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  poolStats(): { total: number; idle: number; waiting: number; size: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount, size: this.pool.options.max ?? 10 };
   }
 
   async close(): Promise<void> {

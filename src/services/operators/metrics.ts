@@ -15,6 +15,8 @@ export interface MetricSources {
   vectorIndexes: () => Promise<Array<{ vectors: number; bytesPerVector: number }>> | Array<{ vectors: number; bytesPerVector: number }>;
   /** Bytes of keyword postings kept in memory (SQLite's kept impacts); null where the engine keeps none. */
   keywordBytes: () => number | null;
+  /** The PostgreSQL pool's connections (null on SQLite: one connection, no pool). */
+  pool: () => { total: number; idle: number; waiting: number; size: number } | null;
   now: () => number;
 }
 
@@ -64,6 +66,21 @@ export function createMetrics(src: MetricSources) {
     registers: [registry],
     async collect() {
       this.set((await src.jobs()).filter((r) => r.kind === src.embedKind).reduce((n, r) => n + r.n, 0));
+    },
+  });
+  new Gauge({
+    name: 'rhizome_db_pool_connections',
+    help: "This process's PostgreSQL connections by state (open: in the pool now; idle: not in use; waiting: requests queued for one; size: the pool's cap)",
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const p = src.pool();
+      if (!p) return;
+      this.set({ state: 'open' }, p.total);
+      this.set({ state: 'idle' }, p.idle);
+      this.set({ state: 'waiting' }, p.waiting);
+      this.set({ state: 'size' }, p.size);
     },
   });
   new Gauge({

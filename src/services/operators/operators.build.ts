@@ -1,5 +1,6 @@
 // Builds the operator's side: operator keys, tenant administration and the metrics, over
 // their own repositories (the container calls this once).
+import { PgStore } from '../../db/store/pg-store.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/store/contract.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -49,6 +50,7 @@ export function buildOperators(d: OperatorDeps) {
       return { vectors: st.vectors, bytesPerVector: st.bytes_per_vector };
     }),
     keywordBytes: d.keywordBytes,
+    pool: () => (db instanceof PgStore ? db.poolStats() : null),
     now: () => d.clock.now(),
   });
   return { operators, tenantAdmin, metrics };
