@@ -167,7 +167,7 @@ for (const [kind, connect] of Object.entries(transports)) {
       expect(String((para.contents[0] as { text?: string }).text)).toMatch(new RegExp(`# Pond ${kind}[\\s\\S]*\\[Pond liner ${kind}\\]\\(rhizome://nodes/nod_`));
 
       const prompts = (await c.listPrompts()).prompts.map((x) => x.name).sort();
-      expect(prompts).toEqual(['summarise_project', 'weekly_review']);
+      expect(prompts).toEqual(['answer-from-notes', 'summarise_project', 'weekly_review']);
       const review = await c.getPrompt({ name: 'weekly_review', arguments: { days: '7' } });
       expect(JSON.stringify(review.messages)).toMatch(/Pond liner/);
       const summary = await c.getPrompt({ name: 'summarise_project', arguments: { project: item.slug } });
