@@ -211,7 +211,9 @@ export class JobQueue {
     while (Date.now() < deadline) {
       await this.pq.onIdle();
       const next = await this.repo.nextRunAt();
-      if (this.pq.size === 0 && this.pq.pending === 0 && (next === null || next > this.clock.now())) return;
+      // A pump between its claim and handing the jobs to the pool holds jobs neither queued
+      // nor in the pool yet: not idle.
+      if (!this.pumping && this.pq.size === 0 && this.pq.pending === 0 && (next === null || next > this.clock.now())) return;
       await this.pump();
       await new Promise((r) => setTimeout(r, 10));
     }

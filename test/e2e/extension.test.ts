@@ -108,6 +108,16 @@ beforeAll(async () => {
   });
   sw = ctx.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await ctx.waitForEvent('serviceworker', { timeout: 30_000 }));
   extId = new URL(sw.url()).host;
+  // First install with no key: the extension opens its own options page (onInstalled). Wait
+  // for it and close it, so that a test's own navigation to that page is never interrupted.
+  for (let i = 0; i < 100; i++) {
+    const opened = ctx.pages().find((p) => p.url().includes(`${extId}/options.html`));
+    if (opened) {
+      await opened.close();
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }, 120_000);
 
 afterAll(async () => {
