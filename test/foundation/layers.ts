@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 /** Bottom first. Each line may import anything on the lines above it, nothing on its own or below. */
 export const TIERS: readonly (readonly string[])[] = [
-  ['clock', 'ids', 'errors', 'paths', 'logger', 'process-owner', 'config-oidc'],
+  ['clock', 'ids', 'errors', 'paths', 'logger', 'process-owner', 'config-oidc', 'digests'],
   ['config', 'process-guards'],
   ['db', 'search', 'schemas', 'mail'], // search is pure ranking code over data an adapter hands it
   ['repos'],

@@ -1,7 +1,7 @@
 // The per-install server secret lives in the database (server_meta), not beside it, so
 // restoring rhizome.db alone keeps every API key and session valid. Sub-keys are derived
 // with HMAC so the key that hashes API secrets never signs tokens.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { TenantsRepo } from '../../repos/tenants.repo.js';
 
 export interface Keys {
@@ -21,15 +21,4 @@ export async function loadKeys(tenants: TenantsRepo): Promise<Keys> {
   };
 }
 
-export function hmac(key: Buffer, value: string): Buffer {
-  return createHmac('sha256', key).update(value).digest();
-}
-
-/** Both sides are 32-byte digests, so timingSafeEqual never sees different lengths. */
-export function digestsEqual(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export function randomSecret(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
-}
+export { digestsEqual, hmac, randomSecret } from '../../digests.js';

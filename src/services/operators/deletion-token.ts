@@ -1,7 +1,7 @@
 // The confirmation a tenant's deletion needs: a token naming the tenant and an expiry,
 // signed with the server's secret. Nothing is stored, so any process behind the proxy can
 // check a token another issued; it cannot be forged or moved to another tenant.
-import { digestsEqual, hmac } from './digest.js';
+import { digestsEqual, hmac } from '../../digests.js';
 
 export const DELETION_TOKEN_TTL_MS = 10 * 60_000;
 

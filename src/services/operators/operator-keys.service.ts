@@ -6,7 +6,7 @@ import { isStorageError } from '../../db/storage-errors.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { OperatorKeysRepo } from '../../repos/operator-keys.repo.js';
-import { digestsEqual, hmac, randomSecret } from './digest.js';
+import { digestsEqual, hmac, randomSecret } from '../../digests.js';
 import { LAST_USED_RESOLUTION_MS } from '../auth/auth.service.js';
 
 export const OPERATOR_KEY_PREFIX = 'opk_';

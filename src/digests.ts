@@ -1,4 +1,5 @@
-// HMAC-SHA-256 and a constant-time comparison, for operator keys and deletion tokens.
+// HMAC-SHA-256, a constant-time comparison of digests and random secrets: what API keys,
+// tokens, operator keys and deletion confirmations are made and checked with.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export function hmac(key: Buffer, value: string): Buffer {
