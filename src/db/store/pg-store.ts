@@ -15,7 +15,7 @@ import type { RawBuilder } from 'kysely';
 import type { Database, RunResult } from './contract.js';
 import { compile } from './sql.js';
 import { currentStatementScope } from './statement-scope.js';
-import { Transactions } from './transactions.js';
+import { TransactionalStore, Transactions } from './transactions.js';
 
 export interface PgStoreOptions {
   /** Connections in the pool (default 10). */
@@ -52,10 +52,10 @@ export interface PgResult<T> {
 /** Statements prepared by name on each connection, up to this many shapes (SQL built per call runs unnamed past it). */
 const MAX_NAMED = 500;
 
-export class PgStore implements Database {
+export class PgStore extends TransactionalStore<pg.PoolClient> implements Database {
   readonly engine = 'postgres' as const;
   readonly pool: pg.Pool;
-  private readonly tx: Transactions<pg.PoolClient>;
+  protected readonly tx: Transactions<pg.PoolClient>;
   private readonly names = new Map<string, string>();
 
   constructor(
@@ -64,6 +64,7 @@ export class PgStore implements Database {
     /** Where an after-commit hook's error goes (the container points it at the log). */
     public onHookError: (e: unknown) => void = () => {},
   ) {
+    super();
     const { Pool } = pgModule();
     this.pool = new Pool({
       connectionString: url,
@@ -137,17 +138,8 @@ export class PgStore implements Database {
     }
   }
 
-  get inTransaction(): boolean {
-    return this.tx.frame() !== undefined;
-  }
 
-  async withTx<T>(fn: () => Promise<T>): Promise<T> {
-    return await this.tx.run(fn);
-  }
 
-  afterCommit(fn: () => void | Promise<void>): void {
-    this.tx.afterCommit(fn);
-  }
 
   /** Pool figures for /health and metrics. */
   poolStats(): { total: number; idle: number; waiting: number; size: number } {

@@ -8,7 +8,7 @@ import { closeDatabase, type Db } from '../open.js';
 import type { RawBuilder } from 'kysely';
 import type { Database, RunResult, Statement } from './contract.js';
 import { compile } from './sql.js';
-import { Transactions } from './transactions.js';
+import { TransactionalStore, Transactions } from './transactions.js';
 
 type Mode = 'rows' | 'pluck' | 'raw';
 
@@ -58,11 +58,11 @@ class SqliteStatement implements Statement {
 /** The mode a cached statement was last set to (setting it costs a native call). */
 const modes = new WeakMap<Sqlite.Statement, Mode>();
 
-export class SqliteStore implements Database {
+export class SqliteStore extends TransactionalStore<Db> implements Database {
   readonly engine = 'sqlite' as const;
   private readonly statements = new Map<string, Sqlite.Statement>();
   private readonly compiled = new Map<string, Sqlite.Statement>();
-  private readonly tx: Transactions<Db>;
+  protected readonly tx: Transactions<Db>;
   /** A transaction is open: callers outside it wait for it to end. */
   private busy = false;
   private waiters: Array<() => void> = [];
@@ -73,6 +73,7 @@ export class SqliteStore implements Database {
     /** Where an after-commit hook's error goes (the container points it at the log). */
     public onHookError: (e: unknown) => void = () => {},
   ) {
+    super();
     this.tx = new Transactions<Db>(
       {
         begin: async () => {
@@ -141,17 +142,8 @@ export class SqliteStore implements Database {
     this.handle.exec(sql);
   }
 
-  get inTransaction(): boolean {
-    return this.tx.frame() !== undefined;
-  }
 
-  async withTx<T>(fn: () => Promise<T>): Promise<T> {
-    return await this.tx.run(fn);
-  }
 
-  afterCommit(fn: () => void | Promise<void>): void {
-    this.tx.afterCommit(fn);
-  }
 
   /** Resolves when the caller may use the connection: no transaction is open, or it is the caller's own. */
   async turn(): Promise<void> {

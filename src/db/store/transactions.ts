@@ -134,3 +134,21 @@ async function settled<C>(f: TxFrame<C>): Promise<void> {
     await c;
   } while (c !== f.chain);
 }
+
+/** What both stores answer alike about transactions, from their Transactions. */
+export abstract class TransactionalStore<C> {
+  protected abstract readonly tx: Transactions<C>;
+
+  /** Whether the caller is inside an open transaction of this store. */
+  get inTransaction(): boolean {
+    return this.tx.frame() !== undefined;
+  }
+
+  async withTx<T>(fn: () => Promise<T>): Promise<T> {
+    return await this.tx.run(fn);
+  }
+
+  afterCommit(fn: () => void | Promise<void>): void {
+    this.tx.afterCommit(fn);
+  }
+}
