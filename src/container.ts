@@ -83,7 +83,7 @@ export async function buildContainer(o: ServiceOptions) {
   // Remembers a full disk / I/O error until a write succeeds: /health reports it.
   const storage = new StorageState(clock);
   const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
-  const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx });
+  const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx, passages: repos.passages });
   // Webhooks hear of changes through this outbox, written in each change's transaction.
   const outbox = new WebhookOutbox(tx, repos.webhooks, queue, clock);
   const events = new EventBus(outbox);

@@ -18,6 +18,7 @@ import { rulesSchema } from './migrations/rules-schema.js';
 import { highlightsSchema } from './migrations/highlights-schema.js';
 import { captureSnapshotsSchema } from './migrations/capture-snapshots-schema.js';
 import { operatorsSchema } from './migrations/operators-schema.js';
+import { nodePassagesSchema } from './migrations/node-passages.js';
 
 export type Step = (db: Database.Database) => void;
 
@@ -53,6 +54,8 @@ const MIGRATIONS: Step[] = [
   captureSnapshotsSchema,
   // Tenant suspension and operator keys (the admin routes, /metrics).
   operatorsSchema,
+  // Passages of long notes with their own vectors.
+  nodePassagesSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

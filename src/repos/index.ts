@@ -30,6 +30,7 @@ import { TenantsRepo } from './tenants.repo.js';
 import { TokensRepo } from './tokens.repo.js';
 import { UsersRepo } from './users.repo.js';
 import { VectorsRepo, type VectorsApi } from './vectors.repo.js';
+import { PassagesRepo } from './passages.repo.js';
 import { WebhooksRepo } from './webhooks.repo.js';
 import { FeedsRepo } from './feeds.repo.js';
 import { RulesRepo } from './rules.repo.js';
@@ -82,6 +83,7 @@ function portableRepos(db: Database) {
     webhooks: new WebhooksRepo(db),
     feeds: new FeedsRepo(db),
     rules: new RulesRepo(db),
+    passages: new PassagesRepo(db),
   };
 }
 

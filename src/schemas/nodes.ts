@@ -65,6 +65,10 @@ export const Node = z
     status: z.enum(NODE_STATUSES),
     match_provenance: MatchProvenance.optional(),
     highlights: z.array(Highlight).optional(),
+    passage: z
+      .object({ text: z.string(), start: z.number().int(), end: z.number().int() })
+      .optional()
+      .openapi({ description: "Search results: the passage of a long note that matched by meaning (offsets into body_markdown), when it is closer to the query than the note as a whole" }),
     para_assignments: z.array(ParaAssignment).optional(),
     created_at: z.string(),
     updated_at: z.string(),

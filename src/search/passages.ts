@@ -73,3 +73,17 @@ export function bestPassages(text: string, queryTerms: string[], n = 1, weight: 
   const chosen = hits.length ? hits.slice(0, n) : scored.slice(0, 1);
   return chosen.map(({ i: _i, ...p }) => p);
 }
+
+/** Passages a note is embedded in at most: a longer text gets longer passages (a 100-page PDF is not 300 model calls). */
+export const MAX_EMBEDDED_PASSAGES = 48;
+
+/**
+ * The passages of a body that get their own vectors: none when the body fits in one passage
+ * (the note's own vector already reads all of it closely); else the body cut as
+ * splitPassages cuts it, passages stretched so there are at most MAX_EMBEDDED_PASSAGES.
+ */
+export function embeddedPassages(body: string): Span[] {
+  if (body.trim().length <= PASSAGE_CHARS) return [];
+  const max = Math.max(PASSAGE_CHARS, Math.ceil(body.length / MAX_EMBEDDED_PASSAGES) + 100);
+  return splitPassages(body, max).slice(0, MAX_EMBEDDED_PASSAGES);
+}

@@ -10,6 +10,8 @@ export interface StoredVector {
   seq: number;
   id: string; // node id: a seq reused by a newer node must not inherit the old vector
   embedding: Buffer | Uint8Array;
+  /** For a passage (an index of passages): its node's seq; `seq` is then the passage's own key. */
+  owner?: number;
 }
 
 export interface VectorSource {
@@ -30,6 +32,9 @@ interface TenantIndex {
   background: boolean;
   /** A background (re)build of the index's partition is scheduled. */
   partitioning: boolean;
+  /** An index of passages: each key's node seq, and each node's keys. */
+  owners: Map<number, number>;
+  byOwner: Map<number, number[]>;
 }
 
 const WARM_PAGE = 5000;
@@ -46,6 +51,8 @@ export interface IndexStats {
 
 export interface IndexHit extends ScoredSeq {
   id: string;
+  /** A passage's node seq (an index of passages). */
+  owner?: number;
 }
 
 const asFloats = (b: Buffer | Uint8Array) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
@@ -69,7 +76,7 @@ export class SemanticIndexes {
     }
     let t = this.tenants.get(tenantId);
     if (!t) {
-      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false, background: false, partitioning: false };
+      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false, background: false, partitioning: false, owners: new Map(), byOwner: new Map() };
       this.tenants.set(tenantId, t);
     }
     return t;
@@ -109,6 +116,17 @@ export class SemanticIndexes {
     if (f.length !== t.index.dimension) return;
     t.index.upsert(v.seq, f);
     t.ids.set(v.seq, v.id);
+    if (v.owner !== undefined && t.owners.get(v.seq) !== v.owner) {
+      t.owners.set(v.seq, v.owner);
+      const keys = t.byOwner.get(v.owner);
+      if (keys) keys.push(v.seq);
+      else t.byOwner.set(v.owner, [v.seq]);
+    }
+  }
+
+  private hit(t: TenantIndex, h: ScoredSeq): IndexHit {
+    const owner = t.owners.get(h.seq);
+    return owner === undefined ? { ...h, id: t.ids.get(h.seq)! } : { ...h, id: t.ids.get(h.seq)!, owner };
   }
 
   /** Loads the tenant's vectors now (the first query would otherwise pay for it). */
@@ -158,14 +176,14 @@ export class SemanticIndexes {
     const t = await this.loaded(tenantId);
     if (!t) return [];
     t.index.usePartition = this.usePartition;
-    return t.index.search(query, k).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
+    return t.index.search(query, k).map((h) => this.hit(t, h));
   }
 
   /** The query's approximate cosine to these seqs (the ones in the index), with their node ids. */
   async scoreOf(tenantId: string, query: Float32Array, seqs: number[]): Promise<IndexHit[]> {
     const t = await this.loaded(tenantId);
     if (!t || seqs.length === 0) return [];
-    return t.index.scoreOf(query, seqs).map((h) => ({ ...h, id: t.ids.get(h.seq)! }));
+    return t.index.scoreOf(query, seqs).map((h) => this.hit(t, h));
   }
 
   /** These nodes have new vectors (a tenant still loading gets them now, and re-reads them harmlessly later). */
@@ -179,10 +197,43 @@ export class SemanticIndexes {
   forget(tenantId: string, seqs: number[]): void {
     const t = this.tenants.get(tenantId);
     if (!t) return;
-    for (const seq of seqs) {
-      t.index.remove(seq);
-      t.ids.delete(seq);
-    }
+    for (const seq of seqs) this.drop(t, seq);
+    this.schedulePartition(tenantId, t);
+  }
+
+  private drop(t: TenantIndex, key: number): void {
+    t.index.remove(key);
+    t.ids.delete(key);
+    const owner = t.owners.get(key);
+    if (owner === undefined) return;
+    t.owners.delete(key);
+    const keys = t.byOwner.get(owner)?.filter((k) => k !== key);
+    if (keys?.length) t.byOwner.set(owner, keys);
+    else t.byOwner.delete(owner);
+  }
+
+  /** An index of passages: every key held for the nodes at these seqs. */
+  async keysOf(tenantId: string, owners: number[]): Promise<number[]> {
+    const t = await this.loaded(tenantId);
+    if (!t) return [];
+    return owners.flatMap((o) => t.byOwner.get(o) ?? []);
+  }
+
+  /** An index of passages: the nodes at these seqs are gone (every passage of theirs leaves). */
+  forgetOwners(tenantId: string, owners: number[]): void {
+    const t = this.tenants.get(tenantId);
+    if (!t) return;
+    for (const o of owners) for (const key of [...(t.byOwner.get(o) ?? [])]) this.drop(t, key);
+    this.schedulePartition(tenantId, t);
+  }
+
+  /** An index of passages: these nodes were embedded again, so their passages are replaced by what the source holds now. */
+  async replaceOwners(tenantId: string, owners: number[], nodeIds: string[]): Promise<void> {
+    const t = this.tenants.get(tenantId);
+    if (!t) return;
+    const fresh = nodeIds.length ? await this.source.some(tenantId, nodeIds) : [];
+    for (const o of owners) for (const key of [...(t.byOwner.get(o) ?? [])]) this.drop(t, key);
+    for (const v of fresh) this.put(t, v);
     this.schedulePartition(tenantId, t);
   }
 

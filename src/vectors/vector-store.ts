@@ -1,15 +1,18 @@
-// The one owner of node vectors: the vec0 table (through VectorsRepo), the in-memory ANN
-// index over it, the single path by which a node's vector is written (embedding jobs and
-// the capture pipeline both use storeNodeVectors), k-NN, and the "embedded" event that
-// fires once written vectors have committed. Search, suggestions, context, PARA and
+// The one owner of node vectors: the vec0 table (through VectorsRepo) and the passage
+// vectors of long notes (PassagesRepo), the in-memory ANN indexes over them, the single path
+// by which a node's vectors are written (embedding jobs and the capture pipeline both use
+// storeNodeVectors), k-NN, and the "embedded" event that fires once written vectors have
+// committed. A node's similarity to a query is the best of its own vector's and its
+// passages' (the passage that scored it is named). Search, suggestions, context, PARA and
 // captures see only this interface.
 import { EventEmitter } from 'node:events';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { isFiltered, type NodeFilter, type NodesRepo } from '../repos/nodes.repo.js';
+import type { PassageSpan, PassagesRepo, PassageWrite } from '../repos/passages.repo.js';
 import type { EmbeddingSpace, KnnHit, VectorsApi } from '../repos/vectors.repo.js';
-import { embeddingText, textHash } from '../search/embedding-text.js';
+import { embeddingKey, embeddingText, textHash } from '../search/embedding-text.js';
 import { dot } from './math.js';
-import { SemanticIndexes, type IndexStats } from './semantic-index.js';
+import { SemanticIndexes, type IndexHit, type IndexStats } from './semantic-index.js';
 
 /** vec0's largest k. */
 const VEC0_MAX_K = 4096;
@@ -21,12 +24,20 @@ export interface VectorWrite {
   /** The embedding text the vector was computed from: it is stored only if the node still has it. */
   text: string;
   vector: Float32Array;
+  /**
+   * A long note's passage vectors and the body they were cut from (stored only if the node
+   * still has exactly that body). Without them a long note's own vector is stored but the
+   * node is not marked embedded for its whole text: its embedding job computes them.
+   */
+  passages?: { body: string; vectors: PassageWrite[] };
 }
 
 export interface ScoredNode {
   seq: number;
   id: string;
   score: number; // approximate cosine similarity
+  /** The passage whose vector gave the score, when one of the note's passages is closer than the note itself. */
+  passage?: number;
 }
 
 export interface EmbeddedEvent {
@@ -39,14 +50,21 @@ export interface VectorStoreDeps {
   repo: VectorsApi;
   nodes: NodesRepo;
   tx: UnitOfWork;
+  /** Passage vectors of long notes (absent: nodes are scored by their own vector only). */
+  passages?: PassagesRepo;
 }
 
 export class VectorStore {
   private readonly events = new EventEmitter();
   private readonly index: SemanticIndexes;
+  private readonly passageIndex: SemanticIndexes | null;
 
   constructor(private readonly d: VectorStoreDeps) {
     this.index = new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await d.repo.page(t, after, limit), some: async (t, ids) => await d.repo.some(t, ids) });
+    const passages = d.passages;
+    this.passageIndex = passages
+      ? new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await passages.page(t, after, limit), some: async (t, ids) => await passages.some(t, ids) })
+      : null;
   }
 
   async space(): Promise<EmbeddingSpace | undefined> {
@@ -63,6 +81,7 @@ export class VectorStore {
     if (await this.d.repo.matches(modelId, dimension)) return false;
     await this.d.tx.withTx(async () => {
       await this.d.repo.recreate(modelId, dimension, at);
+      await this.d.passages?.clearAll();
       await this.d.nodes.clearAllEmbedded();
     });
     return true;
@@ -77,23 +96,35 @@ export class VectorStore {
    */
   async storeNodeVectors(tenantId: string, writes: VectorWrite[], modelId: string): Promise<string[]> {
     if (writes.length === 0) return [];
-    const written = await this.d.tx.withTx(async () => {
+    const { written, withPassages, short } = await this.d.tx.withTx(async () => {
       const space = await this.d.repo.space();
-      if (!space || space.model_id !== modelId || !this.d.repo.ready) return [];
-      const done: string[] = [];
+      const done = { written: [] as string[], withPassages: [] as Array<{ seq: number; id: string }>, short: [] as number[] };
+      if (!space || space.model_id !== modelId || !this.d.repo.ready) return done;
       for (const w of writes) {
         if (w.vector.length !== space.dimension) continue;
         const row = await this.d.nodes.get(tenantId, w.nodeId);
         if (!row || embeddingText(row) !== w.text) continue; // changed or gone meanwhile: its own job follows
         await this.d.repo.upsert(tenantId, row.seq, w.vector);
-        await this.d.nodes.markEmbedded(tenantId, row.id, textHash(w.text));
-        done.push(row.id);
+        const key = embeddingKey(row);
+        const passages = w.passages && w.passages.body === row.body_markdown && this.d.passages ? w.passages.vectors.filter((p) => p.vector.length === space.dimension) : null;
+        if (passages) {
+          await this.d.passages!.replace(tenantId, row.seq, row.id, passages);
+          done.withPassages.push({ seq: row.seq, id: row.id });
+        } else if (key === textHash(w.text) && this.d.passages) {
+          await this.d.passages.deleteNode(tenantId, row.seq); // a note cut short keeps no passages
+          done.short.push(row.seq);
+        }
+        // Whole only when nothing of the text is left to embed; else its job embeds the passages.
+        await this.d.nodes.markEmbedded(tenantId, row.id, passages || key === textHash(w.text) ? key : textHash(w.text));
+        done.written.push(row.id);
       }
       return done;
     });
     if (written.length) {
       this.d.tx.afterCommit(async () => {
         await this.index.onEmbedded(tenantId, written);
+        if (short.length) this.passageIndex?.forgetOwners(tenantId, short);
+        if (withPassages.length) await this.passageIndex?.replaceOwners(tenantId, withPassages.map((n) => n.seq), withPassages.map((n) => n.id));
         this.events.emit('embedded', { tenantId, nodeIds: written } satisfies EmbeddedEvent);
       });
     }
@@ -103,7 +134,11 @@ export class VectorStore {
   /** Drops a node's vector (inside the caller's transaction); the index forgets it after commit. */
   async removeNode(tenantId: string, seq: number): Promise<void> {
     await this.d.repo.delete(seq);
-    this.d.tx.afterCommit(() => this.index.forget(tenantId, [seq]));
+    await this.d.passages?.deleteNode(tenantId, seq);
+    this.d.tx.afterCommit(() => {
+      this.index.forget(tenantId, [seq]);
+      this.passageIndex?.forgetOwners(tenantId, [seq]);
+    });
   }
 
   /**
@@ -116,14 +151,20 @@ export class VectorStore {
       let j = i;
       while (j < changes.length && changes[j].tenantId === tenantId && changes[j].op === op) j++;
       const run = changes.slice(i, j);
-      if (op === 'u') await this.index.onEmbedded(tenantId, run.map((c) => c.nodeId).filter(Boolean));
-      else this.index.forget(tenantId, run.map((c) => c.seq));
+      if (op === 'u') {
+        await this.index.onEmbedded(tenantId, run.map((c) => c.nodeId).filter(Boolean));
+        await this.passageIndex?.replaceOwners(tenantId, run.map((c) => c.seq), run.map((c) => c.nodeId).filter(Boolean));
+      } else {
+        this.index.forget(tenantId, run.map((c) => c.seq));
+        this.passageIndex?.forgetOwners(tenantId, run.map((c) => c.seq));
+      }
       i = j;
     }
   }
 
   /** Drops the indexes held so they reload from the database (after missed notifications); returns their tenants. */
   resetIndexes(): string[] {
+    this.passageIndex?.reset();
     return this.index.reset();
   }
 
@@ -136,8 +177,9 @@ export class VectorStore {
     return await this.d.repo.get(tenantId, nodeId);
   }
 
-  /** Loads the tenant's vectors into the in-memory index now; returns how many. */
+  /** Loads the tenant's vectors (and passages) into the in-memory indexes now; returns how many node vectors. */
   async warm(tenantId: string): Promise<number> {
+    await this.passageIndex?.warm(tenantId);
     return await this.index.warm(tenantId);
   }
 
@@ -148,11 +190,21 @@ export class VectorStore {
 
   set usePartition(on: boolean) {
     this.index.usePartition = on;
+    if (this.passageIndex) this.passageIndex.usePartition = on;
   }
 
-  /** The tenant's in-memory index as loaded so far: vectors, bytes per vector, partitioned or not. */
-  indexStats(tenantId: string): IndexStats {
-    return this.index.stats(tenantId);
+  /** The tenant's in-memory index as loaded so far: vectors, bytes per vector, partitioned or not; passages held. */
+  indexStats(tenantId: string): IndexStats & { passages: number } {
+    const passages = this.passageIndex?.stats(tenantId);
+    const nodes = this.index.stats(tenantId);
+    return { ...nodes, passages: passages?.vectors ?? 0 };
+  }
+
+  /** Bytes the tenant's in-memory indexes hold (nodes and passages). */
+  indexBytes(tenantId: string): number {
+    const n = this.index.stats(tenantId);
+    const p = this.passageIndex?.stats(tenantId);
+    return n.vectors * n.bytes_per_vector + (p ? p.vectors * p.bytes_per_vector : 0);
   }
 
   /** How many vectors the tenant has, without loading its index. */
@@ -161,45 +213,100 @@ export class VectorStore {
   }
 
   /**
-   * One slice of loading the tenant's index in the background (`limit` vectors); true once
-   * it is complete. Until then, queries are answered exactly from vec0.
+   * One slice of loading the tenant's indexes in the background (`limit` vectors): node
+   * vectors, then passages; true once both are complete. Until then, queries are answered
+   * exactly from storage.
    */
   async loadSome(tenantId: string, limit: number): Promise<boolean> {
-    return await this.index.loadSome(tenantId, limit);
+    if (!await this.index.loadSome(tenantId, limit)) return false;
+    return this.passageIndex ? await this.passageIndex.loadSome(tenantId, limit) : true;
   }
 
-  /** Marks these tenants' indexes as loading in the background (queries go to vec0 meanwhile). */
+  /** Marks these tenants' indexes as loading in the background (queries go to storage meanwhile). */
   async willLoad(tenantIds: string[]): Promise<void> {
     await this.index.willLoad(tenantIds);
+    await this.passageIndex?.willLoad(tenantIds);
+  }
+
+  private async loading(tenantId: string): Promise<boolean> {
+    return await this.index.isLoading(tenantId) || (await this.passageIndex?.isLoading(tenantId)) === true;
   }
 
   /**
    * The `k` nodes nearest to a vector that pass the filters, nearest first, from the
-   * in-memory index: over-fetches until the filters leave k (or every vector was seen).
-   * Hits are checked against the nodes table: a deleted node's vector, or one whose seq a
-   * newer node took, is dropped and pruned from the index.
+   * in-memory indexes: a node's score is the best of its own vector's and its passages'.
+   * Candidates come from both indexes (passages grouped by note), over-fetching until the
+   * filters leave k (or every vector was seen); each candidate is then scored whole, so a
+   * node's score never depends on which list found it. Hits are checked against the nodes
+   * table: a deleted node's vectors, or ones whose seq a newer node took, are dropped and
+   * pruned from the indexes.
    */
   async nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): Promise<ScoredNode[]> {
     if (k <= 0) return [];
-    if (await this.index.isLoading(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
+    if (await this.loading(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
     const filtered = isFiltered(filter);
     const available = await this.index.warm(tenantId);
+    if (available === 0) return [];
+    const passagesHeld = (await this.passageIndex?.warm(tenantId)) ?? 0;
     let want = Math.min(k, available);
     for (;;) {
       const hits = await this.index.search(tenantId, vec, want);
-      const live = await this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
-      const stale = hits.filter((h) => (filtered ? live.has(h.seq) && live.get(h.seq) !== h.id : live.get(h.seq) !== h.id));
-      if (stale.length) this.index.forget(tenantId, stale.map((h) => h.seq));
-      const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
+      if (passagesHeld === 0) {
+        // No passages: each hit is its node's score already.
+        const live = await this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
+        const stale = hits.filter((h) => (filtered ? live.has(h.seq) && live.get(h.seq) !== h.id : live.get(h.seq) !== h.id));
+        if (stale.length) this.index.forget(tenantId, stale.map((h) => h.seq));
+        const out = hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
+        if (out.length >= k || want >= available) return out.slice(0, k);
+        want = Math.min(want * 4, available);
+        continue;
+      }
+      const passageHits = await this.passagesNear(tenantId, vec, want, passagesHeld);
+      const seqs = [...new Set([...hits.map((h) => h.seq), ...passageHits.map((h) => h.owner!)])];
+      const live = await this.d.nodes.passing(tenantId, seqs, filter);
+      const stale = (seq: number, id: string) => (filtered ? live.has(seq) && live.get(seq) !== id : live.get(seq) !== id);
+      const staleNodes = hits.filter((h) => stale(h.seq, h.id));
+      if (staleNodes.length) this.index.forget(tenantId, staleNodes.map((h) => h.seq));
+      const stalePassages = passageHits.filter((h) => stale(h.owner!, h.id));
+      if (stalePassages.length) this.passageIndex?.forget(tenantId, stalePassages.map((h) => h.seq));
+      const ids = new Map([...hits, ...passageHits.map((h) => ({ seq: h.owner!, id: h.id }))].filter((h) => live.get(h.seq) === h.id).map((h) => [h.seq, h.id]));
+      const out = (await this.scoreNodes(tenantId, vec, [...ids.keys()])).filter((h) => ids.get(h.seq) === h.id).sort(byScore);
+      // Every node vector seen: every node with a vector was a candidate, scored whole.
       if (out.length >= k || want >= available) return out.slice(0, k);
       want = Math.min(want * 4, available);
     }
   }
 
+  /** The passages nearest to a vector, enough of them to cover `nodes` distinct notes (or all held). */
+  private async passagesNear(tenantId: string, vec: Float32Array, nodes: number, held: number): Promise<IndexHit[]> {
+    if (!this.passageIndex || held === 0) return [];
+    let want = Math.min(held, nodes * 2);
+    for (;;) {
+      const hits = await this.passageIndex.search(tenantId, vec, want);
+      if (want >= held || new Set(hits.map((h) => h.owner)).size >= nodes) return hits;
+      want = Math.min(held, want * 4);
+    }
+  }
+
+  /** Each node's similarity: the best of its own vector's and its passages' (the passage named when it wins). */
+  private async scoreNodes(tenantId: string, vec: Float32Array, seqs: number[]): Promise<ScoredNode[]> {
+    const best = new Map<number, ScoredNode>();
+    for (const h of await this.index.scoreOf(tenantId, vec, seqs)) best.set(h.seq, { seq: h.seq, id: h.id, score: h.score });
+    if (this.passageIndex) {
+      const keys = await this.passageIndex.keysOf(tenantId, seqs);
+      for (const p of await this.passageIndex.scoreOf(tenantId, vec, keys)) {
+        const cur = best.get(p.owner!);
+        if (!cur || p.score > cur.score) best.set(p.owner!, { seq: p.owner!, id: p.id, score: p.score, passage: p.seq });
+      }
+    }
+    return [...best.values()];
+  }
+
   /**
-   * nearest() from vec0 by brute force, while the in-memory index is loading in the
+   * nearest() from storage by brute force, while an in-memory index is loading in the
    * background; scored like similarities() in that state (the stored floats' dot product),
-   * so a node's score does not depend on which of the two found it.
+   * so a node's score does not depend on which of the two found it. Candidates are the
+   * nearest by their own vectors; each is then scored with its passages too.
    */
   private async nearestExact(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter): Promise<ScoredNode[]> {
     let want = k;
@@ -208,15 +315,23 @@ export class VectorStore {
       const live = await this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
       const kept = hits.filter((h) => live.get(h.seq) === h.id);
       if (kept.length >= k || hits.length < want || want >= VEC0_MAX_K) {
-        const exact = new Map((await this.exactScores(tenantId, vec, kept.slice(0, k).map((h) => h.seq))).map((r) => [r.seq, r.score]));
-        return kept.slice(0, k).map((h) => ({ seq: h.seq, id: h.id, score: exact.get(h.seq) ?? 1 - h.distance }));
+        const ids = new Map(kept.map((h) => [h.seq, h.id]));
+        return (await this.exactScores(tenantId, vec, [...ids.keys()])).map((h) => ({ ...h, id: ids.get(h.seq)! })).sort(byScore).slice(0, k);
       }
       want = Math.min(want * 4, VEC0_MAX_K);
     }
   }
 
-  private async exactScores(tenantId: string, vec: Float32Array, seqs: number[]): Promise<Array<{ seq: number; score: number }>> {
-    return (await this.d.repo.bySeqs(tenantId, seqs)).map((r) => ({ seq: r.seq, score: dot(vec, new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4)) }));
+  /** Exact similarities from the stored floats: each node's own vector's and its passages', the best kept. */
+  private async exactScores(tenantId: string, vec: Float32Array, seqs: number[]): Promise<Array<{ seq: number; score: number; passage?: number }>> {
+    const best = new Map<number, { seq: number; score: number; passage?: number }>();
+    for (const r of await this.d.repo.bySeqs(tenantId, seqs)) best.set(r.seq, { seq: r.seq, score: dot(vec, floatsOf(r.embedding)) });
+    for (const p of (await this.d.passages?.ofSeqs(tenantId, seqs)) ?? []) {
+      const score = dot(vec, floatsOf(p.embedding));
+      const cur = best.get(p.owner);
+      if (cur && score > cur.score) best.set(p.owner, { seq: p.owner, score, passage: p.seq });
+    }
+    return [...best.values()];
   }
 
   /**
@@ -226,14 +341,20 @@ export class VectorStore {
    */
   async similarities(tenantId: string, vec: Float32Array, seqs: number[]): Promise<ScoredNode[]> {
     if (seqs.length === 0) return [];
-    if (await this.index.isLoading(tenantId)) {
+    if (await this.loading(tenantId)) {
       const rows = await this.exactScores(tenantId, vec, seqs);
       const live = await this.d.nodes.passing(tenantId, rows.map((r) => r.seq), {});
-      return rows.filter((r) => live.has(r.seq)).map((r) => ({ seq: r.seq, id: live.get(r.seq)!, score: r.score }));
+      return rows.filter((r) => live.has(r.seq)).map((r) => ({ ...r, id: live.get(r.seq)! }));
     }
-    const hits = await this.index.scoreOf(tenantId, vec, seqs);
+    const hits = await this.scoreNodes(tenantId, vec, seqs);
     const live = await this.d.nodes.passing(tenantId, hits.map((h) => h.seq), {});
-    return hits.filter((h) => live.get(h.seq) === h.id).map((h) => ({ seq: h.seq, id: h.id, score: h.score }));
+    return hits.filter((h) => live.get(h.seq) === h.id);
+  }
+
+  /** Where these passages lie in their notes (for the snippet that shows the passage that matched). */
+  async passageSpans(tenantId: string, keys: number[]): Promise<Map<number, PassageSpan>> {
+    if (!this.d.passages || keys.length === 0) return new Map();
+    return new Map((await this.d.passages.spans(tenantId, keys)).map((s) => [Number(s.key), s]));
   }
 
   /** The k nodes nearest to a vector, nearest first; distance = 1 - approximate cosine. */
@@ -245,4 +366,11 @@ export class VectorStore {
   async knnExact(tenantId: string, vec: Float32Array, k: number): Promise<KnnHit[]> {
     return await this.d.repo.knnExact(tenantId, vec, k);
   }
+}
+
+const byScore = (a: { score: number; seq: number }, b: { score: number; seq: number }) => b.score - a.score || a.seq - b.seq;
+
+/** A stored vector's floats (copied when its bytes are not 4-aligned, as PostgreSQL's bytea may be). */
+function floatsOf(b: Buffer | Uint8Array): Float32Array {
+  return b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }

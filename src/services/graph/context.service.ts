@@ -81,6 +81,8 @@ interface Candidate {
 /** Ranks a query as GET /nodes does (search.service.ts). */
 export interface QueryRanker {
   rank(tenantId: string, query: string, mode: ContextMode, filter?: { occurred_after?: string; occurred_before?: string; tags?: string[] }): Promise<CalibratedHit[]>;
+  /** The passage of each long note that matched the query by meaning (search.service.ts). */
+  matchedPassages?(tenantId: string, query: string, seqs: number[]): Promise<Map<number, { start: number; end: number }>>;
 }
 
 /** A node's highlights, re-anchored (services/highlights): what the reader marked and noted. */
@@ -196,17 +198,32 @@ export class ContextService {
       if (card.active_project) reasons.push('active_project');
       out.push(this.entry(card, (score + tie) / 1.02, reasons));
     }
-    return { nodes: await this.withPassages(tenantId, rank(out, req.limit), terms) };
+    const shown = rank(out, req.limit);
+    const seqOf = new Map([...cards.values()].map((c) => [c.id, c.seq]));
+    const byMeaning = query && this.d.search.matchedPassages ? await this.d.search.matchedPassages(tenantId, query, shown.map((n) => seqOf.get(n.id)).filter((s) => s !== undefined)) : new Map();
+    const meaning = new Map(shown.filter((n) => byMeaning.has(seqOf.get(n.id))).map((n) => [n.id, byMeaning.get(seqOf.get(n.id))!]));
+    return { nodes: await this.withPassages(tenantId, shown, terms, meaning) };
   }
 
-  /** The passages of the nodes shown: the best two for the query's words (the opening one without a query). */
-  private async withPassages(tenantId: string, nodes: ContextNode[], terms: string[]): Promise<ContextNode[]> {
+  /**
+   * The passages of the nodes shown: the best two for the query's words (the opening one
+   * without a query), and the passage of a long note that matched by meaning: first when no
+   * passage holds the query's words, else in place of the second.
+   */
+  private async withPassages(tenantId: string, nodes: ContextNode[], terms: string[], byMeaning = new Map<string, { start: number; end: number }>()): Promise<ContextNode[]> {
     const bodies = await this.d.repo.bodies(tenantId, nodes.map((n) => n.id));
     const marked = await this.d.highlights?.highlightsFor(tenantId, nodes.map((n) => n.id)) ?? new Map();
     for (const n of nodes) {
       const body = bodies.get(n.id) ?? '';
       const [field, text] = body.trim() ? (['body', body] as const) : n.summary.trim() ? (['summary', n.summary] as const) : (['title', n.title] as const);
-      n.passages = bestPassages(text, terms, terms.length ? MAX_PASSAGES : 1).map((p) => ({ text: p.text, start: p.start, end: p.end, field }));
+      const words = bestPassages(text, terms, terms.length ? MAX_PASSAGES : 1);
+      const meant = field === 'body' ? byMeaning.get(n.id) : undefined;
+      const chosen: Array<{ text: string; start: number; end: number }> = words;
+      if (meant && meant.end <= text.length && !words.some((p) => p.start < meant.end && meant.start < p.end)) {
+        const passage = { text: text.slice(meant.start, meant.end), start: meant.start, end: meant.end };
+        chosen.splice(0, chosen.length, ...(words[0] && words[0].score > 0 ? [words[0], passage] : [passage, ...words.slice(0, MAX_PASSAGES - 1).filter((p) => p.score > 0)]));
+      }
+      n.passages = chosen.slice(0, MAX_PASSAGES).map((p) => ({ text: p.text, start: p.start, end: p.end, field }));
       n.highlights = (marked.get(n.id) ?? []).filter((h: { orphaned?: boolean }) => !h.orphaned).map((h: { id: string; text: string; note: string | null }) => ({ id: h.id, text: h.text, note: h.note ?? null }));
     }
     return nodes;

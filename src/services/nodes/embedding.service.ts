@@ -12,7 +12,8 @@ import type { CalibrationsRepo } from '../../repos/calibrations.repo.js';
 import type { NodesRepo } from '../../repos/nodes.repo.js';
 import { mentionedDates } from '../../search/query-dates.js';
 import { CALIBRATION_SET_HASH, calibrateModel, UNCALIBRATED, type Calibration } from '../../search/calibration.js';
-import { embeddingText, textHash } from '../../search/embedding-text.js';
+import { embeddingKey, embeddingText, passageEmbeddingText } from '../../search/embedding-text.js';
+import { embeddedPassages } from '../../search/passages.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
 import { EMBED_JOB, embedDedupeKey, type EmbedJobPayload } from './embed-job.js';
 
@@ -58,7 +59,9 @@ export class EmbeddingService {
     return (this.initialised ??= (async () => {
       await this.d.embedder.ready;
       const { modelId, dimension } = this.d.embedder;
-      if (await this.d.vectors.ensureSpace(modelId, dimension, iso(this.d.clock.now()))) await this.queueBacklog();
+      // A new model re-embeds everything; else notes left without vectors (an upgrade that
+      // added passages, a job lost with an old version) are queued again (deduplicated).
+      if (await this.d.vectors.ensureSpace(modelId, dimension, iso(this.d.clock.now())) || (await this.d.nodes.unembedded(1)).length) await this.queueBacklog();
       await this.calibrate();
     })());
   }
@@ -146,13 +149,22 @@ export class EmbeddingService {
     for (const j of jobs) (byTenant.get(j.tenantId) ?? byTenant.set(j.tenantId, []).get(j.tenantId)!).push(j.payload.node_id);
     for (const [tenantId, ids] of byTenant) {
       const rows = await this.d.nodes.getByIds(tenantId, ids); // deleted nodes simply drop out
-      const pending = rows.map((r) => ({ id: r.id, text: embeddingText(r), done: r.embedded_hash, row: r })).filter((x) => x.done !== textHash(x.text));
+      const pending = rows.filter((r) => r.embedded_hash !== embeddingKey(r)).map((r) => ({ id: r.id, text: embeddingText(r), row: r, spans: embeddedPassages(r.body_markdown) }));
       if (pending.length === 0) continue;
       // The same background pass over a node's new text keeps the dates it mentions, read
       // relative to the node's own date (chrono costs ~3 µs a character: not on the write path).
       for (const p of pending) await this.d.nodes.setMentionedDates(tenantId, p.id, mentionedDates(`${p.row.title}\n${p.row.summary}\n${p.row.body_markdown}`, new Date(p.row.occurred_at ?? p.row.created_at)));
-      const vectors = await this.d.embedder.embed(pending.map((x) => x.text));
-      await this.d.vectors.storeNodeVectors(tenantId, pending.map((x, i) => ({ nodeId: x.id, text: x.text, vector: vectors[i] })), this.d.embedder.modelId);
+      // One model request for the notes and their passages (the scheduler cuts it into chunks
+      // a waiting query can pass between).
+      const texts = pending.flatMap((x) => [x.text, ...x.spans.map((sp) => passageEmbeddingText(x.row.title, x.row.body_markdown, sp))]);
+      const vectors = await this.d.embedder.embed(texts);
+      let at = 0;
+      const writes = pending.map((x) => {
+        const vector = vectors[at++];
+        const passages = x.spans.map((sp) => ({ start: sp.start, end: sp.end, vector: vectors[at++] }));
+        return { nodeId: x.id, text: x.text, vector, ...(x.spans.length ? { passages: { body: x.row.body_markdown, vectors: passages } } : {}) };
+      });
+      await this.d.vectors.storeNodeVectors(tenantId, writes, this.d.embedder.modelId);
     }
   }
 }

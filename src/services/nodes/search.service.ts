@@ -12,7 +12,7 @@ import { abstentionFloor, semanticEvidence, semanticScore, type Scale } from '..
 import type { TenantGate } from '../../search/tenant-gate.js';
 import { fuseCalibrated, hybridKeywordWeight, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
-import { highlightsFor } from '../../search/highlights.js';
+import { highlightsFor, snippetOf } from '../../search/highlights.js';
 import { keywordScore, maxAttainableBm25 } from '../../search/keyword-score.js';
 import { NORMALISE_DEPTH, type RankedHit } from '../../search/fusion.js';
 import { roundScore } from '../../search/score.js';
@@ -61,7 +61,7 @@ export class SearchService {
     const sides = await this.sides(tenantId, query, filter, p.mode, pool);
     const served = rankSides(sides, p.mode);
     const pageHits = served.slice(offset, offset + p.per_page);
-    const data = await this.hydrate(tenantId, pageHits, contentTerms(query));
+    const data = await this.hydrate(tenantId, pageHits, contentTerms(query), sides.passages);
     if (p.mode === 'hybrid') data.forEach((d, i) => (d.match_provenance = { keyword: pageHits[i].keyword, semantic: pageHits[i].semantic, score: roundScore(pageHits[i].score, 6) }));
     return {
       data,
@@ -135,24 +135,53 @@ export class SearchService {
     }
     const vector = await vectorPromise;
     const semantic = vector ? await this.vectors.nearest(tenantId, vector, pool, filter) : [];
+    // The passage of a long note that scored it (when closer than the note as a whole).
+    const passages = new Map<number, number>();
     // Every keyword hit's own similarity, not only of those in the k-NN pool: a node's
     // hybrid score must not depend on how many closer notes the tenant holds.
     const inPool = new Set(semantic.map((h) => h.seq));
-    const keywordCosine = vector && keyword.length ? (await this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq))).map((h) => ({ seq: h.seq, score: h.score })) : [];
+    const cosines = vector && keyword.length ? await this.vectors.similarities(tenantId, vector, keyword.filter((h) => !inPool.has(h.seq)).map((h) => h.seq)) : [];
+    for (const h of [...semantic, ...cosines]) if (h.passage !== undefined) passages.set(h.seq, h.passage);
+    const keywordCosine = cosines.map((h) => ({ seq: h.seq, score: h.score }));
     const scale = vector ? (await this.embedding.ready()).query : null;
     const vectorCount = vector ? await this.vectors.count(tenantId) : 0;
     const gate = scale && this.gates ? await this.gates.gateFor(tenantId, vectorCount, scale) : null;
-    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, gate, vectors: vectorCount, queryTerms: terms.length, totalMatches };
+    return { keyword, maxBm25, semantic: semantic.map((h) => ({ seq: h.seq, score: h.score })), keywordCosine, scale, gate, vectors: vectorCount, queryTerms: terms.length, totalMatches, passages };
   }
 
-  /** Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights for `terms`. */
-  private async hydrate(tenantId: string, hits: { seq: number }[], terms?: string[]): Promise<NodeDto[]> {
+  /**
+   * The passage by which each of these nodes matched a query by meaning (its text and where
+   * it lies in the body), for those a passage scored: what context shows beside the passages
+   * that hold the query's words.
+   */
+  async matchedPassages(tenantId: string, query: string, seqs: number[]): Promise<Map<number, { start: number; end: number }>> {
+    const vector = seqs.length ? await this.embedding.embedQuery(query) : null;
+    if (!vector) return new Map();
+    const keys = new Map((await this.vectors.similarities(tenantId, vector, seqs)).filter((h) => h.passage !== undefined).map((h) => [h.seq, h.passage!]));
+    const spans = await this.vectors.passageSpans(tenantId, [...keys.values()]);
+    return new Map([...keys].filter(([, k]) => spans.has(k)).map(([seq, k]) => [seq, spans.get(k)!]));
+  }
+
+  /**
+   * Node DTOs of these hits, in order (a node deleted meanwhile drops out), with highlights
+   * for `terms`; a node a passage matched by meaning carries that passage (and, when none of
+   * the query's words is in it, the passage is its snippet).
+   */
+  private async hydrate(tenantId: string, hits: { seq: number }[], terms?: string[], passages?: Map<number, number>): Promise<NodeDto[]> {
     const rows = new Map((await this.repo.nodesBySeqs(tenantId, hits.map((h) => h.seq))).map((r) => [r.seq, r]));
     const present = hits.map((h) => rows.get(h.seq)).filter((r) => r !== undefined);
     const para = await this.nodes.paraItemIdsMany(tenantId, present.map((r) => r.id));
+    const keys = passages ? present.map((r) => passages.get(r.seq)).filter((k) => k !== undefined) : [];
+    const spans = await this.vectors.passageSpans(tenantId, keys);
     return present.map((r) => {
       const dto = toNodeDto(r, para.get(r.id) ?? []);
       if (terms) dto.highlights = highlightsFor(r, terms);
+      const key = passages?.get(r.seq);
+      const span = key === undefined ? undefined : spans.get(key);
+      if (span && span.node_id === r.id && span.end <= r.body_markdown.length) {
+        dto.passage = { text: r.body_markdown.slice(span.start, span.end), start: span.start, end: span.end };
+        if (dto.highlights && !dto.highlights.length) dto.highlights = [{ field: 'body', ...snippetOf(plainText(dto.passage.text), []) }];
+      }
       return dto;
     });
   }
@@ -176,6 +205,8 @@ export interface SearchSides {
   /** The query's content terms (stopwords dropped): a longer question gives meaning more weight. */
   queryTerms: number;
   totalMatches?: number;
+  /** Nodes a passage scored on the semantic side: node seq → the passage's key. */
+  passages?: Map<number, number>;
 }
 
 /** Ranks a query's sides on absolute scores, with abstention on the semantic side. */
@@ -208,3 +239,5 @@ export function semanticOnlyMin(sides: SearchSides): number {
   const best = sides.semantic.reduce((m, h) => Math.max(m, h.score), -Infinity);
   return best > sides.gate.speak ? sides.gate.list : Infinity;
 }
+
+const plainText = (s: string) => s.replace(/\s+/g, ' ').trim();

@@ -1,0 +1,96 @@
+// Long notes are embedded per passage: a paragraph in the middle of a long note is found by
+// meaning, the hit names that passage, context shows it, and edits and deletes keep the
+// passage vectors in step with the text.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { raw } from '../helpers/raw.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await makeTestApp();
+  await t.s.queue.start();
+});
+afterEach(() => t.close());
+
+const FILLER = [
+  'The quarterly budget review covered office rent, travel claims and the printer lease renewal for next year.',
+  'Parking permits for the east lot are issued by facilities each January; lost permits cost a small fee.',
+  'The team offsite moved to the lakeside venue because the conference hall was booked for a trade fair.',
+  'Expense reports older than ninety days need a manager signature and a scanned copy of each receipt.',
+  'The intranet search was upgraded last spring and the old wiki pages were archived in read-only mode.',
+  'Fire drills happen twice a year; wardens wear orange vests and count everyone at the assembly point.',
+  'The coffee machine on the third floor is descaled every Friday by whoever arrives first that morning.',
+  'New starters receive a laptop, a badge and a welcome pack with the floor plan and the holiday calendar.',
+];
+const KEY = 'Sourdough starter: feed the levain twice daily with equal weights of rye flour and water, keep it near twenty four degrees, and bake once it doubles and smells tangy.';
+
+function longBody(withKey = true): string {
+  const paras = [...FILLER.slice(0, 4), ...(withKey ? [KEY] : []), ...FILLER.slice(4)];
+  return paras.map((p) => `${p} ${p}`).join('\n\n');
+}
+
+async function post(body: Record<string, unknown>) {
+  const res = await t.req('POST', '/api/v1/nodes', body);
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string };
+}
+
+async function search(q: string, mode = 'semantic') {
+  const res = await t.req('GET', `/api/v1/nodes?mode=${mode}&query=${encodeURIComponent(q)}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as { data: Array<{ id: string; title: string; body_markdown: string; passage?: { text: string; start: number; end: number }; highlights?: Array<{ snippet: string }> }> };
+}
+
+const passageRows = async (nodeId: string) => Number((await raw(t.s.db).prepare('SELECT count(*) AS n FROM node_passages WHERE node_id = ?').get(nodeId) as { n: number }).n);
+
+describe('passages of long notes', () => {
+  beforeEach(async () => {
+    for (const f of FILLER) await post({ title: f.split(' ').slice(0, 4).join(' '), content: f });
+  });
+
+  it('embeds a long note per passage and finds the one in its middle by meaning, naming it', async () => {
+    const office = await post({ title: 'Office handbook', content: longBody() });
+    await post({ title: 'Bread', content: 'Bread is made of flour.' });
+    await t.s.queue.idle();
+    expect(await passageRows(office.id)).toBeGreaterThan(3);
+
+    const r = await search('feed the levain twice daily with rye flour and water, bake once it doubles and smells tangy');
+    const hit = r.data.find((n) => n.id === office.id);
+    expect(hit, JSON.stringify(r.data.map((n) => n.title))).toBeDefined();
+    expect(r.data[0].id).toBe(office.id);
+    expect(hit!.passage).toBeDefined();
+    expect(hit!.passage!.text).toContain('levain');
+    expect(hit!.body_markdown.slice(hit!.passage!.start, hit!.passage!.end)).toBe(hit!.passage!.text);
+
+    // Context gives the agent that passage to read.
+    const ctx = await t.req('POST', '/api/v1/context', { query: 'feed the levain twice daily with rye flour and water, bake once it doubles and smells tangy', limit: 5 });
+    expect(ctx.status).toBe(200);
+    const node = ((await ctx.json()) as { nodes: Array<{ id: string; passages: Array<{ text: string }> }> }).nodes.find((n) => n.id === office.id);
+    expect(node?.passages.some((p) => p.text.includes('levain'))).toBe(true);
+  });
+
+  it('follows edits and deletes: passages are replaced with the text and leave with the node', async () => {
+    const office = await post({ title: 'Office handbook', content: longBody() });
+    await t.s.queue.idle();
+    expect((await search('feed the levain twice daily with rye flour and water, bake once it doubles and smells tangy')).data[0]?.passage?.text).toContain('levain');
+
+    // The paragraph is edited out: no passage of the note speaks of it any more.
+    expect((await t.req('PATCH', `/api/v1/nodes/${office.id}`, { content: longBody(false) })).status).toBe(200);
+    await t.s.queue.idle();
+    const after = (await search('feed the levain twice daily with rye flour and water, bake once it doubles and smells tangy')).data.find((n) => n.id === office.id);
+    expect(after?.passage?.text ?? '').not.toContain('levain');
+
+    // Cut short: a note that fits in one passage keeps none.
+    expect((await t.req('PATCH', `/api/v1/nodes/${office.id}`, { content: KEY })).status).toBe(200);
+    await t.s.queue.idle();
+    expect(await passageRows(office.id)).toBe(0);
+    expect((await search('feed the levain twice daily with rye flour and water, bake once it doubles and smells tangy')).data[0]?.id).toBe(office.id);
+
+    const again = await post({ title: 'Office handbook 2', content: longBody() });
+    await t.s.queue.idle();
+    expect(await passageRows(again.id)).toBeGreaterThan(3);
+    expect((await t.req('DELETE', `/api/v1/nodes/${again.id}`)).status).toBe(204);
+    expect(await passageRows(again.id)).toBe(0);
+    expect((await search('feed the levain twice daily with rye flour and water, bake once it doubles and smells tangy')).data.map((n) => n.id)).not.toContain(again.id);
+  });
+});
