@@ -169,6 +169,8 @@ export async function buildContainer(o: ServiceOptions) {
     queueDepth: async () => await queue.depth(),
     /** One tenant's queued and running jobs: /health shows a caller only its own. */
     queueDepthOf: async (tenantId: string) => await queue.depthOf(tenantId),
+    /** One tenant's notes still waiting for their vectors (passages included): the embedding's progress. */
+    embeddingPendingOf: async (tenantId: string) => await repos.nodes.unembeddedCount(tenantId),
     storage,
   };
 

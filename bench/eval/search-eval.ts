@@ -6,6 +6,7 @@
 //   before  the previous hybrid: per-query min-max convex fusion of the same two lists
 //   rrf60   plain RRF(60) of BM25 and the semantic list
 //   context POST /context with the query (its first 100): it must rank at least as well as hybrid
+//   semantic_whole / hybrid_whole   the same with each note scored by its own vector only (no passages)
 // Then abstention: other collections' queries are asked against this one (they are about
 // something else), counting how many get no hit drawn in by meaning alone.
 import { SqliteStore } from '../../src/db/store/sqlite-store.js';
@@ -25,7 +26,7 @@ import { HYBRID_POOL, rankSides, type SearchSides } from '../../src/services/nod
 import type { Collection } from './collection.js';
 import { mean, ndcgAt, recallAt } from './metrics.js';
 
-export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60', 'context'] as const;
+export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60', 'context', 'semantic_whole', 'hybrid_whole'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
 
 export interface ModeScore {
@@ -114,6 +115,10 @@ export async function evaluateSearch(
       const plain = buildPlainFtsQuery(q.text);
       const bm25 = plain ? await s.repos.fts!.plainBm25(tenantId, plain, 100) : [];
       const semantic = await run('semantic');
+      s.vectors.usePassages = false;
+      const semanticWhole = await run('semantic');
+      const hybridWhole = ids(rankSides(await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL), 'hybrid'));
+      s.vectors.usePassages = true;
       const seqOf = new Map([...bm25, ...semantic].map((id, i) => [id, i]));
       const idOf = new Map([...seqOf].map(([id, i]) => [i, id]));
       const asHits = (list: string[]) => list.map((id, r) => ({ seq: seqOf.get(id)!, score: -r }));
@@ -124,6 +129,8 @@ export async function evaluateSearch(
         before: ids(fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length))),
         hybrid: ids(hybridHits),
         rrf60: fuseReciprocalRank(asHits(bm25), asHits(semantic)).map((h) => idOf.get(h.seq)!),
+        semantic_whole: semanticWhole,
+        hybrid_whole: hybridWhole,
         context: (await s.context.context(tenantId, { query: q.text, mode: 'hybrid', limit: 100 })).nodes.map((n) => n.id),
       };
       for (const m of EVAL_MODES) {
@@ -202,7 +209,7 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 export function formatTable(r: CollectionResult): string {
-  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60', context: 'context (POST /context)' };
+  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60', context: 'context (POST /context)', semantic_whole: 'semantic, no passages', hybrid_whole: 'hybrid, no passages' };
   const rows = EVAL_MODES.map(
     (m) =>
       `| ${label[m].padEnd(26)} | ${r.modes[m].ndcg10.toFixed(4)} | ${(r.modes[m].vs_bm25_pct >= 0 ? '+' : '') + r.modes[m].vs_bm25_pct.toFixed(1)}% | ${r.modes[m].recall100.toFixed(4)} | ${r.halves.odd[m].toFixed(4)} / ${r.halves.even[m].toFixed(4)} |`,

@@ -8,7 +8,15 @@ export const Health = z
     /** Why the status is degraded (e.g. the disk is full); absent when ok. */
     reason: z.string().optional(),
     /** Model state and queue depth: only for a caller with valid credentials (its own tenant's jobs). */
-    embedding: z.object({ state: z.enum(['loading', 'ready', 'error']), model: z.string(), dimension: z.number(), error: z.string().optional() }).optional(),
+    embedding: z
+      .object({
+        state: z.enum(['loading', 'ready', 'error']),
+        model: z.string(),
+        dimension: z.number(),
+        error: z.string().optional(),
+        pending: z.number().int().optional().openapi({ description: "The caller's notes still waiting for their vectors (a long note's passages included): the background embedding's progress" }),
+      })
+      .optional(),
     jobs: z.object({ queued: z.number().int() }).optional(),
   })
   .openapi('Health');

@@ -58,6 +58,8 @@ export class VectorStore {
   private readonly events = new EventEmitter();
   private readonly index: SemanticIndexes;
   private readonly passageIndex: SemanticIndexes | null;
+  /** False: nodes are scored by their own vectors only (a comparison for `npm run eval` and `npm run bench`). */
+  usePassages = true;
 
   constructor(private readonly d: VectorStoreDeps) {
     this.index = new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await d.repo.page(t, after, limit), some: async (t, ids) => await d.repo.some(t, ids) });
@@ -247,7 +249,7 @@ export class VectorStore {
     const filtered = isFiltered(filter);
     const available = await this.index.warm(tenantId);
     if (available === 0) return [];
-    const passagesHeld = (await this.passageIndex?.warm(tenantId)) ?? 0;
+    const passagesHeld = this.usePassages ? ((await this.passageIndex?.warm(tenantId)) ?? 0) : 0;
     let want = Math.min(k, available);
     for (;;) {
       const hits = await this.index.search(tenantId, vec, want);
@@ -292,7 +294,7 @@ export class VectorStore {
   private async scoreNodes(tenantId: string, vec: Float32Array, seqs: number[]): Promise<ScoredNode[]> {
     const best = new Map<number, ScoredNode>();
     for (const h of await this.index.scoreOf(tenantId, vec, seqs)) best.set(h.seq, { seq: h.seq, id: h.id, score: h.score });
-    if (this.passageIndex) {
+    if (this.passageIndex && this.usePassages) {
       const keys = await this.passageIndex.keysOf(tenantId, seqs);
       for (const p of await this.passageIndex.scoreOf(tenantId, vec, keys)) {
         const cur = best.get(p.owner!);
@@ -326,7 +328,7 @@ export class VectorStore {
   private async exactScores(tenantId: string, vec: Float32Array, seqs: number[]): Promise<Array<{ seq: number; score: number; passage?: number }>> {
     const best = new Map<number, { seq: number; score: number; passage?: number }>();
     for (const r of await this.d.repo.bySeqs(tenantId, seqs)) best.set(r.seq, { seq: r.seq, score: dot(vec, floatsOf(r.embedding)) });
-    for (const p of (await this.d.passages?.ofSeqs(tenantId, seqs)) ?? []) {
+    for (const p of (this.usePassages ? await this.d.passages?.ofSeqs(tenantId, seqs) : undefined) ?? []) {
       const score = dot(vec, floatsOf(p.embedding));
       const cur = best.get(p.owner);
       if (cur && score > cur.score) best.set(p.owner, { seq: p.owner, score, passage: p.seq });

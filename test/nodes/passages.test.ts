@@ -94,3 +94,16 @@ describe('passages of long notes', () => {
     expect((await search('feed the levain twice daily with rye flour and water, bake once it doubles and smells tangy')).data.map((n) => n.id)).not.toContain(again.id);
   });
 });
+
+describe('embedding progress', () => {
+  it('/health tells a tenant how many of its notes still wait for their vectors, passages included', async () => {
+    await t.s.queue.stop();
+    await post({ title: 'Office handbook', content: longBody() });
+    await post({ title: 'Short', content: 'A short note.' });
+    const pending = async () => ((await (await t.req('GET', '/health')).json()) as { embedding: { pending: number } }).embedding.pending;
+    expect(await pending()).toBe(2);
+    await t.s.queue.start();
+    await t.s.queue.idle();
+    expect(await pending()).toBe(0);
+  });
+});

@@ -41,7 +41,7 @@ export function healthRoutes(s: Services) {
       const base = { status: reason ? ('degraded' as const) : ('ok' as const), version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), ...(reason ? { reason } : {}) };
       if (operator) return c.json({ ...base, embedding, jobs: { queued: await s.status.queueDepth() } }, 200);
       if (!principal) return c.json(base, 200);
-      return c.json({ ...base, embedding, jobs: { queued: await s.status.queueDepthOf(principal.tenantId) } }, 200);
+      return c.json({ ...base, embedding: { ...embedding, pending: await s.status.embeddingPendingOf(principal.tenantId) }, jobs: { queued: await s.status.queueDepthOf(principal.tenantId) } }, 200);
     },
   );
   return r;
