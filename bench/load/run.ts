@@ -2,13 +2,17 @@
 // hybrid, write) for RHIZOME_LOAD_SECONDS against a real server holding RHIZOME_LOAD_NODES
 // notes embedded by the bundled model. Every configuration in RHIZOME_LOAD_CONFIGS runs on
 // a copy of the same seeded data folder, one after the other in the same run, so their
-// figures compare side by side. Prints one JSON line per configuration and a summary.
+// figures compare side by side, on each target of RHIZOME_LOAD_TARGETS in turn (sqlite by
+// default; postgres and postgres-nginx: bench/load/targets.ts, with RHIZOME_LOAD_DATABASE_URL).
+// Prints one JSON line per configuration and target, and a summary.
 import { loadavg, availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Tuning } from '../../src/config.js';
 import { loadNotes, loadQueries } from './corpus.js';
-import { cloneDataDir, drained, seed, startServer } from './server.js';
+import { PgSeeds } from './postgres.js';
+import { drained, seed, startServer } from './server.js';
+import { startTarget, targetsFrom, type TargetName } from './targets.js';
 import { mixFrom, runTraffic, type Kind, type KindResult } from './traffic.js';
 import { BENCH_FEEDS, prepareFeeds, type FeedLoad } from './feeds.js';
 
@@ -47,6 +51,10 @@ const CONFIGS: Record<string, Tuning> = {
 const chosen = (env.RHIZOME_LOAD_CONFIGS ?? 'before,after').split(',').map((c) => c.trim()).filter(Boolean);
 for (const c of chosen) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c} (known: ${Object.keys(CONFIGS).join(', ')})`);
 
+const targets = targetsFrom(env.RHIZOME_LOAD_TARGETS ?? 'sqlite');
+const onPostgres = targets.some((t) => t !== 'sqlite');
+if (onPostgres && !env.RHIZOME_LOAD_DATABASE_URL) throw new Error('RHIZOME_LOAD_TARGETS names a PostgreSQL target: set RHIZOME_LOAD_DATABASE_URL to a server on which the bench may create databases');
+
 const started = Date.now();
 const notes = loadNotes(ROOT, nodes);
 const queries = loadQueries(ROOT, 40_000);
@@ -72,27 +80,31 @@ if (reuse && reuse.ids.length === nodes) {
   console.log(JSON.stringify({ kind: 'load_seed', nodes: ids.length, seconds: Math.round((Date.now() - seeding) / 100) / 10 }));
 }
 
+const pg = onPostgres ? new PgSeeds(env.RHIZOME_LOAD_DATABASE_URL!, ROOT, seededDir) : null;
 const results: Record<string, { total_rps: number; errors: number; kinds: Record<Kind, KindResult> }> = {};
-for (const mixName of mixes) {
-  const mix = mixFrom(mixName);
-  for (const name of chosen) {
-    const server = await startServer(ROOT, CONFIGS[name], cloneDataDir(seededDir));
-    const feeds = name === 'feeds-200' ? await prepareFeeds(server) : null;
-    const load_before = loadavg()[0];
-    const polling: FeedLoad | null = feeds?.start(seconds) ?? null;
-    const kinds = await runTraffic(server, { connections, mix, seconds, ids, queries });
-    await polling?.stop();
-    const load_after = loadavg()[0];
-    // RHIZOME_LOAD_DRAIN=0 skips waiting for the run's writes to be embedded (quicker sweeps).
-    const drain_ms = env.RHIZOME_LOAD_DRAIN === '0' ? null : await drained(server, 600_000, feeds ? BENCH_FEEDS : 0);
-    await server.stop();
-    rmSync(server.dataDir, { recursive: true, force: true });
-    const total = Object.values(kinds).reduce((s, k) => s + k.requests, 0);
-    const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
-    const key = `${mixName} · ${name}`;
-    results[key] = { total_rps: Math.round(total / seconds), errors, kinds };
-    console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, tuning: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, ...(polling ? { feed_polls: polling.polls, feed_304s: polling.notModified, feed_new_items: polling.newItems } : {}), per_kind: kinds }));
-  }
+try {
+  for (const mixName of mixes) for (const name of chosen) for (const target of targets) await runOne(mixName, name, target);
+} finally {
+  await pg?.close();
+}
+
+/** One configuration on one target: its server(s) started from the seeded data, the traffic, one JSON line. */
+async function runOne(mixName: string, name: string, target: TargetName): Promise<void> {
+  const server = await startTarget(target, ROOT, CONFIGS[name], seededDir, pg);
+  const feeds = name === 'feeds-200' ? await prepareFeeds(server) : null;
+  const load_before = loadavg()[0];
+  const polling: FeedLoad | null = feeds?.start(seconds) ?? null;
+  const kinds = await runTraffic(server, { connections, mix: mixFrom(mixName), seconds, ids, queries });
+  await polling?.stop();
+  const load_after = loadavg()[0];
+  // RHIZOME_LOAD_DRAIN=0 skips waiting for the run's writes to be embedded (quicker sweeps).
+  const drain_ms = env.RHIZOME_LOAD_DRAIN === '0' ? null : await drained(server, 600_000, feeds ? BENCH_FEEDS : 0);
+  await server.stop();
+  const total = Object.values(kinds).reduce((s, k) => s + k.requests, 0);
+  const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
+  const key = `${mixName} · ${name} · ${target}`;
+  results[key] = { total_rps: Math.round(total / seconds), errors, kinds };
+  console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, target, processes: server.processes, ...(server.routed ? { keys_by_process: server.routed } : {}), warmup_ms: server.warmup_ms, tuning: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, ...(polling ? { feed_polls: polling.polls, feed_304s: polling.notModified, feed_new_items: polling.newItems } : {}), per_kind: kinds }));
 }
 
 if (!seedDir) rmSync(seededDir, { recursive: true, force: true });
@@ -110,8 +122,26 @@ console.log(
         { total_rps: r.total_rps, errors: r.errors, p99_ms: Object.fromEntries((Object.keys(r.kinds) as Kind[]).map((k) => [k, p99(name, k)])) },
       ]),
     ),
+    // Issue 33's targets: PostgreSQL (one process) over SQLite, and two processes behind nginx over one.
+    ...(onPostgres ? { throughput_ratios: ratios() } : {}),
   }),
 );
+
+/** Per mix and configuration: postgres ÷ sqlite and postgres-nginx ÷ postgres total throughput, where both ran. */
+function ratios(): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const mixName of mixes) {
+    for (const name of chosen) {
+      const rps = (t: string) => results[`${mixName} · ${name} · ${t}`]?.total_rps;
+      const r: Record<string, number> = {};
+      const [lite, one, two] = [rps('sqlite'), rps('postgres'), rps('postgres-nginx')];
+      if (lite && one) r.postgres_over_sqlite = round(one / lite);
+      if (one && two) r.two_processes_over_one = round(two / one);
+      if (Object.keys(r).length) out[`${mixName} · ${name}`] = r;
+    }
+  }
+  return out;
+}
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;

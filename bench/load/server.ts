@@ -19,12 +19,15 @@ export interface BenchServer {
 /** RHIZOME_LOAD_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
 const nodeArgs = () => (process.env.RHIZOME_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-/** `tuning`: what the configuration under test changes (dist/serve-tuned.js injects it). */
-export async function startServer(root: string, tuning: Tuning, dataDir = mkdtempSync(join(tmpdir(), 'rhizome-load-'))): Promise<BenchServer> {
+/**
+ * `tuning`: what the configuration under test changes (dist/serve-tuned.js injects it);
+ * `env`: more of the server's environment (RHIZOME_DATABASE_URL for the PostgreSQL targets).
+ */
+export async function startServer(root: string, tuning: Tuning, dataDir = mkdtempSync(join(tmpdir(), 'rhizome-load-')), env: Record<string, string> = {}): Promise<BenchServer> {
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs(), join(root, 'dist/serve-tuned.js'), JSON.stringify({ tuning })], {
     cwd: dataDir,
     // Private fetches allowed: the feeds-200 configuration's feed server is on loopback (no other configuration fetches).
-    env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: '0', RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', RHIZOME_ALLOW_PRIVATE_FETCH: '1' },
+    env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_PORT: '0', RHIZOME_HOST: '127.0.0.1', RHIZOME_LOG: 'info', RHIZOME_ALLOW_PRIVATE_FETCH: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

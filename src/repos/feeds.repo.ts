@@ -75,30 +75,26 @@ export class FeedsRepo {
 
   /** Which of these item keys the feed has already seen. */
   async seenKeys(tenantId: string, feedId: string, keys: string[]): Promise<Set<string>> {
-    if (keys.length === 0) return new Set();
-    const list = JSON.stringify(keys);
-    const rows = await this.db.all(
-      this.db.engine === 'postgres'
-        ? sql<{ item_key: string }>`SELECT item_key FROM feed_items WHERE tenant_id = ${tenantId} AND feed_id = ${feedId}
-            AND item_key IN (SELECT value FROM json_array_elements_text(${list}::json) AS k(value))`
-        : sql<{ item_key: string }>`SELECT item_key FROM feed_items WHERE tenant_id = ${tenantId} AND feed_id = ${feedId}
-            AND item_key IN (SELECT value FROM json_each(${list}))`,
-    );
-    return new Set(rows.map((r) => r.item_key));
+    return await this.seen(tenantId, feedId, 'item_key', keys);
   }
 
   /** Item URLs the feed already has (an item whose GUID changed but whose URL did not is the same item). */
   async seenUrls(tenantId: string, feedId: string, urls: string[]): Promise<Set<string>> {
-    if (urls.length === 0) return new Set();
-    const list = JSON.stringify(urls);
+    return await this.seen(tenantId, feedId, 'url', urls);
+  }
+
+  /** The values of `column` among `values` that the feed's items already hold: one statement for keys and URLs. */
+  private async seen(tenantId: string, feedId: string, column: 'item_key' | 'url', values: string[]): Promise<Set<string>> {
+    if (values.length === 0) return new Set();
+    const list = JSON.stringify(values);
+    // The asked values as rows: the one place the engines' SQL differs.
+    const asked =
+      this.db.engine === 'postgres' ? sql`SELECT value FROM json_array_elements_text(${list}::json) AS a(value)` : sql`SELECT value FROM json_each(${list})`;
+    const col = sql.ref(column);
     const rows = await this.db.all(
-      this.db.engine === 'postgres'
-        ? sql<{ url: string }>`SELECT url FROM feed_items WHERE tenant_id = ${tenantId} AND feed_id = ${feedId}
-            AND url IN (SELECT value FROM json_array_elements_text(${list}::json) AS u(value))`
-        : sql<{ url: string }>`SELECT url FROM feed_items WHERE tenant_id = ${tenantId} AND feed_id = ${feedId}
-            AND url IN (SELECT value FROM json_each(${list}))`,
+      sql<{ value: string }>`SELECT ${col} AS value FROM feed_items WHERE tenant_id = ${tenantId} AND feed_id = ${feedId} AND ${col} IN (${asked})`,
     );
-    return new Set(rows.map((r) => r.url));
+    return new Set(rows.map((r) => r.value));
   }
 
   /**

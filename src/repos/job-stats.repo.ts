@@ -1,13 +1,15 @@
 // The job table as an operator watches it: how many jobs wait, by kind and state, and how
 // long the oldest ready one has waited (since it became due, so a feed poll scheduled an
-// hour ahead does not look an hour late).
+// hour ahead does not look an hour late). A suspended tenant's waiting jobs are `paused`, not
+// queued: they wait for the operator, and would otherwise look ever later.
 import type { Database } from '../db/store/contract.js';
 import { sql } from '../db/store/sql.js';
+import { JOB_TENANT_ACTIVE } from './jobs.repo.js';
 
 export interface JobStatsRow {
   kind: string;
-  /** queued (due now), scheduled (due later) or running. */
-  state: 'queued' | 'scheduled' | 'running';
+  /** queued (due now), scheduled (due later), paused (its tenant is suspended) or running. */
+  state: 'queued' | 'scheduled' | 'paused' | 'running';
   n: number;
   /** For queued: the earliest moment one of them became due (epoch ms). */
   oldest_due: number | null;
@@ -26,12 +28,12 @@ export class JobStatsRepo {
     const rows = await this.db.all(
       this.db.engine === 'postgres'
         ? sql<Raw>`SELECT kind, state, count(*) AS n, min(CASE WHEN state = 'queued' THEN due END) AS oldest_due
-            FROM (SELECT kind, CASE WHEN status = 'running' THEN 'running' WHEN run_after > ${now} THEN 'scheduled' ELSE 'queued' END AS state,
+            FROM (SELECT kind, CASE WHEN status = 'running' THEN 'running' WHEN NOT ${JOB_TENANT_ACTIVE} THEN 'paused' WHEN run_after > ${now} THEN 'scheduled' ELSE 'queued' END AS state,
                     greatest(created_at, run_after) AS due
                   FROM jobs WHERE status IN ('queued', 'running')) j
             GROUP BY kind, state`
         : sql<Raw>`SELECT kind, state, count(*) AS n, min(CASE WHEN state = 'queued' THEN due END) AS oldest_due
-            FROM (SELECT kind, CASE WHEN status = 'running' THEN 'running' WHEN run_after > ${now} THEN 'scheduled' ELSE 'queued' END AS state,
+            FROM (SELECT kind, CASE WHEN status = 'running' THEN 'running' WHEN NOT ${JOB_TENANT_ACTIVE} THEN 'paused' WHEN run_after > ${now} THEN 'scheduled' ELSE 'queued' END AS state,
                     max(created_at, run_after) AS due
                   FROM jobs WHERE status IN ('queued', 'running')) j
             GROUP BY kind, state`,

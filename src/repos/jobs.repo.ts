@@ -30,6 +30,15 @@ export interface JobRow {
   locked_until: number | null;
 }
 
+/**
+ * A job is claimable only while its tenant is not suspended: an operator's suspension pauses
+ * the tenant's queued jobs where they stand (a job already running finishes), and resuming
+ * lets the next claim take them (docs/operators.md). One text for both engines and for the
+ * ready-time the pump waits for (so a paused job never makes it spin), and for the metrics'
+ * `paused` state (job-stats.repo.ts).
+ */
+export const JOB_TENANT_ACTIVE = sql`NOT EXISTS (SELECT 1 FROM tenants s WHERE s.id = jobs.tenant_id AND s.status = 'suspended')`;
+
 // Jobs are install-wide work items: the worker claims across tenants, and every job
 // carries the tenant its handler must act for. Several processes may share the table: a
 // claimed job carries a lease (locked_by, locked_until) its process renews while it runs,
@@ -62,14 +71,15 @@ export class JobsRepo {
     return await this.db.withTx(async () => {
       const first = await this.db.one(
         this.db.engine === 'postgres'
-          ? sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now}
+          ? sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND ${JOB_TENANT_ACTIVE}
               AND kind IN (SELECT t.value FROM json_array_elements_text(${list}::json) AS t(value)) ORDER BY id LIMIT 1`
-          : sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now}
+          : sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND ${JOB_TENANT_ACTIVE}
               AND kind IN (SELECT t.value FROM json_each(${list}) t) ORDER BY id LIMIT 1`,
       );
       if (!first) return [];
       const rows = await this.db.all(
-        sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND kind = ${first.kind} AND run_after <= ${now} ORDER BY id LIMIT ${batchOf(first.kind)}`,
+        sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND kind = ${first.kind} AND run_after <= ${now} AND ${JOB_TENANT_ACTIVE}
+            ORDER BY id LIMIT ${batchOf(first.kind)}`,
       );
       const until = now + this.leaseMs;
       for (const r of rows) {
@@ -172,8 +182,9 @@ export class JobsRepo {
   async depthOf(tenantId: string): Promise<number> {
     return (await this.db.value<number>(sql`SELECT count(*) FROM jobs WHERE tenant_id = ${tenantId} AND status IN ('queued','running')`)) as number;
   }
+  /** When the next claimable job is due (a suspended tenant's are not: they wait for its resumption). */
   async nextRunAt(): Promise<number | null> {
-    return (await this.db.value<number | null>(sql`SELECT min(run_after) FROM jobs WHERE status = 'queued'`)) ?? null;
+    return (await this.db.value<number | null>(sql`SELECT min(run_after) FROM jobs WHERE status = 'queued' AND ${JOB_TENANT_ACTIVE}`)) ?? null;
   }
   async pendingOfKind(tenantId: string, kind: string): Promise<number> {
     return (await this.db.value<number>(sql`SELECT count(*) FROM jobs WHERE tenant_id = ${tenantId} AND kind = ${kind} AND status IN ('queued','running')`)) as number;

@@ -18,6 +18,15 @@ export function withStatementScope<T>(scope: StatementScope, fn: () => T): T {
   return scopes.run(scope, fn);
 }
 
+/**
+ * Runs fn outside any request's scope: background work a request only woke (the job queue's
+ * pump, index loads) is not the request's, and must not be cancelled when its client leaves
+ * or its deadline passes. `detached()` (transactions.ts) leaves both a transaction and this.
+ */
+export function outsideStatementScope<T>(fn: () => T): T {
+  return scopes.exit(fn);
+}
+
 export function currentStatementScope(): StatementScope | undefined {
   return scopes.getStore();
 }

@@ -2,6 +2,7 @@
 // AsyncLocalStorage frame, so a repository called at any depth of awaits inside withTx
 // joins it), savepoints for nested units of work, and the hooks run after the outermost commit.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { outsideStatementScope } from './statement-scope.js';
 
 /** One outermost transaction. */
 export interface TxRoot<C> {
@@ -35,12 +36,14 @@ export interface TxDriver<C> {
 const als = new AsyncLocalStorage<TxFrame<any>>();
 
 /**
- * Runs fn outside any transaction, whatever the caller is in. For work scheduled from inside
- * one that must not join it (timers and immediates inherit the caller's async context): the
- * job queue's pump, background refreshes.
+ * Runs fn outside any transaction, whatever the caller is in, and outside the request's
+ * statement scope. For work scheduled from inside one that must not join it (timers and
+ * immediates inherit the caller's async context): the job queue's pump, background
+ * refreshes. Without leaving the scope, a pump woken by a request ran every later job under
+ * that request's client signal, so its client leaving cancelled the jobs' statements.
  */
 export function detached<T>(fn: () => T): T {
-  return als.exit(fn);
+  return als.exit(() => outsideStatementScope(fn));
 }
 
 export class Transactions<C> {

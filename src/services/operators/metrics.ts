@@ -41,7 +41,7 @@ export function createMetrics(src: MetricSources) {
 
   new Gauge({
     name: 'rhizome_jobs',
-    help: 'Durable jobs by kind and state (queued: due now; scheduled: due later; running)',
+    help: 'Durable jobs by kind and state (queued: due now; scheduled: due later; paused: its tenant is suspended; running)',
     labelNames: ['kind', 'state'],
     registers: [registry],
     async collect() {
