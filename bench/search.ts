@@ -18,6 +18,7 @@ import { createApp } from '../src/http/app.js';
 import { newId } from '../src/ids.js';
 import { memoryLogger } from '../src/logger.js';
 import { buildPlainFtsQuery } from '../src/search/fts-query.js';
+import { embeddedPassages } from '../src/search/passages.js';
 import { fuseReciprocalRank } from './eval/reference-fusion.js';
 import { REFRESH_QUIET_MS } from '../src/services/nodes/keyword-warmer.js';
 import { SyntheticCorpus } from './synthetic.js';
@@ -57,6 +58,9 @@ class BenchEmbedder implements Embedder {
   async close(): Promise<void> {}
 }
 
+/** One note in this many is a long article with passages (the rest are ~80-word notes). */
+const PASSAGE_EVERY = 5;
+
 interface Ctx {
   s: Container;
   tenantId: string;
@@ -80,10 +84,13 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   for (let i = 0; i < n; i += batch) {
     await db.transaction(async () => {
       for (let j = i; j < Math.min(n, i + batch); j++) {
-        const note = corpus.note();
+        // One note in PASSAGE_SHARE is a long article (~4,000 characters): embedded per passage too.
+        const long = j % PASSAGE_EVERY === 0;
+        const note = corpus.note(long ? 600 : 80);
         const id = newId('nod');
         const seq = await s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
         await s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
+        if (long) await s.repos.passages.replace(tenantId, seq, id, embeddedPassages(note.body).map((p) => ({ ...p, vector: corpus.vector(note.subtopic) })));
         await s.repos.nodes.markEmbedded(tenantId, id, 'synthetic');
       }
     })();
@@ -91,6 +98,7 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const insertS = ms(t0) / 1000;
   const t1 = process.hrtime.bigint();
   const indexed = await s.vectors.warm(tenantId);
+  const passages = s.vectors.indexStats(tenantId).passages;
   const indexLoadMs = Math.round(ms(t1));
   const index = s.vectors.indexStats(tenantId);
   const t2 = process.hrtime.bigint();
@@ -99,7 +107,7 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   await s.keywordWarmer!.keep(tenantId);
   const keptMs = Math.round(ms(t3));
   out({
-    kind: 'search_build', nodes: n, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
+    kind: 'search_build', nodes: n, passages, long_notes_share: 1 / PASSAGE_EVERY, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
     // index_load_ms includes building the partition (index_partition_ms of it); the bytes are the index's typed arrays
     index_partition_ms: index.partition_build_ms, index_partitioned: index.partitioned, index_bytes_per_vector: index.bytes_per_vector,
     keyword_prewarm_ms: Math.round(ms(t2)), keyword_prewarm_terms: keywordTerms, keyword_impacts_mb: Math.round(s.repos.fts!.impacts.heldBytes() / 1e5) / 10,
@@ -157,6 +165,22 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
     }
     c.s.repos.fts!.useKept = true;
     out({ kind: 'search_latency_kept_postings', nodes: n, mode, query_embedding: 'excluded', kept_terms: c.s.repos.fts!.kept.termCount(c.tenantId), kept_p50_ms: pct(on, 50), kept_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
+  }
+  // Nodes scored with their passages (the served route) and by their own vectors only,
+  // query by query in turns, so a busy neighbour slows both sides alike.
+  for (const mode of ['semantic', 'hybrid'] as const) {
+    const on: number[] = [];
+    const off: number[] = [];
+    for (const [i, q] of queries.entries()) {
+      for (const withPassages of i % 2 ? [true, false] : [false, true]) {
+        c.s.vectors.usePassages = withPassages;
+        const t0 = process.hrtime.bigint();
+        await c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 });
+        if (i >= 5) (withPassages ? on : off).push(ms(t0));
+      }
+    }
+    c.s.vectors.usePassages = true;
+    out({ kind: 'search_latency_passages', nodes: n, mode, query_embedding: 'excluded', passages: c.s.vectors.indexStats(c.tenantId).passages, passages_p50_ms: pct(on, 50), passages_p95_ms: pct(on, 95), own_vectors_only_p50_ms: pct(off, 50), own_vectors_only_p95_ms: pct(off, 95), queries: on.length });
   }
   // The k-NN with and without the coarse partition of the codes, query by query in turns
   // (which one goes first alternates), so a busy neighbour slows both sides alike.
@@ -309,7 +333,7 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
       await naive(c, n, hybrid, out);
       await recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round((await c.s.vectors.warm(c.tenantId) * c.s.vectors.indexStats(c.tenantId).bytes_per_vector) / 1e6), keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), keyword_kept_mb: Math.round(c.s.repos.fts!.kept.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
+      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round(c.s.vectors.indexBytes(c.tenantId) / 1e6), passages: c.s.vectors.indexStats(c.tenantId).passages, keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), keyword_kept_mb: Math.round(c.s.repos.fts!.kept.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
       await c.s.db.close();
       rmSync(c.dir, { recursive: true, force: true });
     }
