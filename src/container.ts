@@ -23,6 +23,7 @@ import { ContextService } from './services/graph/context.service.js';
 import { GraphHealthService } from './services/graph/graph-health.service.js';
 import { LinksService } from './services/graph/links.service.js';
 import { SuggestionsService } from './services/graph/suggestions.service.js';
+import { EMBED_JOB } from './services/nodes/embed-job.js';
 import { EmbeddingService } from './services/nodes/embedding.service.js';
 import { ExportService } from './services/interop/export.service.js';
 import { ImportsService } from './services/interop/imports.service.js';
@@ -170,7 +171,7 @@ export async function buildContainer(o: ServiceOptions) {
     /** One tenant's queued and running jobs: /health shows a caller only its own. */
     queueDepthOf: async (tenantId: string) => await queue.depthOf(tenantId),
     /** One tenant's notes still waiting for their vectors (passages included): the embedding's progress. */
-    embeddingPendingOf: async (tenantId: string) => await repos.nodes.unembeddedCount(tenantId),
+    embeddingPendingOf: async (tenantId: string) => await queue.depthOfKind(tenantId, EMBED_JOB),
     storage,
   };
 

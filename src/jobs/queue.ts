@@ -192,6 +192,9 @@ export class JobQueue {
   async depthOf(tenantId: string): Promise<number> {
     return await this.repo.depthOf(tenantId);
   }
+  async depthOfKind(tenantId: string, kind: string): Promise<number> {
+    return await this.repo.depthOfKind(tenantId, kind);
+  }
   async depth(): Promise<number> {
     return await this.repo.depth();
   }

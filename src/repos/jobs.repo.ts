@@ -182,6 +182,10 @@ export class JobsRepo {
   async depthOf(tenantId: string): Promise<number> {
     return (await this.db.value<number>(sql`SELECT count(*) FROM jobs WHERE tenant_id = ${tenantId} AND status IN ('queued','running')`)) as number;
   }
+  /** Queued and running jobs of one tenant and kind (e.g. the notes waiting for their vectors). */
+  async depthOfKind(tenantId: string, kind: string): Promise<number> {
+    return Number(await this.db.value<number>(sql`SELECT count(*) FROM jobs WHERE tenant_id = ${tenantId} AND kind = ${kind} AND status IN ('queued','running')`));
+  }
   /** When the next claimable job is due (a suspended tenant's are not: they wait for its resumption). */
   async nextRunAt(): Promise<number | null> {
     return (await this.db.value<number | null>(sql`SELECT min(run_after) FROM jobs WHERE status = 'queued' AND ${JOB_TENANT_ACTIVE}`)) ?? null;

@@ -243,11 +243,6 @@ export class NodesRepo {
     await this.db.run(sql`UPDATE nodes SET embedded_hash = NULL`);
   }
 
-  /** How many of the tenant's nodes wait for their vectors (their own or their passages'): the embedding's progress. */
-  async unembeddedCount(tenantId: string): Promise<number> {
-    return Number((await this.db.value(sql<number>`SELECT count(*) FROM nodes WHERE tenant_id = ${tenantId} AND embedded_hash IS NULL`)) ?? 0);
-  }
-
   /** Nodes with no vector for the current text, oldest first (re-embedding backlog). */
   async unembedded(limit: number): Promise<{ tenant_id: string; id: string }[]> {
     return await this.db.all(sql<{ tenant_id: string; id: string }>`SELECT tenant_id, id FROM nodes WHERE embedded_hash IS NULL ORDER BY seq LIMIT ${limit}`);

@@ -14,7 +14,7 @@ export const Health = z
         model: z.string(),
         dimension: z.number(),
         error: z.string().optional(),
-        pending: z.number().int().optional().openapi({ description: "The caller's notes still waiting for their vectors (a long note's passages included): the background embedding's progress" }),
+        pending: z.number().int().optional().openapi({ description: "The caller's notes still waiting for their vectors (embedding jobs queued or running; a long note's passages are embedded in its job): the background embedding's progress" }),
       })
       .optional(),
     jobs: z.object({ queued: z.number().int() }).optional(),

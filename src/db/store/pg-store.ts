@@ -161,6 +161,8 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
   private async send<T>(client: pg.PoolClient, sql: string, params: unknown[]): Promise<PgResult<T>> {
     let name = params.length ? this.names.get(sql) : undefined;
     if (params.length && !name && this.names.size < MAX_NAMED) this.names.set(sql, (name = `rz${this.names.size}`));
+    // A request whose client already left sends nothing more.
+    if (currentStatementScope()?.signal?.aborted) throw pgError(Object.assign(new Error('canceling statement: the client went away'), { code: '57014' }));
     const stop = this.cancelWhenDone(client);
     try {
       const r = await client.query(name ? { name, text: sql, values: params } : params.length ? { text: sql, values: params } : sql);
@@ -168,7 +170,7 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
     } catch (e) {
       throw pgError(e);
     } finally {
-      stop?.();
+      await stop?.();
     }
   }
 
@@ -176,29 +178,30 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
    * Cancels the statement this client is about to run if the request's client goes away or
    * its deadline passes first (statement-scope.ts). Returns the clean-up, or nothing without a scope.
    */
-  private cancelWhenDone(client: pg.PoolClient): (() => void) | undefined {
+  private cancelWhenDone(client: pg.PoolClient): (() => Promise<void>) | undefined {
     const scope = currentStatementScope();
     if (!scope || (!scope.signal && !scope.deadlineMs)) return undefined;
     const pid = (client as unknown as { processID?: number }).processID;
     if (!pid) return undefined;
     let done = false;
+    let sent: Promise<unknown> | undefined;
     const cancel = () => {
       if (done) return;
       done = true;
       // On another pooled connection: this one is busy with the statement.
-      this.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => {});
+      sent = this.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => {});
     };
-    if (scope.signal?.aborted) {
-      cancel();
-      return () => {};
-    }
     scope.signal?.addEventListener('abort', cancel, { once: true });
     const timer = scope.deadlineMs ? setTimeout(cancel, scope.deadlineMs) : undefined;
     timer?.unref();
-    return () => {
+    return async () => {
       done = true;
       clearTimeout(timer);
       scope.signal?.removeEventListener('abort', cancel);
+      // A cancel sent as the statement finished must land before this connection serves
+      // another statement (perhaps another request's): once pg_cancel_backend has returned,
+      // the signal reached a backend that was idle by then, and an idle backend ignores it.
+      await sent;
     };
   }
 }
