@@ -243,6 +243,16 @@ export class SemanticIndexes {
     return { vectors: ix?.size ?? 0, bytes_per_vector: Math.round(ix?.bytesPerVector() ?? 0), partitioned: ix?.partitioned ?? false, partition_build_ms: Math.round(ix?.partitionBuildMs ?? 0) };
   }
 
+  /** Drops one tenant's index (it loads again from the source when next needed). */
+  evict(tenantId: string): boolean {
+    return this.tenants.delete(tenantId);
+  }
+
+  /** The bytes each held tenant's index takes (its codes and partition). */
+  held(): Map<string, number> {
+    return new Map([...this.tenants].map(([id, t]) => [id, t.index.size * t.index.bytesPerVector()]));
+  }
+
   /** Drops every tenant's index (they load again from the source); returns the tenants that had one. */
   reset(): string[] {
     const ids = [...this.tenants.keys()];

@@ -12,6 +12,8 @@ import type { PassageSpan, PassagesRepo, PassageWrite } from '../repos/passages.
 import type { EmbeddingSpace, KnnHit, VectorsApi } from '../repos/vectors.repo.js';
 import { embeddingKey, embeddingText, textHash } from '../search/embedding-text.js';
 import { dot } from './math.js';
+import { detached } from '../db/store/transactions.js';
+import { IndexBudget } from './index-budget.js';
 import { SemanticIndexes, type IndexHit, type IndexStats } from './semantic-index.js';
 
 /** vec0's largest k. */
@@ -50,9 +52,24 @@ export interface VectorStoreDeps {
   repo: VectorsApi;
   nodes: NodesRepo;
   tx: UnitOfWork;
-  /** Passage vectors of long notes (absent: nodes are scored by their own vector only). */
+  /** Passage vectors of long notes (absent: nodes are scored by their own vectors only). */
   passages?: PassagesRepo;
+  /**
+   * Indexes by use under one memory budget: a tenant's indexes load in the background on its
+   * first request (answered exactly from storage meanwhile) and the least recently used are
+   * evicted when those held outgrow `bytes`. Absent: a tenant's first query loads its index
+   * itself and nothing is evicted.
+   */
+  budget?: {
+    bytes: number;
+    onLoad?: (tenantId: string, ms: number) => void;
+    onEvict?: (tenantId: string, bytes: number) => void;
+    onError?: (tenantId: string, e: unknown) => void;
+  };
 }
+
+/** Vectors read per slice of a tenant's background load (~15 ms at 512-d). */
+const LOAD_SLICE = 1000;
 
 export class VectorStore {
   private readonly events = new EventEmitter();
@@ -60,6 +77,9 @@ export class VectorStore {
   private readonly passageIndex: SemanticIndexes | null;
   /** False: nodes are scored by their own vectors only (a comparison for `npm run eval` and `npm run bench`). */
   usePassages = true;
+  private readonly budget: IndexBudget | null;
+  /** Tenants whose indexes are loading in the background because a request needed them. */
+  private readonly coldLoads = new Set<string>();
 
   constructor(private readonly d: VectorStoreDeps) {
     this.index = new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await d.repo.page(t, after, limit), some: async (t, ids) => await d.repo.some(t, ids) });
@@ -67,6 +87,64 @@ export class VectorStore {
     this.passageIndex = passages
       ? new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await passages.page(t, after, limit), some: async (t, ids) => await passages.some(t, ids) })
       : null;
+    this.budget = d.budget ? new IndexBudget(d.budget.bytes) : null;
+  }
+
+  /**
+   * Notes a use of the tenant's indexes. Under a budget, a tenant not held starts loading in
+   * the background (its queries are answered exactly from storage until it is complete).
+   */
+  private async use(tenantId: string): Promise<void> {
+    if (!this.budget) return;
+    this.budget.touch(tenantId);
+    if (this.coldLoads.has(tenantId) || await this.isHeld(tenantId)) return;
+    this.coldLoads.add(tenantId);
+    await this.willLoad([tenantId]);
+    const started = performance.now();
+    detached(() =>
+      void (async () => {
+        try {
+          while (!(await this.loadSome(tenantId, LOAD_SLICE))) await new Promise((r) => setImmediate(r));
+          this.d.budget?.onLoad?.(tenantId, performance.now() - started);
+          this.enforceBudget(tenantId);
+        } catch (e) {
+          // Dropped half-loaded: the next request starts again (and is answered exactly meanwhile).
+          this.index.evict(tenantId);
+          this.passageIndex?.evict(tenantId);
+          this.d.budget?.onError?.(tenantId, e);
+        } finally {
+          this.coldLoads.delete(tenantId);
+        }
+      })(),
+    );
+  }
+
+  private async isHeld(tenantId: string): Promise<boolean> {
+    return await this.index.isComplete(tenantId) && (!this.passageIndex || await this.passageIndex.isComplete(tenantId));
+  }
+
+  /** The bytes every tenant's indexes take, by tenant. */
+  heldBytes(): Map<string, number> {
+    const held = this.index.held();
+    for (const [t, b] of this.passageIndex?.held() ?? []) held.set(t, (held.get(t) ?? 0) + b);
+    return held;
+  }
+
+  /** Evicts the least recently used tenants' indexes until those held fit the budget (never `keep`'s). */
+  enforceBudget(keep: string): void {
+    if (!this.budget) return;
+    const held = this.heldBytes();
+    for (const t of this.budget.victims(held, keep)) {
+      this.index.evict(t);
+      this.passageIndex?.evict(t);
+      this.budget.forget(t);
+      this.d.budget?.onEvict?.(t, held.get(t) ?? 0);
+    }
+  }
+
+  /** The memory budget of the indexes in bytes (null: none, every tenant's is kept). */
+  get budgetBytes(): number | null {
+    return this.budget?.bytes ?? null;
   }
 
   async space(): Promise<EmbeddingSpace | undefined> {
@@ -211,6 +289,7 @@ export class VectorStore {
 
   /** How many vectors the tenant has, without loading its index. */
   async count(tenantId: string): Promise<number> {
+    await this.use(tenantId);
     return await this.index.isLoading(tenantId) ? await this.d.repo.count(tenantId) : await this.index.warm(tenantId);
   }
 
@@ -245,6 +324,7 @@ export class VectorStore {
    */
   async nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): Promise<ScoredNode[]> {
     if (k <= 0) return [];
+    await this.use(tenantId);
     if (await this.loading(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
     const filtered = isFiltered(filter);
     const available = await this.index.warm(tenantId);
@@ -343,6 +423,7 @@ export class VectorStore {
    */
   async similarities(tenantId: string, vec: Float32Array, seqs: number[]): Promise<ScoredNode[]> {
     if (seqs.length === 0) return [];
+    await this.use(tenantId);
     if (await this.loading(tenantId)) {
       const rows = await this.exactScores(tenantId, vec, seqs);
       const live = await this.d.nodes.passing(tenantId, rows.map((r) => r.seq), {});
