@@ -3,6 +3,7 @@ import { NODE_STATUSES, SEARCH_MODES } from './enums.js';
 export { NODE_STATUSES, SEARCH_MODES };
 import { bodyInstant, pageQuery, Problem, queryBool, queryInstant } from './common.js';
 import { queryTags } from './tags.js';
+import { AnnotationMatch } from './highlights.js';
 
 const tag = z.string().trim().min(1).max(100);
 const tags = z.array(tag).max(100);
@@ -65,6 +66,7 @@ export const Node = z
     status: z.enum(NODE_STATUSES),
     match_provenance: MatchProvenance.optional(),
     highlights: z.array(Highlight).optional(),
+    annotation_matches: z.array(AnnotationMatch).optional().openapi({ description: "Search results: the node's highlights the query's words met (in their words or their note), most matched first" }),
     para_assignments: z.array(ParaAssignment).optional(),
     created_at: z.string(),
     updated_at: z.string(),

@@ -27,6 +27,7 @@ import { roundScore } from '../../search/score.js';
 import { contentWords } from '../../search/text.js';
 import type { Calibration, Scale } from '../../search/calibration.js';
 import { bestPassages } from '../../search/passages.js';
+import { annotationMatches, type AnnotationMatch } from '../../search/highlights.js';
 import { inRange, mentionInRange, parseQueryDates, type DateRange } from '../../search/query-dates.js';
 import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 
@@ -66,6 +67,8 @@ export interface ContextNode {
   passages: ContextPassage[];
   /** What the owner highlighted in the node, with their notes: an agent sees what mattered to them. */
   highlights: Array<{ id: string; text: string; note: string | null }>;
+  /** With a query: the highlights its words met, in their words or their note. */
+  annotation_matches?: AnnotationMatch[];
   tags: string[];
   created_at: string;
   updated_at: string;
@@ -208,6 +211,8 @@ export class ContextService {
       const [field, text] = body.trim() ? (['body', body] as const) : n.summary.trim() ? (['summary', n.summary] as const) : (['title', n.title] as const);
       n.passages = bestPassages(text, terms, terms.length ? MAX_PASSAGES : 1).map((p) => ({ text: p.text, start: p.start, end: p.end, field }));
       n.highlights = (marked.get(n.id) ?? []).filter((h: { orphaned?: boolean }) => !h.orphaned).map((h: { id: string; text: string; note: string | null }) => ({ id: h.id, text: h.text, note: h.note ?? null }));
+      const met = annotationMatches(n.highlights, terms);
+      if (met.length) n.annotation_matches = met;
     }
     return nodes;
   }
