@@ -104,17 +104,17 @@ export async function buildContainer(o: ServiceOptions) {
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
   const semanticGates = new SemanticGates({ embedder, vectors, textLengths: async (t, n) => await repos.nodes.textLengths(t, n) });
-  const search = new SearchService(repos.search, repos.nodes, vectors, embedding, semanticGates);
+  // Highlights on nodes (W3C selectors); search and context lead to them, with their notes.
+  const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
+  const search = new SearchService(repos.search, repos.nodes, vectors, embedding, semanticGates, highlights);
   // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
   const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration, events });
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
-  // Highlights on nodes (W3C selectors); context hands them to agents with their notes.
-  const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
   const context = new ContextService({ search, highlights, links: repos.links, repo: repos.context, vectors, clock, calibration });
-  const ask = buildAsk({ config, search, repo: repos.context, limiters });
+  const ask = buildAsk({ config, search, repo: repos.context, limiters, clock });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.
   const graphView = new GraphViewService(tx, new GraphViewRepo(db));

@@ -64,7 +64,7 @@ export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: 
     const swept = new Map(KEYS.map((k) => [k.key, { rel: [] as number[], ans: [] as number[], foreign: [] as number[] }]));
     const sweepOne = async (question: string, rel: Set<string> | null) => {
       if (!sweepOn) return;
-      const r = await retrieve(s.search, s.repos.context, tenantId, question, {});
+      const r = await retrieve(s.search, s.repos.context, tenantId, question, {}, new Date(s.clock.now()));
       const rarity = await s.search.termRarity(tenantId, question);
       for (const { rule, m, w, top, key } of KEYS) {
         const sources = r.sources.map((src, i) => ({ ...src, byMeaning: r.cosines[i] > meaningLine(r.floor, r.gate, rule) }));

@@ -3,6 +3,7 @@
 import type { Database, Engine } from '../db/store/contract.js';
 import { compile, type Query, sql } from '../db/store/sql.js';
 import type { FtsFields } from './keyword-index.repo.js';
+import { indexedBody } from '../search/indexed-text.js';
 
 export interface NodeRow {
   seq: number;
@@ -122,10 +123,21 @@ export class NodesRepo {
          status = ${row.status}, updated_at = ${row.updated_at}, occurred_at = ${row.occurred_at}, embedded_hash = ${row.embedded_hash}
        WHERE tenant_id = ${row.tenant_id} AND id = ${row.id}`,
     );
-    if (reindex) {
-      await this.keywords.delete(row.tenant_id, row.seq);
-      await this.keywords.insert(row.tenant_id, row.seq, ftsFields(row));
-    }
+    if (reindex) await this.reindex(row);
+  }
+
+  /** Indexes the node's words again (its highlights' notes changed: they are part of them). */
+  async reindexKeywords(tenantId: string, id: string): Promise<void> {
+    const row = await this.get(tenantId, id);
+    if (row) await this.reindex(row);
+  }
+
+  private async reindex(row: NodeRow): Promise<void> {
+    const notes = await this.db.all(
+      sql<{ note: string }>`SELECT note FROM highlights WHERE tenant_id = ${row.tenant_id} AND node_id = ${row.id} AND note IS NOT NULL ORDER BY created_at, id`,
+    );
+    await this.keywords.delete(row.tenant_id, row.seq);
+    await this.keywords.insert(row.tenant_id, row.seq, ftsFields(row, notes.map((n) => n.note)));
   }
 
   async delete(tenantId: string, row: NodeRow): Promise<void> {
@@ -249,6 +261,7 @@ export class NodesRepo {
   }
 }
 
-function ftsFields(row: { title: string; summary: string; body_markdown: string; tags: string }) {
-  return { title: row.title, summary: row.summary, body: row.body_markdown, tags: (JSON.parse(row.tags) as string[]).join(' ') };
+/** The node's keyword fields; a new node has no highlights, so no notes yet. */
+function ftsFields(row: { title: string; summary: string; body_markdown: string; tags: string }, notes: string[] = []) {
+  return { title: row.title, summary: row.summary, body: indexedBody(row.body_markdown, notes), tags: (JSON.parse(row.tags) as string[]).join(' ') };
 }

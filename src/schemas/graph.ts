@@ -3,6 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { LINK_TYPES } from './enums.js';
 import { bodyInstant } from './common.js';
+import { AnnotationMatch } from './highlights.js';
 export { LINK_TYPES };
 
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -90,6 +91,7 @@ export const ContextNode = z
     reasons: z.array(z.string()),
     passages: z.array(ContextPassage).openapi({ description: 'The passages that matched the query, best first (the opening one without a query)' }),
     highlights: z.array(z.object({ id: z.string(), text: z.string(), note: z.string().nullable() })).openapi({ description: "What the owner highlighted in the node, with their notes (GET /nodes/{id}/highlights has the anchors)" }),
+    annotation_matches: z.array(AnnotationMatch).optional().openapi({ description: "With a query: the node's highlights the query's words met (in their words or their note), most matched first" }),
     tags: z.array(z.string()),
     created_at: z.string(),
     updated_at: z.string(),

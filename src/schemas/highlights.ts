@@ -37,6 +37,17 @@ export const NodeHighlight = z
 
 const note = z.string().max(10_000).nullable();
 
+/** On a search hit and a context node: a highlight of the node the query's words met, in its words or its note (search/highlights.ts). */
+export const AnnotationMatch = z
+  .object({
+    highlight_id: z.string().openapi({ description: 'The highlight (GET /nodes/{id}/highlights/{highlight_id}); the dashboard opens #/nodes/{id}/read?highlight={highlight_id}' }),
+    text: z.string().openapi({ description: 'The highlighted words' }),
+    note: z.string().nullable(),
+    text_matches: z.array(z.tuple([z.number().int(), z.number().int()])).openapi({ description: '[start, end) offsets of the matched words in text' }),
+    note_matches: z.array(z.tuple([z.number().int(), z.number().int()])).openapi({ description: '[start, end) offsets of the matched words in note' }),
+  })
+  .openapi('AnnotationMatch');
+
 export const NodeHighlightCreate = z
   .strictObject({
     text: z.string().trim().min(1).max(10_000),

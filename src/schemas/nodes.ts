@@ -3,6 +3,7 @@ import { NODE_STATUSES, SEARCH_MODES } from './enums.js';
 export { NODE_STATUSES, SEARCH_MODES };
 import { bodyInstant, pageQuery, Problem, queryBool, queryInstant } from './common.js';
 import { queryTags } from './tags.js';
+import { AnnotationMatch } from './highlights.js';
 
 const tag = z.string().trim().min(1).max(100);
 const tags = z.array(tag).max(100);
@@ -69,6 +70,7 @@ export const Node = z
       .object({ text: z.string(), start: z.number().int(), end: z.number().int() })
       .optional()
       .openapi({ description: "Search results: the passage of a long note that matched by meaning (offsets into body_markdown), when it is closer to the query than the note as a whole" }),
+    annotation_matches: z.array(AnnotationMatch).optional().openapi({ description: "Search results: the node's highlights the query's words met (in their words or their note), most matched first" }),
     para_assignments: z.array(ParaAssignment).optional(),
     created_at: z.string(),
     updated_at: z.string(),

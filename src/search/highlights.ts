@@ -96,3 +96,39 @@ export function highlightsFor(node: { title: string; summary: string; body_markd
   }
   return out;
 }
+
+/** A highlight of the node (what its owner marked, with their note) that the query's words met. */
+export interface AnnotationMatch {
+  highlight_id: string;
+  text: string;
+  note: string | null;
+  /** [start, end) offsets of the matched words in `text`. */
+  text_matches: [number, number][];
+  /** [start, end) offsets of the matched words in `note`. */
+  note_matches: [number, number][];
+}
+
+const MAX_ANNOTATION_MATCHES = 3;
+
+/**
+ * The node's highlights the query's words meet, in their words or in their note, the most
+ * matched first (equal: in the node's order): a hit on a highlight leads to it. Orphaned
+ * highlights (their words edited away) have nowhere to lead and are left out.
+ */
+export function annotationMatches(annotations: { id: string; text: string; note: string | null; orphaned?: boolean }[], terms: string[]): AnnotationMatch[] {
+  if (terms.length === 0) return [];
+  const isMatch = matcher(terms);
+  const out: AnnotationMatch[] = [];
+  for (const a of annotations) {
+    if (a.orphaned) continue;
+    const text_matches = matchSpans(a.text, isMatch);
+    const note_matches = a.note ? matchSpans(a.note, isMatch) : [];
+    if (text_matches.length + note_matches.length > 0) out.push({ highlight_id: a.id, text: a.text, note: a.note, text_matches, note_matches });
+  }
+  const count = (m: AnnotationMatch) => m.text_matches.length + m.note_matches.length;
+  return out
+    .map((m, i) => ({ m, i }))
+    .sort((x, y) => count(y.m) - count(x.m) || x.i - y.i)
+    .slice(0, MAX_ANNOTATION_MATCHES)
+    .map((x) => x.m);
+}

@@ -7,6 +7,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { existsSync } from 'node:fs';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { nodeLexemes } from '../search/lexemes.js';
+import { indexedBody } from '../search/indexed-text.js';
 import { connectPg, type PgClient } from '../db/pg/connect.js';
 import { migratePg, pgSchemaVersion } from '../db/pg/migrate.js';
 import { TableChecksum, type TableReport, type Value } from './checksum.js';
@@ -119,11 +120,17 @@ export async function sqliteToPostgres(sqlitePath: string, url: string, progress
 /** The PostgreSQL keyword index from the nodes, and each tenant's statistics from it. */
 async function rebuildKeywords(src: Database.Database, pg: PgClient): Promise<void> {
   const out = new PgBatchInsert(pg, 'node_keywords', ['seq', 'tenant_id', 'terms', 'tf', 'len']);
-  const rows = src.prepare('SELECT seq, tenant_id, title, summary, body_markdown, tags FROM nodes').iterate() as Iterable<{
-    seq: number; tenant_id: string; title: string; summary: string; body_markdown: string; tags: string;
+  // Each node's highlight notes come as one JSON array: they are part of its indexed body (search/indexed-text.ts).
+  const rows = src.prepare(
+    `SELECT seq, tenant_id, title, summary, body_markdown, tags,
+       (SELECT json_group_array(note) FROM (SELECT note FROM highlights h WHERE h.tenant_id = nodes.tenant_id AND h.node_id = nodes.id AND note IS NOT NULL ORDER BY created_at, id)) AS notes
+     FROM nodes`,
+  ).iterate() as Iterable<{
+    seq: number; tenant_id: string; title: string; summary: string; body_markdown: string; tags: string; notes: string;
   }>;
   for (const n of rows) {
-    const l = nodeLexemes({ title: n.title, summary: n.summary, body: n.body_markdown, tags: (JSON.parse(n.tags) as string[]).join(' ') });
+    const body = indexedBody(n.body_markdown, JSON.parse(n.notes) as string[]);
+    const l = nodeLexemes({ title: n.title, summary: n.summary, body, tags: (JSON.parse(n.tags) as string[]).join(' ') });
     await out.add([n.seq, n.tenant_id, l.tsvector, JSON.stringify(l.tf), l.len]);
   }
   await out.done();

@@ -59,12 +59,16 @@ export async function postgresToSqlite(url: string, sqlitePath: string, progress
       }
       source.push({ table: t.name, rows: sum.rows, checksum: sum.hex });
     }
-    // The keyword index is derived: one FTS5 table per tenant with nodes, as migration 2 builds it.
+    // The keyword index is derived: one FTS5 table per tenant with nodes, as migration 2 builds it
+    // (the body with its highlights' notes, as search/indexed-text.ts assembles it).
     for (const tenantId of db.prepare('SELECT DISTINCT tenant_id FROM nodes').pluck().all() as string[]) {
       const fts = createFtsTable(db, tenantId);
       db.prepare(
         `INSERT INTO ${fts} (rowid, title, summary, body, tags)
-         SELECT seq, title, summary, body_markdown, coalesce((SELECT group_concat(value, ' ') FROM json_each(nodes.tags)), '')
+         SELECT seq, title, summary,
+                body_markdown || coalesce(char(10) || char(10) || (SELECT group_concat(note, char(10) || char(10)) FROM (
+                  SELECT note FROM highlights h WHERE h.tenant_id = nodes.tenant_id AND h.node_id = nodes.id AND trim(coalesce(note, '')) <> '' ORDER BY created_at, id)), ''),
+                coalesce((SELECT group_concat(value, ' ') FROM json_each(nodes.tags)), '')
            FROM nodes WHERE tenant_id = ? ORDER BY seq`,
       ).run(tenantId);
     }

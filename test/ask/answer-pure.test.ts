@@ -1,6 +1,7 @@
 // The pure parts of an answer: sentences with offsets, sentence choice, citation checks, the prompt's budget.
 import { describe, expect, it } from 'vitest';
-import { checkCitations, citedNumbers, citeSentences } from '../../src/search/answer/citations.js';
+import { citeSentences } from '../../src/search/answer/citations.js';
+import { checkCitations, citedNumbers, splitAtCitations } from '../../src/schemas/citation-markers.js';
 import { extractAnswer, type AnswerSource } from '../../src/search/answer/extract.js';
 import { chatMessages, estimateTokens, fitPassages, PROMPT_TOKENS } from '../../src/search/answer/prompt.js';
 import { splitSentences } from '../../src/search/answer/sentences.js';
@@ -59,6 +60,16 @@ describe('citations', () => {
     expect(checkCitations('A [1]. B [3].', 2)).toMatchObject({ ok: false, reason: 'unknown_citation' });
     expect(checkCitations('A [0].', 2)).toMatchObject({ ok: false, reason: 'unknown_citation' });
     expect(checkCitations('No citation at all.', 2)).toMatchObject({ ok: false, reason: 'cites_nothing' });
+  });
+  it('reads markers as the dashboard reads them: one module cuts the answer at its markers for both', () => {
+    const answer = 'Top it up [1]. Check the gauge [2, 3][4]; see [[wikilink]] and [note] and [5;6]';
+    expect(splitAtCitations(answer)).toEqual([
+      { text: 'Top it up ' }, { cites: [1] }, { text: '. Check the gauge ' }, { cites: [2, 3] }, { cites: [4] },
+      { text: '; see [[wikilink]] and [note] and ' }, { cites: [5, 6] },
+    ]);
+    expect(splitAtCitations(answer).flatMap((p) => ('cites' in p ? p.cites : []))).toEqual(citedNumbers(answer));
+    expect(splitAtCitations(answer).map((p) => ('text' in p ? p.text : '')).join('')).toBe(answer.replace(/\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]/g, ''));
+    expect(splitAtCitations('')).toEqual([]);
   });
 });
 

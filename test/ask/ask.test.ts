@@ -83,6 +83,27 @@ describe('POST /ask (extractive)', () => {
     expect(later.citations.map((c) => c.node_id)).not.toContain(old);
   });
 
+  it('puts the notes of a period said in the question first ("last May", "in 2022"), as POST /context does', async () => {
+    const now = new Date(t.clock.now());
+    const lastMay = now.getUTCMonth() > 4 ? now.getUTCFullYear() : now.getUTCFullYear() - 1;
+    // The better keyword match is from another year: without the date it would be cited first.
+    const older = await createNode(t, { title: 'Roof repairs', content: 'We decided to patch the roof with tar. The roof would last another winter, we decided, and the roof gutter too.', occurred_at: '2023-09-01' });
+    const may = await createNode(t, { title: 'Slates', content: 'We decided to replace the slates of the roof on the north side.', occurred_at: `${lastMay}-05-14` });
+    const y2022 = await createNode(t, { title: 'Chimney', content: 'We decided the roof chimney needs a new cowl.', occurred_at: '2022-03-10' });
+    await t.s.queue.idle();
+    expect((await ask({ question: 'what did we decide about the roof' })).citations[0].node_id).toBe(older);
+    const a = await ask({ question: 'what did we decide about the roof last May' });
+    expect(a.abstained).toBe(false);
+    expect(a.citations[0].node_id).toBe(may);
+    expect(a.answer.startsWith('We decided to replace the slates')).toBe(true);
+    // An order, not a filter: a note from another time still answers what the period's notes do not say.
+    expect((await ask({ question: 'what did we decide about the gutter last May' })).citations[0]?.node_id).toBe(older);
+    expect((await ask({ question: 'what did we decide about the roof in 2022' })).citations[0].node_id).toBe(y2022);
+    // Dates given as filters restrict, and a date in the question does not widen them.
+    const filtered = await ask({ question: 'what did we decide about the roof in 2022', filters: { occurred_after: '2023-01-01', occurred_before: '2024-01-01' } });
+    expect(new Set(filtered.citations.map((c) => c.node_id))).toEqual(new Set([older]));
+  });
+
   it("abstains when the notes don't say, offering the nearest notes as maybe related, never as citations", async () => {
     await seed();
     const a = await ask({ question: 'Who won the chess tournament in Reykjavik?' });

@@ -147,6 +147,24 @@ describe('check-links', () => {
     expect((await (await t.req('GET', `/api/v1/captures/${gone}`)).json()).metadata.source_status).toBe('ok');
   });
 
+  it('marks a capture whose domain no longer resolves as gone (a name under .invalid, which never resolves: RFC 6761)', async () => {
+    await withSite();
+    const url = 'https://essays.rhizome-test.invalid/coppicing';
+    const page = '<!doctype html><html><head><title>Coppicing</title></head><body><h1>Coppicing</h1><p>Coppiced hazel regrows from the stool for centuries, giving poles every seven years.</p></body></html>';
+    const id = await postCapture(t, { title: 'Coppicing', content_type: 'article', url, raw_content: page, source: 'browser-extension' });
+    await t.s.queue.idle();
+    expect((await (await t.req('GET', `/api/v1/captures/${id}`)).json()).status).toBe('completed');
+    const out = await (await t.req('POST', '/api/v1/captures/check-links')).json();
+    expect(out).toMatchObject({ checked: 1, unknown: 0, gone: [{ capture_id: id, url, reason: 'the domain no longer resolves' }] });
+    const c = await (await t.req('GET', `/api/v1/captures/${id}`)).json();
+    expect(c.metadata).toMatchObject({ source_status: 'gone', source_gone_reason: 'the domain no longer resolves' });
+    expect(typeof c.metadata.source_gone_at).toBe('string');
+    // Your copy is here: the page as the browser sent it.
+    const copy = await t.req('GET', `/api/v1/captures/${id}/snapshot`);
+    expect(copy.status).toBe(200);
+    expect(await copy.text()).toContain('Coppiced hazel regrows');
+  });
+
   it('runs weekly as a job for each tenant whose last check is a week old', async () => {
     await withSite();
     const id = await postCapture(t, { title: 'Soil article', content_type: 'article', url: site.url('/article') });

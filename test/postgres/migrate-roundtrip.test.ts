@@ -56,6 +56,8 @@ describePg('rhizome migrate round trip', () => {
     pearNode = await createNode(t, { title: 'Pear tree', content: 'The pear by the gate: graft it in spring.', tags: ['orchard', 'pears'], para_item_ids: [project] });
     const b = await createNode(t, { title: 'Whip grafting', content: 'Cut both at the same angle; bind with tape.', tags: ['grafting'] });
     await setLinks(t, pearNode, [{ target_id: b, type: 'references' }]);
+    // A highlight's note is part of the node's indexed words: the rebuilt indexes must hold it.
+    expect((await t.req('POST', `/api/v1/nodes/${pearNode}/highlights`, { text: 'graft it in spring', note: 'scion wood from the Conference' })).status).toBe(201);
     const res = await upload(t, BYTES, 'field-notes.txt', { why: 'for the orchard' });
     expect(res.status).toBe(201);
     captureId = (await res.json()).id;
@@ -91,9 +93,11 @@ describePg('rhizome migrate round trip', () => {
     const alpha = (await pg.query("SELECT id FROM tenants WHERE name = 'alpha'")).rows[0].id as string;
     const sync = new PgStore(pgdb.url);
     const hits = await new PgKeywordIndex(sync).search(alpha, 'pear graft', 10);
+    const noteHits = await new PgKeywordIndex(sync).search(alpha, 'scion', 10);
     await sync.close();
     const seqOfPear = (await pg.query('SELECT seq FROM nodes WHERE id = $1', [pearNode])).rows[0].seq;
     expect(hits[0].seq).toBe(seqOfPear);
+    expect(noteHits.map((h) => h.seq)).toEqual([seqOfPear]);
     const stats = (await pg.query('SELECT docs FROM keyword_stats WHERE tenant_id = $1', [alpha])).rows[0];
     expect(Number(stats.docs)).toBe(Number((await pg.query('SELECT count(*) FROM nodes WHERE tenant_id = $1', [alpha])).rows[0].count));
     const next = await pg.query("INSERT INTO capture_events (tenant_id, capture_id, kind, at) VALUES ($1, $2, 'test', 'now') RETURNING id", [alpha, captureId]);
@@ -131,6 +135,8 @@ describePg('rhizome migrate round trip', () => {
     try {
       const found = await (await t.req('GET', '/api/v1/nodes?query=pear%20graft&mode=keyword')).json();
       expect(found.data[0].id).toBe(pearNode);
+      const byNote = await (await t.req('GET', '/api/v1/nodes?query=scion&mode=keyword')).json();
+      expect(byNote.data.map((n: { id: string }) => n.id)).toEqual([pearNode]);
       const content = await t.req('GET', `/api/v1/captures/${captureId}/content`);
       expect(content.status).toBe(200);
       expect(Buffer.from(await content.arrayBuffer())).toEqual(BYTES);

@@ -1,5 +1,6 @@
-// Citations: the extractive answer written out with a numbered citation after each sentence,
-// and a model's answer checked against the passages it was given. Pure functions.
+// Citations: the extractive answer written out with a numbered citation after each sentence.
+// (A model's answer is checked against the passages it was given in schemas/citation-markers.ts,
+// where the dashboard reads the markers too.) Pure functions.
 import { roundScore } from '../score.js';
 import type { AnswerSource, QuotedSentence } from './extract.js';
 
@@ -43,21 +44,4 @@ export function citeSentences(sentences: QuotedSentence[], sources: AnswerSource
 
 export function citationOf(src: AnswerSource, span: { start: number; end: number }, score: number): Citation {
   return { node_id: src.node_id, title: src.title, passage: src.text.slice(span.start, span.end), start: span.start, end: span.end, field: src.field, score: roundScore(score) };
-}
-
-/** `[1]`, `[2, 3]`, `[1][4]`: the numbers an answer cites, in order. */
-export function citedNumbers(answer: string): number[] {
-  const out: number[] = [];
-  for (const m of answer.matchAll(/\[(\s*\d+\s*(?:[,;]\s*\d+\s*)*)\]/g)) for (const n of m[1].split(/[,;]/)) out.push(Number(n.trim()));
-  return out;
-}
-
-export type CitationCheck = { ok: true; cited: number[] } | { ok: false; reason: 'cites_nothing' | 'unknown_citation'; cited: number[] };
-
-/** A model's answer is kept only when it cites at least one passage and every number it cites was given (1..given). */
-export function checkCitations(answer: string, given: number): CitationCheck {
-  const cited = citedNumbers(answer);
-  if (cited.length === 0) return { ok: false, reason: 'cites_nothing', cited };
-  if (cited.some((n) => !Number.isInteger(n) || n < 1 || n > given)) return { ok: false, reason: 'unknown_citation', cited };
-  return { ok: true, cited: [...new Set(cited)] };
 }

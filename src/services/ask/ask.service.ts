@@ -5,6 +5,7 @@
 // is kept only if its citations check out (generative.ts). When nothing retrieved answers,
 // the notes "don't say", and the nearest notes are offered as maybe related.
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Clock } from '../../clock.js';
 import type { ContextRepo } from '../../repos/context.repo.js';
 import type { AskRequestBody, AskResultDto } from '../../schemas/ask.js';
 import { citeSentences } from '../../search/answer/citations.js';
@@ -21,6 +22,8 @@ export interface AskDeps {
   llm: LlmEndpoint | null;
   /** The tenant's model token budget (null: none). */
   llmTokens: RateLimiterAbstract | null;
+  /** "Last May" is read against it. */
+  clock: Clock;
 }
 
 export class AskService {
@@ -40,9 +43,12 @@ export class AskService {
   async *stream(tenantId: string, req: AskRequestBody, signal?: AbortSignal): AsyncGenerator<AskEvent> {
     const question = req.question.trim();
     const filter = req.filters ?? {};
-    const retrieved = await retrieve(this.d.search, this.d.repo, tenantId, question, filter);
+    const retrieved = await retrieve(this.d.search, this.d.repo, tenantId, question, filter, new Date(this.d.clock.now()));
     const { sources } = retrieved;
-    const ex = extractAnswer(question, sources, { rarity: await this.d.search.termRarity(tenantId, question) });
+    // A period said in the question chose the notes; its words ("2022", "last May") are no
+    // words a sentence must say to answer.
+    const words = retrieved.undated || question;
+    const ex = extractAnswer(words, sources, { rarity: await this.d.search.termRarity(tenantId, words) });
 
     if (ex.sentences.length === 0) {
       const related = await maybeRelated(this.d.search, this.d.repo, tenantId, question, filter, retrieved);

@@ -3,7 +3,8 @@
 // cite at least one; otherwise, or when the endpoint fails, times out, cuts its stream or the
 // tenant's token budget is spent, the caller falls back to the extractive answer with a notice.
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { checkCitations, citationOf, type Citation } from '../../search/answer/citations.js';
+import { checkCitations } from '../../schemas/citation-markers.js';
+import { citationOf, type Citation } from '../../search/answer/citations.js';
 import type { AnswerSource, Extraction } from '../../search/answer/extract.js';
 import { ANSWER_TOKENS, chatMessages, estimateTokens, fitPassages } from '../../search/answer/prompt.js';
 import { LlmError, streamChat, type LlmEndpoint } from './llm-chat.js';

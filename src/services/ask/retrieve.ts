@@ -1,10 +1,15 @@
 // What an answer is drawn from: the question ranked as GET /nodes ranks it (hybrid, the
-// semantic gate, the filters applied to the candidates), the best few notes read whole.
+// semantic gate, the filters applied to the candidates), the best few notes read whole. A
+// date said in the question ("last May", "in 2022") puts that period's notes first, as
+// POST /context does: the question ranked whole and within the period, then ordered by
+// search/period-rank.ts (occurred_after/occurred_before in the filters restrict instead).
 import type { ContextRepo } from '../../repos/context.repo.js';
 import type { NodeFilter } from '../../repos/nodes.repo.js';
 import { meaningLine, type AnswerSource } from '../../search/answer/extract.js';
 import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 import { roundScore } from '../../search/score.js';
+import { periodScore } from '../../search/period-rank.js';
+import { parseQueryDates, type DateRange } from '../../search/query-dates.js';
 import type { SearchService } from '../nodes/search.service.js';
 
 /** Notes read for an answer: the answer quotes at most three sentences; eight leaves room for the one that says most. */
@@ -31,11 +36,20 @@ export interface Retrieved {
   gate: number;
   /** Ranked below the sources read (for "maybe related"). */
   rest: CalibratedHit[];
+  /** When the question said a period (used, or overridden by the filters): the question without its date words (empty: only a date). */
+  undated?: string;
 }
 
-export async function retrieve(search: Ranker, repo: ContextRepo, tenantId: string, question: string, filter: AskFilter): Promise<Retrieved> {
+/** Candidates ordered by the period, from each ranking (overall and within it): context's least pool. */
+const PERIOD_POOL = 30;
+
+export async function retrieve(search: Ranker, repo: ContextRepo, tenantId: string, question: string, filter: AskFilter, now: Date): Promise<Retrieved> {
   const nodeFilter: NodeFilter = { ...filter };
-  const { hits, cosine, gate, floor } = await search.rankWithEvidence(tenantId, question, nodeFilter);
+  const dates = parseQueryDates(question, now);
+  const range = filter.occurred_after || filter.occurred_before ? null : dates.range;
+  const ranked = await search.rankWithEvidence(tenantId, question, nodeFilter);
+  const { gate, floor } = ranked;
+  const { hits, cosine } = range ? await inPeriodFirst(search, repo, tenantId, question, nodeFilter, range, ranked) : ranked;
   const top = hits.slice(0, SOURCES);
   const cards = new Map((await repo.cardsBySeq(tenantId, top.map((h) => h.seq))).map((c) => [c.seq, c]));
   const live = top.filter((h) => cards.get(h.seq) && cards.get(h.seq)!.status !== 'dismissed');
@@ -50,7 +64,24 @@ export async function retrieve(search: Ranker, repo: ContextRepo, tenantId: stri
     const [field, text] = body.trim() ? (['body', body] as const) : card.summary.trim() ? (['summary', card.summary] as const) : (['title', card.title] as const);
     return { node_id: card.id, title: card.title, relevance: h.score, byMeaning: (cosine.get(h.seq) ?? -Infinity) > line, text, field };
   });
-  return { sources, cosines: live.map((h) => cosine.get(h.seq) ?? -Infinity), floor, gate, sides: live.map((h) => ({ keyword: h.keyword, semantic: h.semantic })), rest: hits.slice(SOURCES, SOURCES + MAYBE_RELATED) };
+  return { sources, cosines: live.map((h) => cosine.get(h.seq) ?? -Infinity), floor, gate, sides: live.map((h) => ({ keyword: h.keyword, semantic: h.semantic })), rest: hits.slice(SOURCES, SOURCES + MAYBE_RELATED), ...(dates.range ? { undated: dates.text } : {}) };
+}
+
+/**
+ * The hits with the period's first: the best matches overall and the best within the period
+ * (a month's notes are not crowded out by better matches from other months), scored for the
+ * period as POST /context scores them (search/period-rank.ts), so the answer hears them first.
+ */
+async function inPeriodFirst(search: Ranker, repo: ContextRepo, tenantId: string, question: string, filter: NodeFilter, range: DateRange, overall: { hits: CalibratedHit[]; cosine: Map<number, number> }) {
+  const within = await search.rankWithEvidence(tenantId, question, { ...filter, occurred_after: range.after, occurred_before: range.before });
+  const pool = new Map<number, CalibratedHit>();
+  for (const h of [...overall.hits.slice(0, PERIOD_POOL), ...within.hits.slice(0, PERIOD_POOL)]) if (!pool.has(h.seq)) pool.set(h.seq, h);
+  const cards = new Map((await repo.cardsBySeq(tenantId, [...pool.keys()])).map((c) => [c.seq, c]));
+  const hits = [...pool.values()]
+    .filter((h) => cards.has(h.seq))
+    .map((h) => ({ ...h, score: periodScore(h.score, cards.get(h.seq)!, range).score }))
+    .sort((a, b) => b.score - a.score || a.seq - b.seq);
+  return { hits, cosine: new Map([...overall.cosine, ...within.cosine]) };
 }
 
 /**

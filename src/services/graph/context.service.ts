@@ -27,7 +27,9 @@ import { roundScore } from '../../search/score.js';
 import { contentWords } from '../../search/text.js';
 import type { Calibration, Scale } from '../../search/calibration.js';
 import { bestPassages } from '../../search/passages.js';
-import { inRange, mentionInRange, parseQueryDates, type DateRange } from '../../search/query-dates.js';
+import { annotationMatches, type AnnotationMatch } from '../../search/highlights.js';
+import { parseQueryDates, type DateRange } from '../../search/query-dates.js';
+import { periodScore } from '../../search/period-rank.js';
 import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 
 const HOP1 = 0.8;
@@ -66,6 +68,8 @@ export interface ContextNode {
   passages: ContextPassage[];
   /** What the owner highlighted in the node, with their notes: an agent sees what mattered to them. */
   highlights: Array<{ id: string; text: string; note: string | null }>;
+  /** With a query: the highlights its words met, in their words or their note. */
+  annotation_matches?: AnnotationMatch[];
   tags: string[];
   created_at: string;
   updated_at: string;
@@ -183,13 +187,10 @@ export class ContextService {
       if (hit?.semantic) reasons.push('semantic_match');
       let score = focus.length ? 0.5 * rel + 0.5 * (g?.graph ?? 0) : rel;
       if (range) {
-        // Dated in the period: first. Only mentioning a date in it: a tie-breaker (a later note
-        // that names the year is evidence, not the event; on CISI, where abstracts name years,
-        // putting them first cost 2% nDCG@10 and a 0.05 nudge 1%).
-        const dated = inRange(card.occurred_at ?? card.created_at, range);
-        const mentions = !dated && (JSON.parse(card.mentioned_dates ?? '[]') as string[]).some((m) => mentionInRange(m, range));
-        if (dated || mentions) reasons.push(`date_match:${range.said}`);
-        score = dated ? 0.5 + 0.5 * score : 0.5 * score + (mentions ? MENTION_NUDGE : 0);
+        // Dated in the period: first. Only mentioning a date in it: a tie-breaker (search/period-rank.ts).
+        const p = periodScore(score, card, range);
+        if (p.inPeriod) reasons.push(`date_match:${range.said}`);
+        score = p.score;
       }
       if (score <= 0 && !range) continue;
       // Ties only: a validated note, or one in an active project, first.
@@ -225,6 +226,8 @@ export class ContextService {
       }
       n.passages = chosen.slice(0, MAX_PASSAGES).map((p) => ({ text: p.text, start: p.start, end: p.end, field }));
       n.highlights = (marked.get(n.id) ?? []).filter((h: { orphaned?: boolean }) => !h.orphaned).map((h: { id: string; text: string; note: string | null }) => ({ id: h.id, text: h.text, note: h.note ?? null }));
+      const met = annotationMatches(n.highlights, terms);
+      if (met.length) n.annotation_matches = met;
     }
     return nodes;
   }
@@ -312,8 +315,6 @@ export class ContextService {
 }
 
 const MAX_PASSAGES = 2;
-/** What a date the text mentions (not the node's own) adds within the out-of-period half of the scale. */
-const MENTION_NUDGE = 0.005;
 
 function hasTags(card: NodeCard, tags: string[] | undefined): boolean {
   if (!tags?.length) return true;

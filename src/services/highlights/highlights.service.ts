@@ -28,7 +28,8 @@ export class HighlightsService {
   constructor(
     private readonly tx: UnitOfWork,
     private readonly repo: HighlightsRepo,
-    private readonly nodes: Pick<NodesRepo, 'get'>,
+    /** reindexKeywords: a highlight's note is part of the node's indexed words (search/indexed-text.ts). */
+    private readonly nodes: Pick<NodesRepo, 'get' | 'reindexKeywords'>,
     private readonly clock: Clock,
     /** Webhooks: highlight.created, in the transaction that adds it. */
     private readonly events: EventSink = noEvents,
@@ -75,6 +76,7 @@ export class HighlightsService {
       prefix: ctx.prefix, suffix: ctx.suffix, start_pos: at?.start ?? null, end_pos: at?.end ?? null,
       source: origin.source, source_key: key, created_at: origin.created_at ?? now, updated_at: now,
     });
+    if (created && p.note?.trim()) await this.nodes.reindexKeywords(tenantId, nodeId);
     if (created) await this.events.emit(tenantId, 'highlight.created', { node_id: nodeId, highlight_id: id, text: p.text });
     return { id, created };
   }
@@ -83,18 +85,18 @@ export class HighlightsService {
     const p = parseOrThrow(NodeHighlightPatch, patch);
     return await this.tx.withTx(async () => {
       const row = await this.row(tenantId, nodeId, id);
-      await this.repo.update({
-        tenant_id: tenantId, node_id: nodeId, id,
-        note: p.note === undefined ? row.note : p.note, color: p.color ?? row.color, updated_at: iso(this.clock.now()),
-      });
+      const note = p.note === undefined ? row.note : p.note;
+      await this.repo.update({ tenant_id: tenantId, node_id: nodeId, id, note, color: p.color ?? row.color, updated_at: iso(this.clock.now()) });
+      if ((note ?? '') !== (row.note ?? '')) await this.nodes.reindexKeywords(tenantId, nodeId);
       return this.get(tenantId, nodeId, id);
     });
   }
 
   async remove(tenantId: string, nodeId: string, id: string): Promise<void> {
     await this.tx.withTx(async () => {
-      await this.body(tenantId, nodeId);
-      if (!await this.repo.delete(tenantId, nodeId, id)) throw new NotFoundError('Highlight');
+      const row = await this.row(tenantId, nodeId, id);
+      await this.repo.delete(tenantId, nodeId, id);
+      if (row.note?.trim()) await this.nodes.reindexKeywords(tenantId, nodeId);
     });
   }
 

@@ -12,7 +12,7 @@ import { abstentionFloor, semanticEvidence, semanticScore, type Scale } from '..
 import type { TenantGate } from '../../search/tenant-gate.js';
 import { fuseCalibrated, hybridKeywordWeight, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
-import { highlightsFor, snippetOf } from '../../search/highlights.js';
+import { annotationMatches, highlightsFor, snippetOf } from '../../search/highlights.js';
 import { keywordScore, maxAttainableBm25 } from '../../search/keyword-score.js';
 import { NORMALISE_DEPTH, type RankedHit } from '../../search/fusion.js';
 import { roundScore } from '../../search/score.js';
@@ -40,6 +40,11 @@ export interface SearchResult {
   per_page: number;
 }
 
+/** A node's highlights, re-anchored (services/highlights): a hit on one leads to it. */
+export interface HitHighlights {
+  highlightsFor(tenantId: string, nodeIds: string[]): Promise<Map<string, Array<{ id: string; text: string; note: string | null; orphaned?: boolean }>>>;
+}
+
 export class SearchService {
   constructor(
     private readonly repo: KeywordSearch,
@@ -47,6 +52,7 @@ export class SearchService {
     private readonly vectors: VectorStore,
     private readonly embedding: Pick<EmbeddingService, 'embedQuery' | 'ready'>,
     private readonly gates?: SemanticGates,
+    private readonly highlights?: HitHighlights,
   ) {}
 
   async search(tenantId: string, p: NodeSearchParams): Promise<SearchResult> {
@@ -173,9 +179,12 @@ export class SearchService {
     const para = await this.nodes.paraItemIdsMany(tenantId, present.map((r) => r.id));
     const keys = passages ? present.map((r) => passages.get(r.seq)).filter((k) => k !== undefined) : [];
     const spans = await this.vectors.passageSpans(tenantId, keys);
+    const marked = terms && this.highlights ? await this.highlights.highlightsFor(tenantId, present.map((r) => r.id)) : new Map();
     return present.map((r) => {
       const dto = toNodeDto(r, para.get(r.id) ?? []);
       if (terms) dto.highlights = highlightsFor(r, terms);
+      const met = terms ? annotationMatches(marked.get(r.id) ?? [], terms) : [];
+      if (met.length) dto.annotation_matches = met;
       const key = passages?.get(r.seq);
       const span = key === undefined ? undefined : spans.get(key);
       if (span && span.node_id === r.id && span.end <= r.body_markdown.length) {

@@ -3,19 +3,18 @@
 import type { Citation } from './ask-stream.js';
 import { citationHref } from './ask-stream.js';
 import { shownText } from './mark-passage.js';
+import { splitAtCitations } from '../../schemas/citation-markers.js';
 
 const PASSAGE_CHARS = 320;
 
 export function AnswerText({ text, citations }: { text: string; citations: Citation[] }) {
-  const parts = text.split(/(\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\])/);
   return (
     <p class="ask-answer-text">
-      {parts.map((p, i) => {
-        const nums = /^\[([\d\s,;]+)\]$/.exec(p)?.[1].split(/[,;]/).map((n) => Number(n.trim()));
-        if (!nums) return shownText(p);
+      {splitAtCitations(text).map((p, i) => {
+        if ('text' in p) return shownText(p.text);
         return (
           <sup key={i} class="ask-cites">
-            {nums.map((n) => {
+            {p.cites.map((n) => {
               const c = citations[n - 1];
               return c ? (
                 <a key={n} class="ask-cite" href={citationHref(c)} aria-label={`Citation ${n}: ${c.title}`}>

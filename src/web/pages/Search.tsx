@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { HealthStrip } from '../home/HealthStrip.js';
 import { Inbox } from '../home/Inbox.js';
 import { DATE_PRESETS, dateRange } from '../lib/date-filter.js';
-import { NodeCard } from '../components/NodeCard.js';
+import { NodeCard, resultHref } from '../components/NodeCard.js';
 import { Button, Empty, Problem, Spinner } from '../components/ui.js';
 import { qs } from '../lib/api.js';
 import { useApi } from '../lib/hooks.js';
@@ -71,7 +71,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
       document.getElementById(`result-${n}`)?.scrollIntoView({ block: 'nearest' });
     } else if (e.key === 'Enter' && active >= 0 && results[active]) {
       e.preventDefault();
-      navigate(`/nodes/${encodeURIComponent(results[active].id)}`);
+      navigate(resultHref(results[active]));
     } else if (e.key === 'Escape') {
       setText('');
     }

@@ -1,0 +1,25 @@
+// A period said in a query ("in March 2023", "last May") or given as occurred_after /
+// occurred_before puts the nodes of that period first, the best matches among them first,
+// then the rest: a node dated in it (occurred_at, else created_at) takes the upper half of
+// the scale; one that only mentions a date in it stays in the lower half with a nudge (a
+// later note that names the year is evidence, not the event; on CISI, where abstracts name
+// years, putting them first cost 2% nDCG@10 and a 0.05 nudge 1%). POST /context and
+// POST /ask order by it. Pure.
+import { inRange, mentionInRange, type DateRange } from './query-dates.js';
+
+/** What a date the text mentions (not the node's own) adds within the out-of-period half of the scale. */
+export const MENTION_NUDGE = 0.005;
+
+export interface Dated {
+  occurred_at: string | null;
+  created_at: string;
+  /** JSON array of the dates the node's text mentions. */
+  mentioned_dates: string | null;
+}
+
+/** The node's score for the period (in [0, 1] for a score in [0, 1]), and whether its date or a date it mentions is in it. */
+export function periodScore(score: number, node: Dated, range: DateRange): { score: number; inPeriod: boolean } {
+  const dated = inRange(node.occurred_at ?? node.created_at, range);
+  const mentions = !dated && (JSON.parse(node.mentioned_dates ?? '[]') as string[]).some((m) => mentionInRange(m, range));
+  return { score: dated ? 0.5 + 0.5 * score : 0.5 * score + (mentions ? MENTION_NUDGE : 0), inPeriod: dated || mentions };
+}
