@@ -46,6 +46,8 @@ const envSchema = z.object({
   RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
   // Connections each process keeps to PostgreSQL (docs/storage-contract.md).
   RHIZOME_PG_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
+  // Memory the tenants' in-memory vector indexes may hold in one process, in MB (docs/operators.md).
+  RHIZOME_INDEX_MEMORY_MB: z.coerce.number().int().min(16).default(512),
 });
 
 /**
@@ -112,6 +114,8 @@ export interface Config {
   readonly limits: RateLimits;
   /** Largest archived copy of a captured page, in bytes (RHIZOME_ARCHIVE_MAX_BYTES; 0: none kept). */
   readonly archiveMaxBytes: number;
+  /** Memory the tenants' in-memory vector indexes may hold in this process (RHIZOME_INDEX_MEMORY_MB); the least recently used are evicted beyond it. */
+  readonly indexMemoryBytes: number;
   readonly tuning?: Tuning;
 }
 
@@ -133,6 +137,8 @@ export interface Tuning {
   readonly requestsPerTurn?: number;
   /** Whether the keyword side keeps its terms' postings in memory (default yes; services/nodes/keyword-warmer.ts). */
   readonly keywordMemory?: boolean;
+  /** A cold tenant with at most this many vectors loads its index within its first request; default LOAD_IN_REQUEST_MAX in vectors/vector-store.ts. */
+  readonly indexLoadInRequestMax?: number;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */
@@ -191,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       trustProxy: e.RHIZOME_TRUST_PROXY,
     },
     archiveMaxBytes: e.RHIZOME_ARCHIVE_MAX_BYTES,
+    indexMemoryBytes: e.RHIZOME_INDEX_MEMORY_MB * 1024 * 1024,
     ...overrides,
   };
   return Object.freeze(config);

@@ -84,7 +84,18 @@ export async function buildContainer(o: ServiceOptions) {
   // Remembers a full disk / I/O error until a write succeeds: /health reports it.
   const storage = new StorageState(clock);
   const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
-  const vectors = new VectorStore({ repo: repos.vectors, nodes: repos.nodes, tx, passages: repos.passages });
+  // What the index budget reports, bound to /metrics once it exists (below).
+  const indexEvents: { load?: (ms: number) => void; evict?: () => void } = {};
+  const vectors = new VectorStore({
+    repo: repos.vectors, nodes: repos.nodes, tx, passages: repos.passages,
+    budget: {
+      bytes: config.indexMemoryBytes,
+      loadInRequestMax: config.tuning?.indexLoadInRequestMax,
+      onLoad: (_t, ms) => indexEvents.load?.(ms),
+      onEvict: () => indexEvents.evict?.(),
+      onError: (t, e) => log.error(`loading the vector index of tenant ${t} failed; its searches are answered from storage`, e),
+    },
+  });
   // Webhooks hear of changes through this outbox, written in each change's transaction.
   const outbox = new WebhookOutbox(tx, repos.webhooks, queue, clock);
   const events = new EventBus(outbox);
@@ -100,6 +111,8 @@ export async function buildContainer(o: ServiceOptions) {
   const calibration = () => embedding.ready();
   // The operator's side: operator keys, tenants over the API, /metrics.
   const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => repos.fts?.kept.heldBytes() ?? null });
+  indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
+  indexEvents.evict = () => metrics.evictions.inc({ index: 'vector' });
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);

@@ -80,13 +80,20 @@ function startLinkChecks(c: Container): void {
 const LINK_CHECK_FIRST_MS = 10 * 60_000;
 const LINK_CHECK_LOOK_MS = 6 * 3600_000;
 
-/** Loads these tenants' vector indexes in the background, a slice per event-loop turn; returns how many vectors. */
+/**
+ * Loads these tenants' vector indexes in the background, a slice per event-loop turn, until
+ * the indexes' memory budget is full (the rest load on their first request); returns how
+ * many vectors.
+ */
 async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {
   let n = 0;
-  await c.vectors.willLoad(tenantIds);
+  const budget = c.vectors.budgetBytes;
   for (const id of tenantIds) {
+    if (budget !== null && [...c.vectors.heldBytes().values()].reduce((a, b) => a + b, 0) >= budget) break;
+    await c.vectors.willLoad([id]);
     while (!await c.vectors.loadSome(id, INDEX_SLICE)) await new Promise((r) => setImmediate(r));
     n += await c.vectors.warm(id);
+    c.vectors.enforceBudget(id);
   }
   return n;
 }

@@ -62,6 +62,8 @@ export interface VectorStoreDeps {
    */
   budget?: {
     bytes: number;
+    /** Default LOAD_IN_REQUEST_MAX. */
+    loadInRequestMax?: number;
     onLoad?: (tenantId: string, ms: number) => void;
     onEvict?: (tenantId: string, bytes: number) => void;
     onError?: (tenantId: string, e: unknown) => void;
@@ -70,6 +72,12 @@ export interface VectorStoreDeps {
 
 /** Vectors read per slice of a tenant's background load (~15 ms at 512-d). */
 const LOAD_SLICE = 1000;
+/**
+ * A cold tenant with at most this many vectors loads within its first request (~10 ms on
+ * SQLite, ~30 ms on PostgreSQL); a larger one loads in the background while its searches are
+ * answered exactly from storage.
+ */
+export const LOAD_IN_REQUEST_MAX = 5000;
 
 export class VectorStore {
   private readonly events = new EventEmitter();
@@ -98,6 +106,15 @@ export class VectorStore {
     if (!this.budget) return;
     this.budget.touch(tenantId);
     if (this.coldLoads.has(tenantId) || await this.isHeld(tenantId)) return;
+    if (await this.d.repo.count(tenantId) <= (this.d.budget?.loadInRequestMax ?? LOAD_IN_REQUEST_MAX)) {
+      // Small enough to load within the request (tens of ms): its scores are the index's
+      // from the first query on, the same for the same request.
+      const started = performance.now();
+      await this.warm(tenantId);
+      this.d.budget?.onLoad?.(tenantId, performance.now() - started);
+      this.enforceBudget(tenantId);
+      return;
+    }
     this.coldLoads.add(tenantId);
     await this.willLoad([tenantId]);
     const started = performance.now();

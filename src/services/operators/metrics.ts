@@ -11,8 +11,10 @@ export interface MetricSources {
   /** The job kind whose queue is the embedding backlog. */
   embedKind: string;
   tenantsByStatus: () => Promise<Array<{ status: string; n: number }>> | Array<{ status: string; n: number }>;
-  /** Each tenant's in-memory vector index: vectors held and bytes per vector. */
-  vectorIndexes: () => Promise<Array<{ vectors: number; bytesPerVector: number }>> | Array<{ vectors: number; bytesPerVector: number }>;
+  /** Each held tenant's in-memory vector indexes (its notes' and passages'): vectors and bytes. */
+  vectorIndexes: () => Promise<Array<{ vectors: number; bytes: number }>> | Array<{ vectors: number; bytes: number }>;
+  /** The indexes' memory budget in bytes (undefined: none). */
+  indexBudget?: () => number | null;
   /** Bytes of keyword postings kept in memory (SQLite's kept impacts); null where the engine keeps none. */
   keywordBytes: () => number | null;
   /** The PostgreSQL pool's connections (null on SQLite: one connection, no pool). */
@@ -107,7 +109,7 @@ export function createMetrics(src: MetricSources) {
     help: 'Memory held by the in-memory vector indexes of this process (vectors × bytes per vector)',
     registers: [registry],
     async collect() {
-      this.set((await src.vectorIndexes()).reduce((n, x) => n + x.vectors * x.bytesPerVector, 0));
+      this.set((await src.vectorIndexes()).reduce((n, x) => n + x.bytes, 0));
     },
   });
   new Gauge({
@@ -126,6 +128,20 @@ export function createMetrics(src: MetricSources) {
       this.set(src.keywordBytes() ?? 0);
     },
   });
+  const indexLoads = new Counter({
+    name: 'rhizome_index_loads_total',
+    help: 'Tenant indexes loaded into memory on first use (or again after an eviction)',
+    labelNames: ['index'],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'rhizome_index_budget_bytes',
+    help: 'The memory budget of the in-memory vector indexes (RHIZOME_INDEX_MEMORY_MB)',
+    registers: [registry],
+    collect() {
+      this.set(src.indexBudget?.() ?? 0);
+    },
+  });
   const evictions = new Counter({
     name: 'rhizome_index_evictions_total',
     help: 'Tenant indexes evicted from memory to stay within the memory budget',
@@ -139,6 +155,7 @@ export function createMetrics(src: MetricSources) {
     instanceId,
     httpDuration,
     evictions,
+    indexLoads,
     contentType: registry.contentType,
     /** The exposition text. Process metrics (RSS, heap, event-loop lag) are registered on the first scrape. */
     async render(): Promise<string> {

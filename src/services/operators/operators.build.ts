@@ -45,10 +45,11 @@ export function buildOperators(d: OperatorDeps) {
     jobs: async () => await jobStats.counts(d.clock.now()),
     embedKind: d.embedKind,
     tenantsByStatus: async () => await tenantRepo.countByStatus(),
-    vectorIndexes: async () => (await d.repos.tenants.list()).map((t) => {
-      const st = d.vectors.indexStats(t.id);
-      return { vectors: st.vectors, bytesPerVector: st.bytes_per_vector };
+    vectorIndexes: () => [...d.vectors.heldBytes()].map(([t, bytes]) => {
+      const st = d.vectors.indexStats(t);
+      return { vectors: st.vectors + st.passages, bytes };
     }),
+    indexBudget: () => d.vectors.budgetBytes,
     keywordBytes: d.keywordBytes,
     pool: () => (db instanceof PgStore ? db.poolStats() : null),
     now: () => d.clock.now(),

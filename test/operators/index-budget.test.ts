@@ -1,0 +1,81 @@
+// Indexes by use under one memory budget, through HTTP as tenants use them: a tenant's
+// vector index loads on its first request, the least recently used is evicted when the
+// budget is exceeded, a cold tenant's searches are answered exactly from storage while a
+// large index loads in the background, and /metrics counts the loads and evictions.
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { operatorAuth } from './helpers.js';
+
+let t: TestApp;
+afterEach(() => t.close());
+
+const NOTES = [
+  'Compost heap temperature reaches sixty degrees in summer',
+  'Tomato seedlings need hardening off before planting out',
+  'Rust ownership rules: each value has a single owner',
+  'Sourdough starter wants rye flour and a warm kitchen',
+  'Index funds spread savings across the whole market',
+  'Bicycle chain lubrication every few hundred kilometres',
+];
+
+async function seed(auth?: string) {
+  for (const n of NOTES) expect((await t.req('POST', '/api/v1/nodes', { title: n.split(' ').slice(0, 3).join(' '), content: n }, auth)).status).toBe(201);
+}
+
+async function search(q: string, auth?: string) {
+  const res = await t.req('GET', `/api/v1/nodes?mode=semantic&query=${encodeURIComponent(q)}`, undefined, auth);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: Array<{ id: string }> }).data.map((n) => n.id);
+}
+
+function metric(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{index="vector"}`) || l.startsWith(`${name} `));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+describe('vector indexes by use', () => {
+  it('loads a tenant on its first request and evicts the least recently used beyond the budget', async () => {
+    // A budget of one byte: only the tenant in use is ever held.
+    t = await makeTestApp({ config: { indexMemoryBytes: 1 } });
+    await t.s.queue.start();
+    const op = await operatorAuth(t);
+    const b = await t.tenant('beta');
+    await seed();
+    await seed(b.auth);
+    await t.s.queue.idle();
+    t.s.vectors.resetIndexes();
+
+    const first = await search('warm kitchen rye flour starter');
+    expect(first.length).toBeGreaterThan(0);
+    expect([...t.s.vectors.heldBytes().keys()]).toEqual([t.tenantId]);
+
+    await search('warm kitchen rye flour starter', b.auth);
+    expect([...t.s.vectors.heldBytes().keys()]).toEqual([b.tenantId]); // alpha, least recently used, evicted
+
+    // Alpha comes back: loaded again, the same answer.
+    expect(await search('warm kitchen rye flour starter')).toEqual(first);
+    const text = await (await t.req('GET', '/metrics', undefined, op)).text();
+    expect(metric(text, 'rhizome_index_loads_total')).toBe(3);
+    expect(metric(text, 'rhizome_index_evictions_total')).toBe(2);
+    expect(metric(text, 'rhizome_index_budget_bytes')).toBe(1);
+  });
+
+  it('answers a cold tenant exactly from storage while its index loads in the background', async () => {
+    // Every tenant counts as large here: it loads in the background.
+    t = await makeTestApp({ config: { indexMemoryBytes: 64 * 1024 * 1024, tuning: { indexLoadInRequestMax: 0 } } });
+    await t.s.queue.start();
+    await seed();
+    await t.s.queue.idle();
+    t.s.vectors.resetIndexes();
+
+    const v = await t.s.embedding.embedQuery('warm kitchen rye flour starter');
+    const exact = (await t.s.vectors.knnExact(t.tenantId, v!, NOTES.length)).map((h) => h.id);
+    const cold = await search('warm kitchen rye flour starter');
+    expect(cold.length).toBeGreaterThan(0);
+    expect(cold).toEqual(exact.slice(0, cold.length)); // the exact order, from storage
+    // The load finishes in the background; the index then answers alike.
+    for (let i = 0; i < 100 && !t.s.vectors.heldBytes().get(t.tenantId); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(t.s.vectors.heldBytes().get(t.tenantId)).toBeGreaterThan(0);
+    expect(await search('warm kitchen rye flour starter')).toEqual(cold);
+  });
+});
