@@ -12,6 +12,11 @@ if (process.argv.includes('--ask')) {
   process.exit(0);
 }
 await benchSearch({ sizes: sizes.length ? sizes : [10_000, 100_000] });
+// `--search`: only the search bench above, the quick loop for search speed and memory.
+if (process.argv.includes('--search')) {
+  console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
+  process.exit(0);
+}
 {
   const { benchAsk } = await import('./ask.js');
   await benchAsk(sizes.length ? sizes : [100_000]);
