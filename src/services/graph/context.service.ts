@@ -177,6 +177,7 @@ export class ContextService {
     const hitOf = new Map(top.map((h) => [h.seq, h]));
     const terms = contentWords(query);
     const out: ContextNode[] = [];
+    const exact = new Map<string, number>();
     for (const card of cards.values()) {
       if (card.status === 'dismissed' || focusSet.has(card.id) || !hasTags(card, req.tags)) continue;
       const hit = hitOf.get(card.seq);
@@ -198,8 +199,9 @@ export class ContextService {
       if (card.status === 'validated') reasons.push('validated');
       if (card.active_project) reasons.push('active_project');
       out.push(this.entry(card, (score + tie) / 1.02, reasons));
+      exact.set(card.id, (score + tie) / 1.02);
     }
-    const shown = rank(out, req.limit);
+    const shown = rank(out, req.limit, exact);
     const seqOf = new Map([...cards.values()].map((c) => [c.id, c.seq]));
     const byMeaning = query && this.d.search.matchedPassages ? await this.d.search.matchedPassages(tenantId, query, shown.map((n) => seqOf.get(n.id)).filter((s) => s !== undefined)) : new Map();
     const meaning = new Map(shown.filter((n) => byMeaning.has(seqOf.get(n.id))).map((n) => [n.id, byMeaning.get(seqOf.get(n.id))!]));
@@ -327,7 +329,12 @@ function reason(c: Candidate, r: string): void {
 }
 
 /** Best first; equal scores: the later-dated node first, then by id (deterministic). */
-function rank(nodes: ContextNode[], limit: number): ContextNode[] {
+/**
+ * Best first; equal scores to the later-dated node. `exact`: the scores before rounding for
+ * the response (two nodes 0.00004 apart keep their order, as search ranks them).
+ */
+function rank(nodes: ContextNode[], limit: number, exact?: Map<string, number>): ContextNode[] {
   const date = (n: ContextNode) => n.occurred_at ?? n.created_at;
-  return nodes.sort((a, b) => b.score - a.score || date(b).localeCompare(date(a)) || a.id.localeCompare(b.id)).slice(0, limit);
+  const score = (n: ContextNode) => exact?.get(n.id) ?? n.score;
+  return nodes.sort((a, b) => score(b) - score(a) || date(b).localeCompare(date(a)) || a.id.localeCompare(b.id)).slice(0, limit);
 }
