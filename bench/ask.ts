@@ -63,7 +63,7 @@ export async function benchAsk(sizes: number[], out: (l: Line) => void = (l) => 
     const now = iso(Date.now());
     let chars = 0;
     for (let i = 0; i < n; i += 5000) {
-      await db.transaction(async () => {
+      await s.db.withTx(async () => {
         for (let j = i; j < Math.min(n, i + 5000); j++) {
           const note = corpus.note(corpus.rand() < 0.05 ? 900 : 80);
           const body = asProse(note.body, corpus.rand);
@@ -73,7 +73,7 @@ export async function benchAsk(sizes: number[], out: (l: Line) => void = (l) => 
           await s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
           await s.repos.nodes.markEmbedded(tenantId, id, 'synthetic');
         }
-      })();
+      });
     }
     await s.vectors.warm(tenantId);
     await s.keywordWarmer!.prewarm(tenantId);

@@ -31,7 +31,7 @@ async function writeFolder(n: number): Promise<{ dir: string; apiKey: string }> 
   writeFileSync(join(dir, 'credentials'), JSON.stringify({ tenant_id: tenantId, api_key: apiKey }), { mode: 0o600 });
   const now = new Date().toISOString();
   for (let i = 0; i < n; i += 5000) {
-    await db.transaction(async () => {
+    await s.db.withTx(async () => {
       for (let j = i; j < Math.min(n, i + 5000); j++) {
         const note = corpus.note();
         const id = newId('nod');
@@ -39,7 +39,7 @@ async function writeFolder(n: number): Promise<{ dir: string; apiKey: string }> 
         await s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
         await s.repos.nodes.markEmbedded(tenantId, id, textHash(embeddingText({ title: note.title, summary: '', body_markdown: note.body })));
       }
-    })();
+    });
   }
   db.close();
   return { dir, apiKey };

@@ -35,12 +35,12 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
     await s.embedding.init();
     const { tenant_id: tenantId } = await s.tenants.create('quality');
     const docOf = new Map<number, string>();
-    await db.transaction(async () => {
+    await s.db.withTx(async () => {
       for (const d of c.docs) {
         const node = await s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text });
         docOf.set((await s.repos.nodes.get(tenantId, node.id))!.seq, d.id);
       }
-    })();
+    });
     const repo = s.repos.fts!;
     repo.kept.floor = 1;
     await repo.kept.build(tenantId, Infinity);

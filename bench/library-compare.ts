@@ -39,9 +39,9 @@ export async function compareLibrary(n: number, embedder: Embedder, out: (l: Rec
   const notes = Array.from({ length: n }, () => corpus.note());
   const now = iso(Date.now());
   const seqs: number[] = [];
-  await db.transaction(async () => {
+  await s.db.withTx(async () => {
     for (const note of notes) seqs.push(await s.repos.nodes.insert({ id: newId('nod'), tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now }));
-  })();
+  });
   const before = heapMb();
   const t0 = process.hrtime.bigint();
   const mini = new MiniSearch<{ id: number; title: string; body: string; tags: string }>({ fields: ['title', 'body', 'tags'], searchOptions: { boost: { title: 4, tags: 3 }, combineWith: 'OR' } });

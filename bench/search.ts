@@ -82,7 +82,7 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const now = iso(Date.now());
   const batch = 5000;
   for (let i = 0; i < n; i += batch) {
-    await db.transaction(async () => {
+    await s.db.withTx(async () => {
       for (let j = i; j < Math.min(n, i + batch); j++) {
         // One note in PASSAGE_SHARE is a long article (~4,000 characters): embedded per passage too.
         const long = j % PASSAGE_EVERY === 0;
@@ -93,7 +93,7 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
         if (long) await s.repos.passages.replace(tenantId, seq, id, embeddedPassages(note.body).map((p) => ({ ...p, vector: corpus.vector(note.subtopic) })));
         await s.repos.nodes.markEmbedded(tenantId, id, 'synthetic');
       }
-    })();
+    });
   }
   const insertS = ms(t0) / 1000;
   const t1 = process.hrtime.bigint();
