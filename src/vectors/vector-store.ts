@@ -70,6 +70,9 @@ export interface VectorStoreDeps {
   };
 }
 
+/** Passages taken from the passage index per k-NN (bench: 400 keeps hybrid within its budget at 100k notes with 150k passages). */
+const PASSAGE_CANDIDATES = 400;
+
 /** Vectors read per slice of a tenant's background load (~15 ms at 512-d). */
 const LOAD_SLICE = 1000;
 /**
@@ -376,15 +379,14 @@ export class VectorStore {
     }
   }
 
-  /** The passages nearest to a vector, enough of them to cover `nodes` distinct notes (or all held). */
+  /**
+   * The passages nearest to a vector: twice as many as the nodes wanted, at most
+   * PASSAGE_CANDIDATES (a long note's passages crowd together, so deeper lists mostly repeat
+   * notes already found; every candidate is then scored with all its passages anyway).
+   */
   private async passagesNear(tenantId: string, vec: Float32Array, nodes: number, held: number): Promise<IndexHit[]> {
     if (!this.passageIndex || held === 0) return [];
-    let want = Math.min(held, nodes * 2);
-    for (;;) {
-      const hits = await this.passageIndex.search(tenantId, vec, want);
-      if (want >= held || new Set(hits.map((h) => h.owner)).size >= nodes) return hits;
-      want = Math.min(held, want * 4);
-    }
+    return await this.passageIndex.search(tenantId, vec, Math.min(held, Math.max(2 * nodes, 20), PASSAGE_CANDIDATES));
   }
 
   /** Each node's similarity: the best of its own vector's and its passages' (the passage named when it wins). */
