@@ -1,0 +1,122 @@
+// Where a keyword query is ranked, on both engines: the query's terms are read from the
+// tenant's kept index (postings-cache.ts), any term not kept is read once from the engine
+// (KeywordSource), the nodes changed since are taken in, and the exact top k is walked in
+// memory with FTS5's BM25 (top-k.ts). The engine is only read, never asked to score.
+import { idf } from './bm25.js';
+import { DocLengths } from './lengths.js';
+import { PostingsCache } from './postings-cache.js';
+import { packPostings } from './postings.js';
+import type { KeywordSource } from './source.js';
+import { TenantPostings } from './tenant-postings.js';
+import { type ScoredSeq, Walk, type WalkPhrase } from './top-k.js';
+
+export interface RankedKeywords {
+  hits: ScoredSeq[];
+  /** Nodes matching any term. */
+  total: number;
+  /** N and each term's df as the ranking read them (the absolute score's normalisation). */
+  stats: { n: number; df: number[] };
+}
+
+/** Changed nodes a tenant's kept index takes in before it should be read again (stale()). */
+export const CHANGED_MAX = 2048;
+/** ...or this share of its nodes. */
+export const CHANGED_SHARE = 0.05;
+
+export class KeywordRanker {
+  readonly cache = new PostingsCache();
+  private readonly walk = new Walk();
+  private readonly loading = new Map<string, Promise<TenantPostings>>();
+  /** Postings read from the engine (tests, the bench). */
+  reads = 0;
+
+  constructor(private readonly source: KeywordSource) {}
+
+  /**
+   * The best `k` of the tenant's nodes for these terms (the query's phrases in order; a
+   * term twice counts twice, as two FTS5 phrases do), best first.
+   */
+  async top(tenantId: string, terms: string[], k: number): Promise<RankedKeywords> {
+    const t = await this.tenant(tenantId);
+    t.lastUsed = Date.now();
+    await this.sync(tenantId, t);
+    const missing = [...new Set(terms)].filter((term) => !t.has(term));
+    if (missing.length) {
+      await this.read(tenantId, t, missing);
+      await this.sync(tenantId, t);
+    }
+    const { n, totalLen } = await this.source.stats(tenantId);
+    const views = terms.map((term) => (t.use(term), t.view(term)));
+    const df = views.map((v) => v?.df ?? 0);
+    const result: RankedKeywords = { hits: [], total: 0, stats: { n, df } };
+    if (n > 0) {
+      const avgdl = totalLen / n;
+      const phrases: WalkPhrase[] = [];
+      for (const v of views) if (v && v.df > 0) phrases.push({ view: v, idf: idf(n, v.df) });
+      Object.assign(result, this.walk.top(phrases, t.lengths, avgdl, k));
+    }
+    this.cache.trim(new Set(terms));
+    return result;
+  }
+
+  /** Reads ahead the tenant's terms held by at least `minDf` nodes, `batch` at a time with `pause()` between. */
+  async warm(tenantId: string, minDf: number, pause: () => Promise<boolean> = async () => true, batch = 64): Promise<number> {
+    const t = await this.tenant(tenantId);
+    const terms = (await this.source.terms(tenantId, minDf)).filter((term) => !t.has(term));
+    for (let i = 0; i < terms.length; i += batch) {
+      if (!(await pause())) return i;
+      await this.read(tenantId, t, terms.slice(i, i + batch));
+    }
+    return terms.length;
+  }
+
+  /** Whether the tenant's kept index has taken in enough changes to be read again (the warmer does). */
+  stale(tenantId: string): boolean {
+    const t = this.cache.get(tenantId);
+    return t !== undefined && t.changed.size > Math.max(CHANGED_MAX, CHANGED_SHARE * t.lengths.lens.length);
+  }
+
+  /** Forgets a tenant's kept index (and stops its change log); the bytes freed. */
+  evictTenant(tenantId: string): number {
+    if (!this.cache.get(tenantId)) return 0;
+    this.source.unwatch(tenantId);
+    return this.cache.evictTenant(tenantId);
+  }
+
+  private async read(tenantId: string, t: TenantPostings, terms: string[]): Promise<void> {
+    const from = t.position;
+    const lists = await this.source.postings(tenantId, terms);
+    terms.forEach((term, i) => {
+      this.reads += lists[i].seqs.length;
+      t.put(term, packPostings(lists[i].seqs, lists[i].wtf), from);
+    });
+  }
+
+  private async sync(tenantId: string, t: TenantPostings): Promise<void> {
+    const { seqs, next } = this.source.changes(tenantId, t.position);
+    if (next === t.position) return;
+    const distinct = [...new Set(seqs)];
+    t.apply(distinct, next, distinct.length ? await this.source.nodes(tenantId, distinct) : []);
+  }
+
+  private tenant(tenantId: string): Promise<TenantPostings> {
+    const kept = this.cache.get(tenantId);
+    if (kept) return Promise.resolve(kept);
+    let p = this.loading.get(tenantId);
+    if (!p) {
+      p = (async () => {
+        try {
+          const position = this.source.watch(tenantId);
+          const { seqs, lens } = await this.source.lengths(tenantId);
+          const t = new TenantPostings(new DocLengths(seqs, lens), position);
+          this.cache.set(tenantId, t, seqs.length);
+          return t;
+        } finally {
+          this.loading.delete(tenantId);
+        }
+      })();
+      this.loading.set(tenantId, p);
+    }
+    return p;
+  }
+}
