@@ -18,7 +18,7 @@ export interface RankedKeywords {
   stats: { n: number; df: number[] };
 }
 
-/** Changed nodes a tenant's kept index takes in before it should be read again (stale()). */
+/** Changed nodes a tenant's kept index takes in before it should be read again (stale(); each costs a little every query). */
 export const CHANGED_MAX = 2048;
 /** ...or this share of its nodes. */
 export const CHANGED_SHARE = 0.05;
@@ -29,6 +29,8 @@ export class KeywordRanker {
   private readonly loading = new Map<string, Promise<TenantPostings>>();
   /** Postings read from the engine (tests, the bench). */
   reads = 0;
+  /** Changed nodes taken in before stale() (tests lower it). */
+  changedMax = CHANGED_MAX;
 
   constructor(private readonly source: KeywordSource) {}
 
@@ -40,15 +42,12 @@ export class KeywordRanker {
     const t = await this.tenant(tenantId);
     t.lastUsed = Date.now();
     await this.sync(tenantId, t);
-    const missing = [...new Set(terms)].filter((term) => !t.has(term));
-    if (missing.length) {
-      await this.read(tenantId, t, missing);
-      await this.sync(tenantId, t);
-    }
-    const { n, totalLen } = await this.source.stats(tenantId);
+    const distinct = [...new Set(terms)];
+    const { n, totalLen, nodes } = await this.read(tenantId, t, distinct);
+    await this.sync(tenantId, t);
     const views = terms.map((term) => (t.use(term), t.view(term)));
     const df = views.map((v) => v?.df ?? 0);
-    const result: RankedKeywords = { hits: [], total: 0, stats: { n, df } };
+    const result: RankedKeywords = { hits: [], total: 0, stats: { n: nodes ?? n, df } };
     if (n > 0) {
       const avgdl = totalLen / n;
       const phrases: WalkPhrase[] = [];
@@ -73,7 +72,7 @@ export class KeywordRanker {
   /** Whether the tenant's kept index has taken in enough changes to be read again (the warmer does). */
   stale(tenantId: string): boolean {
     const t = this.cache.get(tenantId);
-    return t !== undefined && t.changed.size > Math.max(CHANGED_MAX, CHANGED_SHARE * t.lengths.lens.length);
+    return t !== undefined && t.changed.size > Math.max(this.changedMax, CHANGED_SHARE * t.lengths.lens.length);
   }
 
   /** Forgets a tenant's kept index (and stops its change log); the bytes freed. */
@@ -83,13 +82,20 @@ export class KeywordRanker {
     return this.cache.evictTenant(tenantId);
   }
 
-  private async read(tenantId: string, t: TenantPostings, terms: string[]): Promise<void> {
+  /** One read: statistics, versions, and the postings of the terms not held current (kept at the log position before the read). */
+  private async read(tenantId: string, t: TenantPostings, terms: string[]): Promise<{ n: number; totalLen: number; nodes?: number }> {
     const from = t.position;
-    const lists = await this.source.postings(tenantId, terms);
+    const r = await this.source.read(tenantId, terms, terms.map((term) => t.version(term)));
     terms.forEach((term, i) => {
-      this.reads += lists[i].seqs.length;
-      t.put(term, packPostings(lists[i].seqs, lists[i].wtf), from);
+      const version = r.versions[i];
+      const got = r.postings[i];
+      if (version === null) t.drop(term);
+      if (version === null || !got) return;
+      this.reads += got.seqs.length;
+      if (got.lens) for (let j = 0; j < got.seqs.length; j++) t.lengths.set(got.seqs[j], got.lens[j]);
+      t.put(term, packPostings(got.seqs, got.wtf), from, version);
     });
+    return r;
   }
 
   private async sync(tenantId: string, t: TenantPostings): Promise<void> {

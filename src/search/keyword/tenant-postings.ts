@@ -9,6 +9,8 @@ import type { NodeTerms } from './source.js';
 
 interface Kept {
   p: Postings;
+  /** The engine's version of the term when read. */
+  version: string;
   /** Change-log position the postings were read at: later changes are not in them. */
   from: number;
   bytes: number;
@@ -69,11 +71,16 @@ export class TenantPostings {
     return this.terms.has(term);
   }
 
-  /** Keeps a term's postings as read at log position `from`. */
-  put(term: string, p: Postings, from: number): void {
+  /** The version a term is held at (null: not held). */
+  version(term: string): string | null {
+    return this.terms.get(term)?.version ?? null;
+  }
+
+  /** Keeps a term's postings as read at log position `from`, at the engine's `version`. */
+  put(term: string, p: Postings, from: number, version: string): void {
     this.drop(term);
-    const bytes = postingsBytes(p) + term.length * 2;
-    this.terms.set(term, { p, from, bytes });
+    const bytes = postingsBytes(p) + term.length * 2 + version.length * 2;
+    this.terms.set(term, { p, from, bytes, version });
     this.termBytes += bytes;
   }
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { contribution, idf } from '../../../src/search/keyword/bm25.js';
 import { KeywordRanker } from '../../../src/search/keyword/ranker.js';
-import type { KeywordSource, NodeTerms, TermRead } from '../../../src/search/keyword/source.js';
+import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../../../src/search/keyword/source.js';
 import { packPostings, unpackSeqs } from '../../../src/search/keyword/postings.js';
 
 /** An engine in memory: nodes per tenant with their weighted term frequencies and lengths, and a change log. */
@@ -12,6 +12,11 @@ class MemoryEngine implements KeywordSource {
   readonly docs = new Map<string, Map<number, NodeTerms>>();
   private readonly logs = new Map<string, { base: number; seqs: number[] }>();
   postingReads = 0;
+  readonly inTransaction = false;
+
+  async indexedTerms(phrases: string[]) {
+    return phrases.map((p) => p.slice(1, -1));
+  }
 
   private of(tenantId: string): Map<number, NodeTerms> {
     let m = this.docs.get(tenantId);
@@ -25,11 +30,6 @@ class MemoryEngine implements KeywordSource {
     this.logs.get(tenantId)?.seqs.push(seq);
   }
 
-  async stats(tenantId: string) {
-    const docs = [...this.of(tenantId).values()];
-    return { n: docs.length, totalLen: docs.reduce((a, d) => a + d.len, 0) };
-  }
-
   async lengths(tenantId: string) {
     const docs = [...this.of(tenantId).values()].sort((a, b) => a.seq - b.seq);
     return { seqs: docs.map((d) => d.seq), lens: docs.map((d) => d.len) };
@@ -41,13 +41,15 @@ class MemoryEngine implements KeywordSource {
     return [...df].filter(([, n]) => n >= minDf).map(([t]) => t);
   }
 
-  async postings(tenantId: string, terms: string[]): Promise<TermRead[]> {
+  async read(tenantId: string, terms: string[], have: (string | null)[]): Promise<QueryRead> {
     const docs = [...this.of(tenantId).values()].sort((a, b) => a.seq - b.seq);
-    return terms.map((t) => {
+    const postings = terms.map((t, i): TermRead | null => {
+      if (have[i] !== null) return null;
       const hold = docs.filter((d) => d.tf.has(t));
       this.postingReads += hold.length;
       return { seqs: hold.map((d) => d.seq), wtf: hold.map((d) => d.tf.get(t)!) };
     });
+    return { n: docs.length, totalLen: docs.reduce((a, d) => a + d.len, 0), versions: terms.map(() => ''), postings };
   }
 
   watch(tenantId: string): number {
