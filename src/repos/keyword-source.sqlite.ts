@@ -37,10 +37,17 @@ function varintSum(b: Uint8Array, from = 0): number {
   return total;
 }
 
+function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
 export class Fts5KeywordSource implements KeywordSource {
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
   private scratch = false;
+  private seqBuf = new Int32Array(4096);
+  private wtfBuf = new Float64Array(4096);
 
   get inTransaction(): boolean {
     return this.store.inTransaction;
@@ -59,7 +66,11 @@ export class Fts5KeywordSource implements KeywordSource {
     return s;
   }
 
+  private readonly vocabs = new Set<string>();
+
   private vocab(t: string): void {
+    if (this.vocabs.has(t)) return;
+    this.vocabs.add(t);
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_rows USING fts5vocab(main, ${t}, 'row')`);
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_inst USING fts5vocab(main, ${t}, 'instance')`);
   }
@@ -90,10 +101,20 @@ export class Fts5KeywordSource implements KeywordSource {
     const [n, at] = varint(block, 0);
     this.vocab(t);
     const inst = this.prepare(`SELECT doc, sum(${WEIGHT}) FROM temp.${t}_inst WHERE term = ? GROUP BY doc ORDER BY doc`).raw(true);
+    // Rows iterated into buffers reused from read to read (a common term's 100k rows
+    // collected as arrays are garbage enough to grow the heap).
     const postings = terms.map((term, i): TermRead | null => {
       if (have[i] !== null) return null;
-      const rows = inst.all(term) as [number, number][];
-      return { seqs: Int32Array.from(rows, (r) => r[0]), wtf: Float64Array.from(rows, (r) => r[1]) };
+      let count = 0;
+      for (const [doc, w] of inst.iterate(term) as IterableIterator<[number, number]>) {
+        if (count === this.seqBuf.length) {
+          this.seqBuf = grow(this.seqBuf, new Int32Array(count * 2));
+          this.wtfBuf = grow(this.wtfBuf, new Float64Array(count * 2));
+        }
+        this.seqBuf[count] = doc;
+        this.wtfBuf[count++] = w;
+      }
+      return { seqs: this.seqBuf.slice(0, count), wtf: this.wtfBuf.slice(0, count) };
     });
     return { n, totalLen: varintSum(block, at), nodes: this.keywords.rows(tenantId), versions, postings };
   }

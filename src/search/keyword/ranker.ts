@@ -18,6 +18,9 @@ export interface RankedKeywords {
   stats: { n: number; df: number[] };
 }
 
+/** Work per event-loop turn while warming (ms): one term's read is the longest step (~0.1–0.3 s for a term in every one of 100k notes). */
+export const SLICE_MS = 8;
+
 /** Changed nodes a tenant's kept index takes in before it should be read again (stale(); each costs a little every query). */
 export const CHANGED_MAX = 2048;
 /** ...or this share of its nodes. */
@@ -27,6 +30,7 @@ export class KeywordRanker {
   readonly cache = new PostingsCache();
   private readonly walk = new Walk();
   private readonly loading = new Map<string, Promise<TenantPostings>>();
+  private readonly warming = new Map<string, Promise<number>>();
   /** Postings read from the engine (tests, the bench). */
   reads = 0;
   /** Changed nodes taken in before stale() (tests lower it). */
@@ -58,15 +62,35 @@ export class KeywordRanker {
     return result;
   }
 
-  /** Reads ahead the tenant's terms held by at least `minDf` nodes, `batch` at a time with `pause()` between. */
-  async warm(tenantId: string, minDf: number, pause: () => Promise<boolean> = async () => true, batch = 64): Promise<number> {
-    const t = await this.tenant(tenantId);
-    const terms = (await this.source.terms(tenantId, minDf)).filter((term) => !t.has(term));
-    for (let i = 0; i < terms.length; i += batch) {
-      if (!(await pause())) return i;
-      await this.read(tenantId, t, terms.slice(i, i + batch));
+  /**
+   * Reads ahead the tenant's terms held by at least `minDf` nodes, one term at a time,
+   * awaiting `pause()` (false: stop) once a slice has run `sliceMs`; a warm of the tenant
+   * already under way is joined, not repeated. Resolves with how many terms it read.
+   */
+  warm(tenantId: string, minDf: number, pause: () => Promise<boolean> = async () => true, sliceMs = SLICE_MS): Promise<number> {
+    let w = this.warming.get(tenantId);
+    if (!w) {
+      w = (async () => {
+        try {
+          const t = await this.tenant(tenantId);
+          const terms = (await this.source.terms(tenantId, minDf)).filter((term) => !t.has(term));
+          let slice = performance.now();
+          for (const [i, term] of terms.entries()) {
+            if (performance.now() - slice > sliceMs) {
+              if (!(await pause())) return i;
+              slice = performance.now();
+            }
+            if (this.cache.get(tenantId) !== t) return i; // evicted meanwhile
+            if (!t.has(term)) await this.read(tenantId, t, [term]);
+          }
+          return terms.length;
+        } finally {
+          this.warming.delete(tenantId);
+        }
+      })();
+      this.warming.set(tenantId, w);
     }
-    return terms.length;
+    return w;
   }
 
   /** Whether the tenant's kept index has taken in enough changes to be read again (the warmer does). */

@@ -28,6 +28,7 @@ export class Walk {
   private touched = new Int32Array(1024);
   private count = 0;
   private others: number[] = [];
+  private sums = new Float64Array(0);
   /** Phrases taken only into nodes already met, in the last walk (tests, the bench). */
   cutPhrases = 0;
 
@@ -57,15 +58,18 @@ export class Walk {
     try {
       const ub = phrases.map((ph) => upperBound(ph.idf, ph.view.maxWtf, avgdl));
       let rest = ub.reduce((a, b) => a + b, 0);
+      let restPostings = phrases.reduce((a, ph) => a + ph.view.df, 0);
       let open = true;
       this.cutPhrases = 0;
       let total = 0;
       for (let i = 0; i < phrases.length; i++) {
         rest -= ub[i];
+        restPostings -= phrases[i].view.df;
         total += this.add(phrases[i], lengths, avgdl, open);
         if (!open) this.cutPhrases++;
-        // Checked while open: the k-th best partial sum against what the rest could add.
-        if (open && i + 1 < phrases.length && this.count >= k && k > 0 && rest * (1 + 1e-9) < this.kth(k)) open = false;
+        // Checked while open, when the postings still to come outnumber the sums the check
+        // reads: the k-th best partial sum against what the rest could add.
+        if (open && restPostings > this.count && this.count >= k && k > 0 && rest * (1 + 1e-9) < this.kth(k)) open = false;
       }
       return { hits: this.best(k), total };
     } finally {
@@ -126,12 +130,34 @@ export class Walk {
     return fresh;
   }
 
-  /** The k-th largest sum so far (k ≤ count). */
+  /** The k-th largest sum so far (k ≤ count), by quickselect over a reused buffer. */
   private kth(k: number): number {
-    const a = new Float64Array(this.count);
-    for (let i = 0; i < this.count; i++) a[i] = this.acc[this.touched[i]];
-    a.sort();
-    return a[a.length - k];
+    if (this.sums.length < this.count) this.sums = new Float64Array(this.touched.length);
+    const a = this.sums;
+    const n = this.count;
+    for (let i = 0; i < n; i++) a[i] = this.acc[this.touched[i]];
+    // The element of rank n − k in ascending order.
+    const want = n - k;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const pivot = a[(lo + hi) >> 1];
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (a[i] < pivot) i++;
+        while (a[j] > pivot) j--;
+        if (i <= j) {
+          const t = a[i];
+          a[i++] = a[j];
+          a[j--] = t;
+        }
+      }
+      if (want <= j) hi = j;
+      else if (want >= i) lo = i;
+      else return a[want];
+    }
+    return a[want];
   }
 
   private best(k: number): ScoredSeq[] {
