@@ -46,8 +46,7 @@ export class Fts5KeywordSource implements KeywordSource {
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
   private scratch = false;
-  private seqBuf = new Int32Array(4096);
-  private wtfBuf = new Float64Array(4096);
+  private readonly bufs: { seqs: Int32Array; wtf: Float64Array }[] = [];
 
   get inTransaction(): boolean {
     return this.store.inTransaction;
@@ -78,9 +77,18 @@ export class Fts5KeywordSource implements KeywordSource {
   async lengths(tenantId: string): Promise<{ seqs: Int32Array; lens: Uint32Array }> {
     await this.store.turn();
     const t = this.keywords.table(tenantId);
-    if (!t) return { seqs: new Int32Array(0), lens: new Uint32Array(0) };
-    const rows = this.prepare(`SELECT id, sz FROM ${t}_docsize ORDER BY id`).raw(true).all() as [number, Uint8Array][];
-    return { seqs: Int32Array.from(rows, (r) => r[0]), lens: Uint32Array.from(rows, (r) => varintSum(r[1])) };
+    const n = t ? (this.prepare(`SELECT count(*) FROM ${t}_docsize`).pluck().get() as number) : 0;
+    const seqs = new Int32Array(n);
+    const lens = new Uint32Array(n);
+    if (!t) return { seqs, lens };
+    // Iterated, not collected: 100k rows as arrays of a number and a Buffer grow the heap for good.
+    let i = 0;
+    for (const [id, sz] of this.prepare(`SELECT id, sz FROM ${t}_docsize ORDER BY id`).raw(true).iterate() as IterableIterator<[number, Uint8Array]>) {
+      if (i === n) break;
+      seqs[i] = id;
+      lens[i++] = varintSum(sz);
+    }
+    return { seqs: seqs.subarray(0, i), lens: lens.subarray(0, i) };
   }
 
   async terms(tenantId: string, minDf: number): Promise<string[]> {
@@ -101,20 +109,22 @@ export class Fts5KeywordSource implements KeywordSource {
     const [n, at] = varint(block, 0);
     this.vocab(t);
     const inst = this.prepare(`SELECT doc, sum(${WEIGHT}) FROM temp.${t}_inst WHERE term = ? GROUP BY doc ORDER BY doc`).raw(true);
-    // Rows iterated into buffers reused from read to read (a common term's 100k rows
-    // collected as arrays are garbage enough to grow the heap).
+    // Rows iterated into typed buffers, one pair per term of the read reused from read to
+    // read (the answer is valid until the next read): a common term's 100k rows collected
+    // as arrays, or copied out, are garbage enough to grow the process.
     const postings = terms.map((term, i): TermRead | null => {
       if (have[i] !== null) return null;
+      const buf = (this.bufs[i] ??= { seqs: new Int32Array(1024), wtf: new Float64Array(1024) });
       let count = 0;
       for (const [doc, w] of inst.iterate(term) as IterableIterator<[number, number]>) {
-        if (count === this.seqBuf.length) {
-          this.seqBuf = grow(this.seqBuf, new Int32Array(count * 2));
-          this.wtfBuf = grow(this.wtfBuf, new Float64Array(count * 2));
+        if (count === buf.seqs.length) {
+          buf.seqs = grow(buf.seqs, new Int32Array(count * 2));
+          buf.wtf = grow(buf.wtf, new Float64Array(count * 2));
         }
-        this.seqBuf[count] = doc;
-        this.wtfBuf[count++] = w;
+        buf.seqs[count] = doc;
+        buf.wtf[count++] = w;
       }
-      return { seqs: this.seqBuf.slice(0, count), wtf: this.wtfBuf.slice(0, count) };
+      return { seqs: buf.seqs.subarray(0, count), wtf: buf.wtf.subarray(0, count) };
     });
     return { n, totalLen: varintSum(block, at), nodes: this.keywords.rows(tenantId), versions, postings };
   }

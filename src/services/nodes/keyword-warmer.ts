@@ -30,7 +30,7 @@ export class KeywordWarmer {
   async keep(tenantId: string): Promise<number> {
     if (this.opts.keepInMemory === false) return 0;
     return this.ranker.warm(tenantId, this.opts.floor ?? KEPT_TERM_FLOOR, async () => {
-      await turn();
+      await new Promise<void>((resolve) => setImmediate(resolve)); // between 8 ms slices: pending requests go first
       return !this.stopped;
     });
   }
