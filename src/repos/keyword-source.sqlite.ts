@@ -96,7 +96,7 @@ export class Fts5KeywordSource implements KeywordSource {
     const t = this.keywords.table(tenantId);
     if (!t) return [];
     this.vocab(t);
-    return this.prepare(`SELECT term FROM temp.${t}_rows WHERE doc >= ? ORDER BY doc DESC`).pluck().all(minDf) as string[];
+    return this.prepare(`SELECT term FROM temp.${t}_rows WHERE doc >= ? ORDER BY term`).pluck().all(minDf) as string[];
   }
 
   /** N and the total length from FTS5's averages record; each term not held read from its instance rows (one version: the change log tells what changed). */

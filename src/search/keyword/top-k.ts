@@ -81,53 +81,55 @@ export class Walk {
   private add(ph: WalkPhrase, lengths: DocLengths, avgdl: number, open: boolean): number {
     const v = ph.view;
     const p = v.p;
-    const last = Math.max(p.last, v.extraSeqs.length ? v.extraSeqs[v.extraSeqs.length - 1] : 0);
-    this.ensure(last);
+    const ex = v.extraSeqs;
+    this.ensure(Math.max(p.last, ex.length ? ex[ex.length - 1] : 0));
+    // Locals only (no closure over them): the loop below is the query's hot path.
     const acc = this.acc;
     const mark = this.mark;
     const lens = lengths.lens;
     const lb = lengths.base;
     const w = p.wtf;
+    const gaps = p.gaps;
+    const abs = p.seqs;
     const skip = v.skip;
     const sb = v.skipBase;
     const sl = skip ? skip.length : 0;
     const idf = ph.idf;
     let fresh = 0;
     // Kept postings and the changed nodes holding the term, merged in seq order (each node once).
-    const ex = v.extraSeqs;
     let e = 0;
     let seq = 0;
-    const visit = (s: number, f: number) => {
-      const m = mark[s];
-      if (m === 1) acc[s] += contribution(idf, f, lens[s - lb], avgdl);
-      else if (open) {
-        // (2 cannot meet an open walk: a walk never opens again once cut)
-        fresh++;
-        this.touch(s);
-        acc[s] += contribution(idf, f, lens[s - lb], avgdl);
-      } else if (m === 0) {
-        mark[s] = 2;
-        this.others.push(s);
-        fresh++;
-      }
-    };
     for (let i = 0; i < p.length; i++) {
-      seq = p.gaps ? seq + p.gaps[i] : p.seqs![i];
+      seq = gaps ? seq + gaps[i] : abs![i];
       if (skip) {
         const j = seq - sb;
         if (j >= 0 && j < sl && skip[j]) continue;
       }
-      while (e < ex.length && ex[e] < seq) {
-        visit(ex[e], v.extraWtf[e]);
-        e++;
-      }
-      // Hot path inlined: most postings meet an open walk or a node already scored.
-      const m = mark[seq];
-      if (m === 1) acc[seq] += contribution(idf, w[i], lens[seq - lb], avgdl);
-      else visit(seq, w[i]);
+      while (e < ex.length && ex[e] < seq) fresh += this.meet(ex[e], v.extraWtf[e++], idf, lens, lb, avgdl, open);
+      if (mark[seq] === 1) acc[seq] += contribution(idf, w[i], lens[seq - lb], avgdl);
+      else fresh += this.meet(seq, w[i], idf, lens, lb, avgdl, open);
     }
-    for (; e < ex.length; e++) visit(ex[e], v.extraWtf[e]);
+    while (e < ex.length) fresh += this.meet(ex[e], v.extraWtf[e++], idf, lens, lb, avgdl, open);
     return fresh;
+  }
+
+  /** A posting of a node not scored yet, or of a scored one from the changed nodes: 1 when the node is newly matched. */
+  private meet(s: number, f: number, idf: number, lens: Uint32Array, lb: number, avgdl: number, open: boolean): number {
+    const m = this.mark[s];
+    if (m === 1) {
+      this.acc[s] += contribution(idf, f, lens[s - lb], avgdl);
+      return 0;
+    }
+    if (open) {
+      // (2 cannot meet an open walk: a walk never opens again once cut)
+      this.touch(s);
+      this.acc[s] += contribution(idf, f, lens[s - lb], avgdl);
+      return 1;
+    }
+    if (m === 2) return 0;
+    this.mark[s] = 2;
+    this.others.push(s);
+    return 1;
   }
 
   /** The k-th largest sum so far (k ≤ count), by quickselect over a reused buffer. */
