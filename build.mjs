@@ -9,7 +9,6 @@ import { basename, join } from 'node:path';
 const entryPoints = {
   rhizome: 'src/cli/main.ts',
   'embed-worker': 'src/embed/worker.ts',
-  'keyword-worker': 'src/repos/kept-postings-worker.ts',
 };
 // The package (npm pack: scripts/prepack.mjs sets RHIZOME_PACK) carries no bench or eval code.
 const forPackage = process.env.RHIZOME_PACK === '1';

@@ -17,9 +17,9 @@ const APP_HELPERS = /makeTestApp|capturesApp|from '\.\/oauth-fixture\.js'|helper
 const PG_APP = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .map((f) => `test/${f.split(sep).join('/')}`)
   .filter((f) => f.endsWith('.test.ts') && APP_HELPERS.test(readFileSync(f, 'utf8')));
-// What only SQLite has: FTS5's kept impacts, pragmas and page limits, SQLite schema steps.
+// What only SQLite has: pragmas and page limits, SQLite schema steps.
 const SQLITE_ONLY = [
-  'test/search/keyword-topk.test.ts', 'test/search/kept-postings.test.ts', 'test/reliability/disk-full.test.ts', 'test/relevance/migration.test.ts', 'test/auth/oauth-migration.test.ts',
+  'test/reliability/disk-full.test.ts', 'test/relevance/migration.test.ts', 'test/auth/oauth-migration.test.ts',
   'test/foundation/repo-scenarios.test.ts', 'test/foundation/sql-translate.test.ts', 'test/upgrade/upgrade.test.ts',
   // Not engine-specific, but one run is enough: the document does not depend on the database.
   'test/docs/api-reference.test.ts',

@@ -76,7 +76,6 @@ export async function benchAsk(sizes: number[], out: (l: Line) => void = (l) => 
       });
     }
     await s.vectors.warm(tenantId);
-    await s.keywordWarmer!.prewarm(tenantId);
     await s.keywordWarmer!.keep(tenantId);
     out({ kind: 'ask_build', nodes: n, mean_body_chars: Math.round(chars / n), build_s: Math.round(ms(t0) / 100) / 10, load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
 

@@ -1,8 +1,7 @@
 // The keyword side's two routes on the eval collections, in the bench's run: FTS5 scoring
-// every match (the route before kept term impacts) against kept impacts for every term
-// (floor 1: the whole query goes through search/term-impacts.ts, the strictest check) and
-// at the production floor, and against postings kept in memory for every term (floor 1;
-// kept-postings.repo.ts). nDCG@10 with the eval's own metric; the routes must agree.
+// every match against the keyword module (search/keyword/) with every term kept in memory
+// ahead and with terms read on first use. nDCG@10 with the eval's own metric; the routes
+// must agree.
 import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +17,7 @@ import { packageRoot } from '../src/paths.js';
 import { buildFtsQuery, contentTerms } from '../src/search/fts-query.js';
 import { quoteTerm } from '../src/search/text.js';
 import { wire } from '../src/wiring.js';
+import { KeywordRoute } from '../src/services/nodes/keyword-route.js';
 
 /** bench/lab/collections/* and the folders in RHIZOME_BENCH_EVAL_DIRS (colon-separated), those with a corpus. */
 function collectionDirs(): string[] {
@@ -42,9 +42,11 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
       }
     });
     const repo = s.repos.fts!;
-    repo.kept.floor = 1;
-    await repo.kept.build(tenantId, Infinity);
-    const ndcg = { every_match: [] as number[], impacts_all_terms: [] as number[], impacts_default: [] as number[], kept_all_terms: [] as number[] };
+    const route = s.keywordRoute!;
+    const cold = new KeywordRoute(repo, s.repos.keywordSource!);
+    await s.keywordWarmer!.keep(tenantId);
+    await route.ranker.warm(tenantId, 1);
+    const ndcg = { every_match: [] as number[], module_warm: [] as number[], module_cold: [] as number[] };
     let differ = 0;
     for (const q of c.queries) {
       const match = buildFtsQuery(q.text);
@@ -53,19 +55,15 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
       const rel = c.relevant.get(q.id)!;
       const ids = (hits: { seq: number }[]) => hits.slice(0, 10).map((h) => docOf.get(h.seq)!);
       const full = ids(await repo.keyword(tenantId, match, {}, 200));
-      repo.useKept = false;
-      const all = ids((await repo.keywordTop(tenantId, phrases, {}, 200, 1)).hits);
-      const dflt = ids((await repo.keywordTop(tenantId, phrases, {}, 200)).hits);
-      repo.useKept = true;
-      const kept = ids((await repo.keywordTop(tenantId, phrases, {}, 200)).hits);
-      if (full.join() !== all.join() || full.join() !== dflt.join() || full.join() !== kept.join()) differ++;
-      ndcg.kept_all_terms.push(ndcgAt(kept, rel, 10));
+      const warm = ids((await route.keywordTop(tenantId, phrases, {}, 200)).hits);
+      const fresh = ids((await cold.keywordTop(tenantId, phrases, {}, 200)).hits);
+      if (full.join() !== warm.join() || full.join() !== fresh.join()) differ++;
       ndcg.every_match.push(ndcgAt(full, rel, 10));
-      ndcg.impacts_all_terms.push(ndcgAt(all, rel, 10));
-      ndcg.impacts_default.push(ndcgAt(dflt, rel, 10));
+      ndcg.module_warm.push(ndcgAt(warm, rel, 10));
+      ndcg.module_cold.push(ndcgAt(fresh, rel, 10));
     }
     const r = (xs: number[]) => Math.round(mean(xs) * 10000) / 10000;
-    out({ kind: 'keyword_route_quality', collection: c.name, docs: c.docs.length, queries: ndcg.every_match.length, ndcg10_fts_every_match: r(ndcg.every_match), ndcg10_impacts_every_term: r(ndcg.impacts_all_terms), ndcg10_impacts_default: r(ndcg.impacts_default), ndcg10_kept_every_term: r(ndcg.kept_all_terms), kept_terms: repo.kept.termCount(tenantId), queries_with_different_top10: differ });
+    out({ kind: 'keyword_route_quality', collection: c.name, docs: c.docs.length, queries: ndcg.every_match.length, ndcg10_fts_every_match: r(ndcg.every_match), ndcg10_module_warm: r(ndcg.module_warm), ndcg10_module_cold: r(ndcg.module_cold), kept_terms: route.ranker.cache.get(tenantId)?.size ?? 0, queries_with_different_top10: differ });
     closeDatabase(db);
     rmSync(dataDir, { recursive: true, force: true });
   }

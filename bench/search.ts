@@ -20,7 +20,6 @@ import { memoryLogger } from '../src/logger.js';
 import { buildPlainFtsQuery } from '../src/search/fts-query.js';
 import { embeddedPassages } from '../src/search/passages.js';
 import { fuseReciprocalRank } from './eval/reference-fusion.js';
-import { REFRESH_QUIET_MS } from '../src/services/nodes/keyword-warmer.js';
 import { SyntheticCorpus } from './synthetic.js';
 import { keywordQuality } from './keyword-quality.js';
 
@@ -101,18 +100,15 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const passages = s.vectors.indexStats(tenantId).passages;
   const indexLoadMs = Math.round(ms(t1));
   const index = s.vectors.indexStats(tenantId);
-  const t2 = process.hrtime.bigint();
-  const keywordTerms = await s.keywordWarmer!.prewarm(tenantId);
   const t3 = process.hrtime.bigint();
-  await s.keywordWarmer!.keep(tenantId);
+  const keptTerms = await s.keywordWarmer!.keep(tenantId);
   const keptMs = Math.round(ms(t3));
   out({
     kind: 'search_build', nodes: n, passages, long_notes_share: 1 / PASSAGE_EVERY, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
     // index_load_ms includes building the partition (index_partition_ms of it); the bytes are the index's typed arrays
     index_partition_ms: index.partition_build_ms, index_partitioned: index.partitioned, index_bytes_per_vector: index.bytes_per_vector,
-    keyword_prewarm_ms: Math.round(ms(t2)), keyword_prewarm_terms: keywordTerms, keyword_impacts_mb: Math.round(s.repos.fts!.impacts.heldBytes() / 1e5) / 10,
-    // mid-frequency terms read into memory (kept-postings.repo.ts), after the common ones
-    keyword_kept_ms: keptMs, keyword_kept_terms: s.repos.fts!.kept.termCount(tenantId), keyword_kept_mb: Math.round(s.repos.fts!.kept.heldBytes(tenantId) / 1e5) / 10,
+    // terms read into the keyword module's memory (search/keyword/) by the warmer
+    keyword_kept_ms: keptMs, keyword_kept_terms: keptTerms, keyword_kept_mb: Math.round(s.keywordRoute!.ranker.cache.bytesOf(tenantId) / 1e5) / 10,
   });
   return { s, tenantId, apiKey, corpus, embedder, dir };
 }
@@ -143,28 +139,21 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
     }
   }
   c.embedder.includeModel = false;
-  // The same queries on the route before kept term impacts (FTS5 scores every match), same run.
-  c.s.repos.fts!.useImpacts = false;
-  for (const mode of ['keyword', 'hybrid'] as const) {
-    const times = await time(mode, queries);
-    out({ kind: 'search_latency_fts_every_match', nodes: n, mode, query_embedding: 'excluded', p50_ms: pct(times, 50), p95_ms: pct(times, 95), queries: times.length });
-  }
-  c.s.repos.fts!.useImpacts = true;
-  // The same queries with mid-frequency terms scored by FTS5 (the route before kept postings),
-  // query by query in turns with the kept route, so a busy neighbour slows both alike.
+  // The same queries scored by the engine itself (FTS5's bm25() over every match), query by
+  // query in turns with the keyword module, so a busy neighbour slows both alike.
   for (const mode of ['keyword', 'hybrid'] as const) {
     const on: number[] = [];
     const off: number[] = [];
     for (const [i, q] of queries.entries()) {
-      for (const kept of i % 2 ? [true, false] : [false, true]) {
-        c.s.repos.fts!.useKept = kept;
+      for (const module of i % 2 ? [true, false] : [false, true]) {
+        c.s.keywordRoute!.useModule = module;
         const t0 = process.hrtime.bigint();
         await c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 });
-        if (i >= 5) (kept ? on : off).push(ms(t0));
+        if (i >= 5) (module ? on : off).push(ms(t0));
       }
     }
-    c.s.repos.fts!.useKept = true;
-    out({ kind: 'search_latency_kept_postings', nodes: n, mode, query_embedding: 'excluded', kept_terms: c.s.repos.fts!.kept.termCount(c.tenantId), kept_p50_ms: pct(on, 50), kept_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
+    c.s.keywordRoute!.useModule = true;
+    out({ kind: 'search_latency_keyword_module', nodes: n, mode, query_embedding: 'excluded', kept_terms: c.s.keywordRoute!.ranker.cache.get(c.tenantId)?.size ?? 0, module_p50_ms: pct(on, 50), module_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
   }
   // Nodes scored with their passages (the served route) and by their own vectors only,
   // query by query in turns, so a busy neighbour slows both sides alike.
@@ -199,7 +188,7 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
     if (mode === 'hybrid') flatHybridP50 = pct(off, 50);
     out({ kind: 'search_latency_code_partition', nodes: n, mode, query_embedding: 'excluded', partitioned: c.s.vectors.indexStats(c.tenantId).partitioned, partition_p50_ms: pct(on, 50), partition_p95_ms: pct(on, 95), every_code_p50_ms: pct(off, 50), every_code_p95_ms: pct(off, 95), queries: on.length });
   }
-  // The first keyword query after a write: every common term it holds is scored again.
+  // The first keyword query after a write: the module takes the written note in.
   const after: number[] = [];
   for (const q of queries.slice(0, 60)) {
     const note = c.corpus.note();
@@ -209,7 +198,6 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
     after.push(ms(t0));
   }
   out({ kind: 'keyword_after_write', nodes: n, p50_ms: pct(after, 50), p95_ms: pct(after, 95), queries: after.length });
-  await new Promise((r) => setTimeout(r, REFRESH_QUIET_MS + 100));
   const t0 = process.hrtime.bigint();
   await c.s.keywordWarmer!.refresh();
   out({ kind: 'keyword_refresh', nodes: n, ms: Math.round(ms(t0)) });
@@ -333,7 +321,7 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
       await naive(c, n, hybrid, out);
       await recall(c, n, out);
       await writeAck(c, n, out);
-      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round(c.s.vectors.indexBytes(c.tenantId) / 1e6), passages: c.s.vectors.indexStats(c.tenantId).passages, keyword_impacts_mb: Math.round(c.s.repos.fts!.impacts.heldBytes() / 1e6), keyword_kept_mb: Math.round(c.s.repos.fts!.kept.heldBytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
+      out({ kind: 'rss', nodes: n, ...memoryBreakdown(), vector_index_mb: Math.round(c.s.vectors.indexBytes(c.tenantId) / 1e6), passages: c.s.vectors.indexStats(c.tenantId).passages, keyword_kept_mb: Math.round(c.s.keywordRoute!.ranker.cache.bytes() / 1e6), load_average_1m: Math.round(loadavg()[0] * 100) / 100 });
       await c.s.db.close();
       rmSync(c.dir, { recursive: true, force: true });
     }

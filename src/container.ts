@@ -29,6 +29,7 @@ import { ExportService } from './services/interop/export.service.js';
 import { ImportsService } from './services/interop/imports.service.js';
 import { NodesService } from './services/nodes/nodes.service.js';
 import { KeywordWarmer } from './services/nodes/keyword-warmer.js';
+import { KeywordRoute } from './services/nodes/keyword-route.js';
 import { SearchService } from './services/nodes/search.service.js';
 import { SemanticGates } from './services/nodes/semantic-gates.js';
 import { TagsService } from './services/tags/tags.service.js';
@@ -110,7 +111,9 @@ export async function buildContainer(o: ServiceOptions) {
   const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.tuning?.queryCache });
   const calibration = () => embedding.ready();
   // The operator's side: operator keys, tenants over the API, /metrics.
-  const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => repos.fts?.kept.heldBytes() ?? null });
+  // Ranked keyword queries: one module over the engine's postings (services/nodes/keyword-route.ts).
+  const keywordRoute = repos.keywordSource ? new KeywordRoute(repos.search, repos.keywordSource) : null;
+  const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => keywordRoute?.ranker.cache.bytes() ?? null });
   indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
   indexEvents.evict = () => metrics.evictions.inc({ index: 'vector' });
   const embedQuery = (text: string) => embedding.embedQuery(text);
@@ -119,9 +122,9 @@ export async function buildContainer(o: ServiceOptions) {
   const semanticGates = new SemanticGates({ embedder, vectors, textLengths: async (t, n) => await repos.nodes.textLengths(t, n) });
   // Highlights on nodes (W3C selectors); search and context lead to them, with their notes.
   const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
-  const search = new SearchService(repos.search, repos.nodes, vectors, embedding, semanticGates, highlights);
-  // FTS5's kept impacts of common terms (SQLite only: PostgreSQL scores every match in SQL).
-  const keywordWarmer = repos.fts ? new KeywordWarmer(repos.fts, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
+  const search = new SearchService(keywordRoute ?? repos.search, repos.nodes, vectors, embedding, semanticGates, highlights);
+  // SQLite reads a tenant's common terms ahead at start; PostgreSQL reads each term on first use (every process of a pool would read them all).
+  const keywordWarmer = keywordRoute && repos.fts ? new KeywordWarmer(keywordRoute.ranker, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration, events });
   const links = new LinksService(tx, repos.links, clock);
@@ -200,7 +203,7 @@ export async function buildContainer(o: ServiceOptions) {
     imports, exports, webhooks, feeds, rules,
     backup: async (file: string) => await backupStore(db, file),
     // The server's insides (wiring, start-up, tests):
-    db, tx, repos, queue, vectors, keywordWarmer, embedder, embedding, paraClassifier, pipeline: captures.pipeline, events, feedPolls,
+    db, tx, repos, queue, vectors, keywordWarmer, keywordRoute, embedder, embedding, paraClassifier, pipeline: captures.pipeline, events, feedPolls,
   };
 }
 

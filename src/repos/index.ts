@@ -10,11 +10,14 @@ import { PgJobsRepo } from './pg/jobs.pg.js';
 import { PgKeywordIndex } from './pg/keyword-index.pg.js';
 import { PgVectorsRepo } from './pg/vectors.pg.js';
 import { PgSearchRepo } from './pg/search.pg.js';
+import { PgKeywordSource } from './pg/keyword-source.pg.js';
 import { ApiKeysRepo } from './api-keys.repo.js';
 import { CalibrationsRepo } from './calibrations.repo.js';
 import { CapturesRepo } from './captures.repo.js';
 import { ContextRepo, Fts5ContextKeywords } from './context.repo.js';
 import { fts5NodeKeywords } from './keyword-index.repo.js';
+import { Fts5KeywordSource } from './keyword-source.sqlite.js';
+import type { KeywordSource } from '../search/keyword/source.js';
 import { GraphHealthRepo } from './graph-health.repo.js';
 import { ImportsRepo } from './imports.repo.js';
 import { JobsRepo } from './jobs.repo.js';
@@ -44,6 +47,8 @@ export function createRepos(db: SqliteStore | PgStore) {
     search: search as KeywordSearch,
     /** FTS5's own search repository (kept impacts, plain BM25): SQLite only. */
     fts: search as SearchRepo | null,
+    /** What the keyword module reads (search/keyword/): FTS5's own tables. */
+    keywordSource: new Fts5KeywordSource(db, search.keywords) as KeywordSource | null,
     jobs: new JobsRepo(db),
     vectors: new VectorsRepo(db) as VectorsApi,
     context: new ContextRepo(db, new Fts5ContextKeywords(db)),
@@ -57,6 +62,7 @@ function createPgRepos(pg: PgStore) {
     nodes: new NodesRepo(pg, keywords),
     search: new PgSearchRepo(pg, keywords) as KeywordSearch,
     fts: null as SearchRepo | null,
+    keywordSource: new PgKeywordSource(pg) as KeywordSource | null,
     jobs: new PgJobsRepo(pg) as JobsRepo,
     vectors: new PgVectorsRepo(pg) as VectorsApi,
     context: new ContextRepo(pg, new PgContextKeywords(keywords)),

@@ -1,7 +1,7 @@
-// Which of a tenant's nodes changed in its FTS5 table, in order, while something kept from
-// that table (repos/kept-postings.repo.ts) needs to know: an append-only list of seqs per
-// tenant and database, recorded by the keyword index on every insert and delete once a
-// tenant is watched. Positions are absolute, so a reader keeps its place across trims.
+// Which of a tenant's nodes changed in its FTS5 table, in order, while the keyword module
+// keeps postings read from that table (through keyword-source.sqlite.ts): an append-only
+// list of seqs per tenant and database, recorded by the keyword index on every insert and
+// delete once a tenant is watched. Positions are absolute, so a reader keeps its place across trims.
 interface ChangeLog {
   /** Absolute position of seqs[0]. */
   base: number;

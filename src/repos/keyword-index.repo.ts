@@ -4,9 +4,8 @@
 // node (or by migration 2 for existing data); rowid = nodes.seq. Contentless: no text is
 // stored twice (highlights are computed from the node row, see search/highlights.ts).
 import type Database from 'better-sqlite3';
-import { createFtsTable, ftsTable } from '../db/fts-tables.js';
+import { createFtsTable, FTS_OPTIONS, ftsTable } from '../db/fts-tables.js';
 import type { Db } from '../db/open.js';
-import { FIELD_WEIGHTS } from '../search/keyword-score.js';
 import { recordChange } from './keyword-changes.js';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
 import type { NodeKeywordIndex } from './nodes.repo.js';
@@ -25,35 +24,24 @@ export interface FtsFields {
  * stale. Shared by every KeywordIndexRepo on the same database (module state, keyed weakly).
  */
 const writeCounts = new WeakMap<object, Map<string, number>>();
-/** When each tenant last wrote (ms), per database: background refreshes wait for a quiet index. */
-const lastWrites = new WeakMap<object, Map<string, number>>();
 const DF_CACHE_MAX = 20_000;
 
 export class KeywordIndexRepo {
   private readonly known = new Set<string>();
   private readonly writes: Map<string, number>;
-  private readonly lastWrite: Map<string, number>;
   private readonly dfCache = new Map<string, number>();
-  private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement; scored: Database.Statement; scoredRaw: Database.Statement }>();
+  private readonly terms = new Map<string, string | null>();
+  private termStmts?: { put: Database.Statement; read: Database.Statement; clear: Database.Statement };
+  private readonly stmts = new Map<string, { insert: Database.Statement; del: Database.Statement; hits: Database.Statement }>();
 
   constructor(private readonly db: Db) {
     let w = writeCounts.get(db);
     if (!w) writeCounts.set(db, (w = new Map()));
     this.writes = w;
-    let l = lastWrites.get(db);
-    if (!l) lastWrites.set(db, (l = new Map()));
-    this.lastWrite = l;
   }
 
   private wrote(tenantId: string): void {
     this.writes.set(tenantId, (this.writes.get(tenantId) ?? 0) + 1);
-    this.lastWrite.set(tenantId, Date.now());
-  }
-
-  /** Milliseconds since the tenant's last write in this process (Infinity: none). */
-  quietFor(tenantId: string): number {
-    const at = this.lastWrite.get(tenantId);
-    return at === undefined ? Infinity : Date.now() - at;
   }
 
   /** The tenant's table name when it exists (null: the tenant has never had a node). */
@@ -74,8 +62,6 @@ export class KeywordIndexRepo {
         insert: this.db.prepare(`INSERT INTO ${t} (rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)`),
         del: this.db.prepare(`DELETE FROM ${t} WHERE rowid = ?`),
         hits: this.db.prepare(`SELECT count(*) FROM ${t} WHERE ${t} MATCH ?`).pluck(),
-        scored: this.db.prepare(`SELECT rowid AS seq, -bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) AS score FROM ${t} WHERE ${t} MATCH ?`),
-        scoredRaw: this.db.prepare(`SELECT rowid, -bm25(${t}, ${FIELD_WEIGHTS.join(', ')}) FROM ${t} WHERE ${t} MATCH ?`).raw(true),
       };
       this.stmts.set(t, s);
     }
@@ -117,51 +103,35 @@ export class KeywordIndexRepo {
     return this.writes.get(tenantId) ?? 0;
   }
 
-  /**
-   * Every node matching an FTS5 expression with its -bm25() under FIELD_WEIGHTS, unordered
-   * and unlimited: callers keep it short (rare terms) or cache it (termImpacts).
-   */
-  scoredMatches(tenantId: string, match: string): { seq: number; score: number }[] {
-    return this.table(tenantId) ? (this.ensure(tenantId).scored.all(match) as { seq: number; score: number }[]) : [];
-  }
-
-  /**
-   * The same as scoredMatches, straight into typed arrays (seqs ascending): a common term's
-   * 100k matches as objects are ~5 MB of garbage that lives long enough to reach V8's old
-   * generation, and pre-scoring 64 such terms left ~60 MB of it at start-up.
-   */
-  scoredColumns(tenantId: string, match: string): { seqs: Int32Array; scores: Float64Array } {
-    if (!this.table(tenantId)) return { seqs: new Int32Array(0), scores: new Float64Array(0) };
-    let seqs = new Int32Array(1024);
-    let scores = new Float64Array(1024);
-    let n = 0;
-    let sorted = true;
-    for (const [seq, score] of this.ensure(tenantId).scoredRaw.iterate(match) as IterableIterator<[number, number]>) {
-      if (n === seqs.length) {
-        const s2 = new Int32Array(n * 2);
-        s2.set(seqs);
-        seqs = s2;
-        const c2 = new Float64Array(n * 2);
-        c2.set(scores);
-        scores = c2;
-      }
-      if (n > 0 && seq < seqs[n - 1]) sorted = false;
-      seqs[n] = seq;
-      scores[n++] = score;
-    }
-    seqs = seqs.slice(0, n);
-    scores = scores.slice(0, n);
-    if (!sorted) {
-      // FTS5 answers in rowid order; should it not, sort here (never seen).
-      const idx = Int32Array.from(seqs.keys()).sort((a, b) => seqs[a] - seqs[b]);
-      return { seqs: Int32Array.from(idx, (i) => seqs[i]), scores: Float64Array.from(idx, (i) => scores[i]) };
-    }
-    return { seqs, scores };
-  }
-
   /** How many of the tenant's nodes match an FTS5 expression (one quoted term: its document frequency). */
   matchCount(tenantId: string, match: string): number {
     return this.table(tenantId) ? (this.ensure(tenantId).hits.get(match) as number) : 0;
+  }
+
+  /**
+   * The single token FTS5 indexes for a quoted term, read from FTS5's own tokenizer through
+   * a scratch table in the connection's temp schema (null when it makes no single token).
+   * Deterministic, so remembered for the process' life.
+   */
+  termOf(phrase: string): string | null {
+    let s = this.terms.get(phrase);
+    if (s !== undefined) return s;
+    if (!this.termStmts) {
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_stemmer USING fts5(x, ${FTS_OPTIONS.replace("content='', contentless_delete=1, ", '')})`);
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_stemmer_terms USING fts5vocab(temp, rhizome_stemmer, 'instance')`);
+      this.termStmts = {
+        put: this.db.prepare('INSERT INTO temp.rhizome_stemmer (rowid, x) VALUES (1, ?)'),
+        read: this.db.prepare('SELECT term FROM temp.rhizome_stemmer_terms').pluck(),
+        clear: this.db.prepare('DELETE FROM temp.rhizome_stemmer'),
+      };
+    }
+    this.termStmts.put.run(phrase.slice(1, -1).replace(/""/g, '"'));
+    const tokens = this.termStmts.read.all() as string[];
+    this.termStmts.clear.run();
+    s = tokens.length === 1 ? tokens[0] : null;
+    if (this.terms.size > 100_000) this.terms.clear();
+    this.terms.set(phrase, s);
+    return s;
   }
 
   /** Rows in the tenant's table, BM25's N: one per node (tenant_stats keeps the count). */

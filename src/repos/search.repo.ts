@@ -1,22 +1,14 @@
-// The keyword side of search: FTS5 BM25 over the four fields, weighted, under the filters,
-// in the tenant's own FTS5 table (keyword-index.repo.ts).
+// FTS5's own keyword scoring: BM25 over the four fields, weighted, under the filters, in the
+// tenant's own FTS5 table (keyword-index.repo.ts). The ranked route (search/keyword/, fed by
+// keyword-source.sqlite.ts) ranks unfiltered queries; this scores filtered ones, those
+// inside a transaction, and answers the counts and statistics.
 import type Database from 'better-sqlite3';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
 import { ftsAnyOfQuoted } from '../search/text.js';
-import { topKOfCandidates, topKWithImpacts, unionSize } from '../search/term-impacts.js';
-import { ScoreAccumulator } from '../search/kept-postings.js';
-import { KeptPostingsRepo } from './kept-postings.repo.js';
 import { FIELD_WEIGHTS } from '../search/keyword-score.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
-import { TermImpactsRepo } from './term-impacts.repo.js';
 import { syncStatementCache as statementCache, type SyncPrepare as Prepare } from './statement-cache.js';
 import { filterSqlText, isFiltered, type NodeFilter, type NodeRow } from './nodes.repo.js';
-
-/**
- * A term is common, and its BM25 contributions worth keeping (term-impacts.ts), from this
- * many of the tenant's nodes: below it FTS5 scores its postings in about a millisecond.
- */
-export const commonTermFloor = (n: number) => Math.max(1000, Math.ceil(n / 50));
 
 export interface KeywordTop {
   hits: { seq: number; score: number }[];
@@ -38,20 +30,11 @@ export class SearchRepo implements KeywordSearch {
   private readonly bySeqs: Database.Statement;
 
   readonly keywords: KeywordIndexRepo;
-  readonly impacts: TermImpactsRepo;
-  readonly kept: KeptPostingsRepo;
-  private readonly acc = new ScoreAccumulator();
-  /** false: every keyword query scores all its matches in FTS5 (the route before kept impacts; the bench compares both). */
-  useImpacts = true;
-  /** false: terms kept in memory are scored by FTS5 (and kept impacts) anyway (the route before them; the bench compares both). */
-  useKept = true;
   private readonly prepare: Prepare;
 
   constructor(private readonly store: SqliteStore) {
     const db = store.handle;
     this.keywords = new KeywordIndexRepo(db);
-    this.impacts = new TermImpactsRepo(db, this.keywords);
-    this.kept = new KeptPostingsRepo(db, this.keywords);
     this.prepare = statementCache(db);
     this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
   }
@@ -88,57 +71,10 @@ export class SearchRepo implements KeywordSearch {
     return { hits: rows.map((r) => ({ seq: r.seq, score: r.score })), total: rows[0]?.total ?? 0 };
   }
 
-  /**
-   * The best `limit` nodes for these quoted terms OR-ed, as keyword() ranks them. Without
-   * filters and with a common term in the query, FTS5 scores only the rare terms' matches
-   * and the common terms' contributions come from the kept impacts (term-impacts.ts):
-   * the cost stops growing with how many notes contain a common word.
-   */
-  keywordTopNow(tenantId: string, phrases: string[], f: NodeFilter, limit: number, floor?: number): KeywordTop {
+  /** The best `limit` nodes for these quoted terms OR-ed, as FTS5 ranks them, with the count when unfiltered. */
+  keywordTopNow(tenantId: string, phrases: string[], f: NodeFilter, limit: number): KeywordTop {
     const match = ftsAnyOfQuoted(phrases);
-    if (!match) return { hits: [] };
-    const filtered = isFiltered(f);
-    const n = this.keywords.rows(tenantId);
-    if (!this.useImpacts) return { hits: this.keywordNow(tenantId, match, f, limit) };
-    if (filtered || n === 0) return this.ranked(tenantId, match, f, limit);
-    const df = this.keywords.docFrequencies(tenantId, phrases);
-    const cut = floor ?? commonTermFloor(n);
-    const keptOf = this.useKept ? this.kept.usable(tenantId) : null;
-    const stems = keptOf ? phrases.map((p) => this.impacts.stemOf(p)) : [];
-    const kept = keptOf ? phrases.flatMap((_, i) => (stems[i] !== null && keptOf(stems[i]!) ? [i] : [])) : [];
-    const isKept = (i: number) => kept.includes(i);
-    const common = phrases.filter((_, i) => !isKept(i) && df[i] >= cut);
-    const rare = phrases.filter((_, i) => !isKept(i) && df[i] < cut);
-    if (kept.length) return this.withKept(tenantId, kept.map((i) => ({ phrase: phrases[i], stem: stems[i]!, df: df[i] })), rare, common, { n, df }, limit);
-    if (common.length === 0) return this.ranked(tenantId, match, f, limit);
-    const rareMatch = ftsAnyOfQuoted(rare);
-    const rareHits = rareMatch ? this.keywords.scoredMatches(tenantId, rareMatch) : [];
-    const { hits, total } = topKWithImpacts(rareHits, common.map((p) => this.impacts.get(tenantId, p)), limit);
-    return { hits, total, stats: { n, df } };
-  }
-
-  /**
-   * keywordTop when some terms are kept in memory (kept-postings.repo.ts): their
-   * contributions are summed from the kept lists, however many notes hold them (~3 ns a
-   * posting), the rare terms' from FTS5, and any common term not kept has its kept impacts
-   * added to those nodes before the walk over its list.
-   */
-  private withKept(tenantId: string, kept: { phrase: string; stem: string; df: number }[], rare: string[], common: string[], stats: { n: number; df: number[] }, limit: number): KeywordTop {
-    const acc = this.acc;
-    try {
-      this.kept.score(tenantId, kept, acc);
-      const rareMatch = ftsAnyOfQuoted(rare);
-      if (rareMatch) {
-        const { seqs, scores } = this.keywords.scoredColumns(tenantId, rareMatch);
-        for (let i = 0; i < seqs.length; i++) acc.add(seqs[i], scores[i]);
-      }
-      const lists = common.map((p) => this.impacts.get(tenantId, p));
-      for (const c of lists) acc.addToTouched(c.seqs, c.scores);
-      const { seqs, scores } = acc.columns();
-      return { hits: topKOfCandidates(seqs, scores, (seq) => acc.has(seq), lists, limit), total: unionSize(seqs, lists), stats };
-    } finally {
-      acc.clear();
-    }
+    return match ? this.ranked(tenantId, match, f, limit) : { hits: [] };
   }
 
   /**
@@ -183,9 +119,9 @@ export class SearchRepo implements KeywordSearch {
 
   // The asynchronous contract: each read waits for its turn on the connection (no other
   // caller's transaction open), then runs through FTS5 synchronously as before.
-  async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, floor?: number): Promise<KeywordTop> {
+  async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop> {
     await this.store.turn();
-    return this.keywordTopNow(tenantId, phrases, f, limit, floor);
+    return this.keywordTopNow(tenantId, phrases, f, limit);
   }
 
   async keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number> {

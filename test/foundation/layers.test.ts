@@ -25,13 +25,26 @@ describe('layering', () => {
     expect(checkLayers(SRC)).toEqual([]);
   });
 
-  it('catches violations planted in a copy of src/: a root file importing up, search importing a repository, a folder in no tier', () => {
+  it('catches violations planted in a copy of src/: a root file importing up, search importing a repository, a folder in no tier, a repository ranking keywords', () => {
     const root = copyOfSrc();
     appendFileSync(join(root, 'clock.ts'), "\nexport { AuthService } from './services/auth/auth.service.js';\n");
     writeFileSync(join(root, 'search', 'planted.ts'), "import type { SearchRepo } from '../repos/search.repo.js';\nexport type Planted = SearchRepo;\n");
+    writeFileSync(join(root, 'search', 'keyword', 'planted.ts'), "import type { Fts5KeywordSource } from '../../repos/keyword-source.sqlite.js';\nexport type Planted = Fts5KeywordSource;\n");
     mkdirSync(join(root, 'planted'));
     writeFileSync(join(root, 'planted', 'x.ts'), 'export const x = 1;\n');
-    expect(checkLayers(root).sort()).toEqual(['clock.ts → services', 'planted is in no tier', 'search/planted.ts → repos'].sort());
+    // A repository may implement the keyword module's adapter interface, never use its ranking.
+    appendFileSync(join(root, 'repos', 'keyword-source.sqlite.ts'), "\nexport { Walk } from '../search/keyword/top-k.js';\n");
+    writeFileSync(join(root, 'repos', 'pg', 'planted.ts'), "import { KeywordRanker } from '../../search/keyword/ranker.js';\nexport const planted = KeywordRanker;\n");
+    expect(checkLayers(root).sort()).toEqual(
+      [
+        'clock.ts → services',
+        'planted is in no tier',
+        'search/planted.ts → repos',
+        'search/keyword/planted.ts → repos',
+        'repos/keyword-source.sqlite.ts → search/keyword/top-k.ts',
+        'repos/pg/planted.ts → search/keyword/ranker.ts',
+      ].sort(),
+    );
   });
 
   it('refuses an import between two units of the same tier and a dynamic import upward', () => {

@@ -36,6 +36,12 @@ export const ALSO: Record<string, { never?: string[]; packages?: RegExp }> = {
   web: { never: ['repos', 'services', 'db', 'jobs', 'embed', 'search', 'ingest', 'container', 'wiring', 'vectors', 'config'] },
 };
 
+/**
+ * Folders a unit may reach only through the named files: a repository feeds the keyword
+ * module through its adapter interface and never imports its ranking (search/keyword/).
+ */
+export const ONLY_THROUGH: { from: string; into: string; only: string[] }[] = [{ from: 'repos', into: 'search/keyword/', only: ['search/keyword/source.ts'] }];
+
 export interface ImportEdge {
   file: string; // relative to the source root
   from: string;
@@ -55,10 +61,30 @@ export function unitOf(rel: string): string {
   return rest.length ? first : first.replace(/\.(tsx?|jsx?)$/, '');
 }
 
+/** The files (relative to the root, .ts for .js) a file imports by relative path. */
+export function importPaths(root: string, file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+  return specs.filter((s) => s.startsWith('.')).map((s) => relative(root, resolve(dirname(file), s)).replace(/\.js$/, '.ts'));
+}
+
 export function importsOf(root: string, file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specs = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
   return specs.map((s) => (s.startsWith('.') ? unitOf(relative(root, resolve(dirname(file), s))) : `pkg:${s}`));
+}
+
+/** Imports into a folder that a unit may reach only through some of its files (ONLY_THROUGH). */
+export function throughViolations(root: string, rules = ONLY_THROUGH): string[] {
+  const out: string[] = [];
+  for (const file of sourceFiles(root)) {
+    const rel = relative(root, file);
+    for (const rule of rules) {
+      if (unitOf(rel) !== rule.from) continue;
+      for (const target of importPaths(root, file)) if (target.startsWith(rule.into) && !rule.only.includes(target)) out.push(`${rel} → ${target}`);
+    }
+  }
+  return out;
 }
 
 export function importGraph(root: string): ImportEdge[] {
@@ -93,5 +119,5 @@ export function layerViolations(edges: ImportEdge[], units: string[], tiers = TI
 /** Checks a source tree: every unit placed, every import pointing down. */
 export function checkLayers(root: string): string[] {
   const units = [...new Set(sourceFiles(root).map((f) => unitOf(relative(root, f))))];
-  return layerViolations(importGraph(root), units);
+  return [...layerViolations(importGraph(root), units), ...throughViolations(root)];
 }

@@ -1,11 +1,14 @@
-// Kept postings on PostgreSQL (src/repos/pg/term-postings.pg.ts) rank exactly as the SQL
-// ranking does (the reference route, usePostings = false), and stay right when another
-// process writes: two connections stand for two processes, each with its own cache.
+// The keyword module on PostgreSQL (services/nodes/keyword-route.ts over
+// repos/pg/keyword-source.pg.ts) ranks exactly as the SQL ranking does (the engine's own
+// scoring, useModule = false), and stays right when another process writes: two
+// connections stand for two processes, each with its own kept postings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgStore } from '../../src/db/store/pg-store.js';
 import { NodesRepo, type NodeFilter, type NodeRow } from '../../src/repos/nodes.repo.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
 import { PgSearchRepo } from '../../src/repos/pg/search.pg.js';
+import { PgKeywordSource } from '../../src/repos/pg/keyword-source.pg.js';
+import { KeywordRoute } from '../../src/services/nodes/keyword-route.js';
 import { contentTerms } from '../../src/search/fts-query.js';
 import { quoteTerm } from '../../src/search/text.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
@@ -23,13 +26,13 @@ function rng(seed: number) {
 interface Proc {
   conn: PgStore;
   nodes: NodesRepo;
-  search: PgSearchRepo;
+  search: KeywordRoute;
 }
 
 function proc(url: string): Proc {
   const conn = new PgStore(url);
   const keywords = new PgKeywordIndex(conn);
-  return { conn, nodes: new NodesRepo(conn, keywords), search: new PgSearchRepo(conn, keywords) };
+  return { conn, nodes: new NodesRepo(conn, keywords), search: new KeywordRoute(new PgSearchRepo(conn, keywords), new PgKeywordSource(conn)) };
 }
 
 describePg('kept postings on PostgreSQL', () => {
@@ -51,14 +54,14 @@ describePg('kept postings on PostgreSQL', () => {
   /** Both routes for one query: kept postings, then the SQL reference, on the same process. */
   async function both(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
     const phrases = contentTerms(q).map(quoteTerm);
-    p.search.usePostings = true;
+    p.search.useModule = true;
     const kept = await p.search.keywordTop(tenant, phrases, f, limit);
     // The statistics the kept route read with its ranking (the search normalises by them), else a read of its own.
     const keptStats = kept.stats ?? await p.search.termStats(tenant, phrases);
-    p.search.usePostings = false;
+    p.search.useModule = false;
     const ref = await p.search.keywordTop(tenant, phrases, f, limit);
     const refStats = await p.search.termStats(tenant, phrases);
-    p.search.usePostings = true;
+    p.search.useModule = true;
     return { kept, ref, keptStats, refStats };
   }
 
@@ -75,7 +78,6 @@ describePg('kept postings on PostgreSQL', () => {
     db = await createTestDatabase({ migrated: true });
     a = proc(db.url);
     b = proc(db.url);
-    a.search.postings.commonFloor = () => 30;
     for (const t of TENANTS) await a.conn.query('INSERT INTO tenants (id, name, created_at) VALUES ($1, $1, $2)', [t, NOW]);
     await a.conn.withTx(async () => {
       for (let i = 0; i < 400; i++) await add(a, 'ten_a');
@@ -89,34 +91,30 @@ describePg('kept postings on PostgreSQL', () => {
   });
 
   it('ranks, scores and counts as the SQL ranking does, per tenant, at several page sizes', async () => {
-    // Every term summed outright (rare), and the terms held by 30+ notes walked best first (common).
-    for (const floor of [() => 1000, () => 30]) {
-      a.search.postings.commonFloor = floor;
-      for (const t of TENANTS)
-        for (const q of queries)
-          for (const limit of [1, 10, 200, 1000]) await expectSame(a, t, q, limit);
-    }
+    for (const t of TENANTS)
+      for (const q of queries)
+        for (const limit of [1, 10, 200, 1000]) await expectSame(a, t, q, limit);
     // The common word is in most notes: the kept route really ranked this one.
     expect((await both(a, 'ten_a', 'apple')).kept.total).toBeGreaterThan(200);
-    expect(a.search.postings.size).toBeGreaterThan(10);
+    expect(a.search.ranker.cache.get('ten_a')!.size).toBeGreaterThan(10);
   });
 
   it('reads a term from the database once, then from memory, until that term is written', async () => {
     await expectSame(a, 'ten_a', 'apple tree');
-    const reads = a.search.postings.reads;
+    const reads = a.search.ranker.reads;
     for (let i = 0; i < 3; i++) await expectSame(a, 'ten_a', 'apple tree');
-    expect(a.search.postings.reads).toBe(reads);
+    expect(a.search.ranker.reads).toBe(reads);
   });
 
   it('follows every write another process makes: inserts, updates that keep df, deletes, other tenants', async () => {
     for (const q of queries) await expectSame(a, 'ten_a', q);
-    const readsBefore = a.search.postings.reads;
+    const readsBefore = a.search.ranker.reads;
     // Another process adds notes that hold the common words.
     await b.conn.withTx(async () => {
       for (let i = 0; i < 5; i++) await add(b, 'ten_a');
     });
     for (const q of queries) await expectSame(a, 'ten_a', q);
-    expect(a.search.postings.reads).toBeGreaterThan(readsBefore);
+    expect(a.search.ranker.reads).toBeGreaterThan(readsBefore);
 
     // An update that keeps the node's set of terms (so no df changes) but moves 'apple'
     // from the body to the title: its weighted frequency and the node's length change.
@@ -135,12 +133,12 @@ describePg('kept postings on PostgreSQL', () => {
     for (const q of queries) await expectSame(a, 'ten_a', q);
 
     // Another tenant's writes leave this tenant's kept postings in place (and right).
-    const reads = a.search.postings.reads;
+    const reads = a.search.ranker.reads;
     await b.conn.withTx(async () => {
       for (let i = 0; i < 5; i++) await add(b, 'ten_b');
     });
     await expectSame(a, 'ten_a', 'apple tree');
-    expect(a.search.postings.reads).toBe(reads);
+    expect(a.search.ranker.reads).toBe(reads);
     for (const q of queries) await expectSame(a, 'ten_b', q);
   });
 

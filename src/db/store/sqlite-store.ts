@@ -68,7 +68,7 @@ export class SqliteStore extends TransactionalStore<Db> implements Database {
   private waiters: Array<() => void> = [];
 
   constructor(
-    /** The better-sqlite3 connection: for SQLite's own tools (migrations, backups, the kept-postings reader's path). */
+    /** The better-sqlite3 connection: for SQLite's own tools (migrations, backups, the keyword module's FTS5 reads). */
     readonly handle: Db,
     /** Where an after-commit hook's error goes (the container points it at the log). */
     public onHookError: (e: unknown) => void = () => {},

@@ -1,34 +1,22 @@
-// The keyword side of search on PostgreSQL: the same answers as SearchRepo gives over FTS5
-// (BM25 with the field weights, under the filters), from PgKeywordIndex. The FTS5 quoted
-// phrases the search service builds become lexemes (phraseLexemes). Unfiltered queries
-// outside a transaction rank from the process's kept postings (term-postings.pg.ts: one
-// statement a query, coherent with every process's writes); filtered ones score their
-// matches in SQL (docs/scale-out.md, "Speed on PostgreSQL").
+// PostgreSQL's own keyword scoring: the same answers as SearchRepo gives over FTS5 (BM25
+// with the field weights, under the filters), from PgKeywordIndex. The FTS5 quoted phrases
+// the search service builds become lexemes (phraseLexemes). The ranked route
+// (search/keyword/, fed by keyword-source.pg.ts) ranks unfiltered queries; this scores
+// filtered ones and those inside a transaction in SQL.
 import type { PgStore } from '../../db/store/pg-store.js';
 import { sql } from '../../db/store/sql.js';
 import { filterSql, isFiltered, type NodeFilter, type NodeRow } from '../nodes.repo.js';
 import type { KeywordSearch, KeywordTop } from '../search.repo.js';
 import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
-import { PgTermPostings } from './term-postings.pg.js';
 
 export class PgSearchRepo implements KeywordSearch {
-  readonly postings: PgTermPostings;
-  /** false: every keyword query scores its matches in SQL (the reference route; tests and the bench compare both). */
-  usePostings = true;
   constructor(
     private readonly db: PgStore,
     readonly keywords: PgKeywordIndex,
-  ) {
-    this.postings = new PgTermPostings(db);
-  }
+  ) {}
 
   async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop> {
     const lexemes = phrases.flatMap((p) => phraseLexemes(p));
-    if (this.usePostings && !isFiltered(f) && !this.db.inTransaction && lexemes.length && limit > 0) {
-      const r = await this.postings.top(tenantId, lexemes, limit);
-      // The statistics come from the ranking's own read: the page and its normalisation share one snapshot.
-      if (r) return { hits: r.hits, total: r.total, stats: { n: r.stats.n, df: r.stats.df } };
-    }
     const rows = await this.keywords.rank(tenantId, lexemes, limit, { where: isFiltered(f) ? filterSql('postgres', tenantId, f) : undefined });
     // The exact number of matches comes with the ranking (total_matches needs no count query).
     return { hits: rows.map(({ seq, score }) => ({ seq, score })), total: rows.length ? Number(rows[0].total) : 0 };

@@ -1,0 +1,176 @@
+// The keyword module's reads on SQLite (search/keyword/source.ts), straight from the
+// tenant's FTS5 table: N and the total length from its averages record, each node's length
+// from `docsize`, a term's postings from `fts5vocab` instance rows summed per node under
+// FIELD_WEIGHTS, and the nodes written since from the in-process change log
+// (keyword-changes.ts), re-tokenised by FTS5's own tokenizer (a scratch table in the temp
+// schema) so their terms are exactly the ones FTS5 indexed. Each read waits for its turn on
+// the connection and then runs synchronously on it (microseconds to a few ms).
+import type Database from 'better-sqlite3';
+import { FTS_COLUMNS, FTS_OPTIONS } from '../db/fts-tables.js';
+import type { SqliteStore } from '../db/store/sqlite-store.js';
+import { FIELD_WEIGHTS } from '../search/keyword-score.js';
+import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../search/keyword/source.js';
+import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
+import type { KeywordIndexRepo } from './keyword-index.repo.js';
+
+const COLUMNS = FTS_COLUMNS.split(', ');
+const WEIGHT = `CASE col ${COLUMNS.map((c, i) => `WHEN '${c}' THEN ${FIELD_WEIGHTS[i]}`).join(' ')} ELSE 1 END`;
+
+/** SQLite's varint (FTS5 stores its averages and sizes with it): value and next offset. */
+export function varint(b: Uint8Array, at: number): [number, number] {
+  let v = 0;
+  for (let i = 0; i < 8; i++) {
+    const c = b[at++];
+    v = v * 128 + (c & 0x7f);
+    if (!(c & 0x80)) return [v, at];
+  }
+  return [v * 256 + b[at++], at];
+}
+
+function varintSum(b: Uint8Array, from = 0): number {
+  let total = 0;
+  for (let at = from; at < b.length; ) {
+    const [v, next] = varint(b, at);
+    total += v;
+    at = next;
+  }
+  return total;
+}
+
+function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+export class Fts5KeywordSource implements KeywordSource {
+  private readonly db: Database.Database;
+  private readonly stmts = new Map<string, Database.Statement>();
+  private scratch = false;
+  private readonly bufs: { seqs: Int32Array; wtf: Float64Array }[] = [];
+
+  get inTransaction(): boolean {
+    return this.store.inTransaction;
+  }
+
+  constructor(
+    private readonly store: SqliteStore,
+    private readonly keywords: KeywordIndexRepo,
+  ) {
+    this.db = store.handle;
+  }
+
+  private prepare(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  private readonly vocabs = new Set<string>();
+
+  private vocab(t: string): void {
+    if (this.vocabs.has(t)) return;
+    this.vocabs.add(t);
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_rows USING fts5vocab(main, ${t}, 'row')`);
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_inst USING fts5vocab(main, ${t}, 'instance')`);
+  }
+
+  async lengths(tenantId: string): Promise<{ seqs: Int32Array; lens: Uint32Array }> {
+    await this.store.turn();
+    const t = this.keywords.table(tenantId);
+    const n = t ? (this.prepare(`SELECT count(*) FROM ${t}_docsize`).pluck().get() as number) : 0;
+    const seqs = new Int32Array(n);
+    const lens = new Uint32Array(n);
+    if (!t) return { seqs, lens };
+    // Iterated, not collected: 100k rows as arrays of a number and a Buffer grow the heap for good.
+    let i = 0;
+    for (const [id, sz] of this.prepare(`SELECT id, sz FROM ${t}_docsize ORDER BY id`).raw(true).iterate() as IterableIterator<[number, Uint8Array]>) {
+      if (i === n) break;
+      seqs[i] = id;
+      lens[i++] = varintSum(sz);
+    }
+    return { seqs: seqs.subarray(0, i), lens: lens.subarray(0, i) };
+  }
+
+  async terms(tenantId: string, minDf: number): Promise<string[]> {
+    await this.store.turn();
+    const t = this.keywords.table(tenantId);
+    if (!t) return [];
+    this.vocab(t);
+    return this.prepare(`SELECT term FROM temp.${t}_rows WHERE doc >= ? ORDER BY term`).pluck().all(minDf) as string[];
+  }
+
+  /** N and the total length from FTS5's averages record; each term not held read from its instance rows (one version: the change log tells what changed). */
+  async read(tenantId: string, terms: string[], have: (string | null)[]): Promise<QueryRead> {
+    await this.store.turn();
+    const t = this.keywords.table(tenantId);
+    const block = t ? (this.prepare(`SELECT block FROM ${t}_data WHERE id = 1`).pluck().get() as Buffer | undefined) : undefined;
+    const versions = terms.map(() => '');
+    if (!t || !block) return { n: 0, totalLen: 0, versions, postings: terms.map(() => null) };
+    const [n, at] = varint(block, 0);
+    this.vocab(t);
+    const inst = this.prepare(`SELECT doc, sum(${WEIGHT}) FROM temp.${t}_inst WHERE term = ? GROUP BY doc ORDER BY doc`).raw(true);
+    // Rows iterated into typed buffers, one pair per term of the read reused from read to
+    // read (the answer is valid until the next read): a common term's 100k rows collected
+    // as arrays, or copied out, are garbage enough to grow the process.
+    const postings = terms.map((term, i): TermRead | null => {
+      if (have[i] !== null) return null;
+      const buf = (this.bufs[i] ??= { seqs: new Int32Array(1024), wtf: new Float64Array(1024) });
+      let count = 0;
+      for (const [doc, w] of inst.iterate(term) as IterableIterator<[number, number]>) {
+        if (count === buf.seqs.length) {
+          buf.seqs = grow(buf.seqs, new Int32Array(count * 2));
+          buf.wtf = grow(buf.wtf, new Float64Array(count * 2));
+        }
+        buf.seqs[count] = doc;
+        buf.wtf[count++] = w;
+      }
+      return { seqs: buf.seqs.subarray(0, count), wtf: buf.wtf.subarray(0, count) };
+    });
+    return { n, totalLen: varintSum(block, at), nodes: this.keywords.rows(tenantId), versions, postings };
+  }
+
+  watch(tenantId: string): number {
+    return watchChanges(this.db, tenantId);
+  }
+
+  unwatch(tenantId: string): void {
+    unwatchChanges(this.db, tenantId);
+  }
+
+  changes(tenantId: string, from: number): { seqs: number[]; next: number } {
+    trimChanges(this.db, tenantId, from);
+    return changesSince(this.db, tenantId, from);
+  }
+
+  async nodes(tenantId: string, seqs: number[]): Promise<NodeTerms[]> {
+    await this.store.turn();
+    if (!this.scratch) {
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_keyword_scratch USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS.replace("content='', contentless_delete=1, ", '')})`);
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_keyword_scratch_inst USING fts5vocab(temp, rhizome_keyword_scratch, 'instance')`);
+      this.scratch = true;
+    }
+    const rows = this.prepare(`SELECT n.seq, n.title, n.summary, n.body_markdown, n.tags FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`).all(JSON.stringify(seqs), tenantId) as {
+      seq: number;
+      title: string;
+      summary: string;
+      body_markdown: string;
+      tags: string;
+    }[];
+    const put = this.prepare('INSERT INTO temp.rhizome_keyword_scratch (rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)');
+    for (const r of rows) put.run(r.seq, r.title, r.summary, r.body_markdown, (JSON.parse(r.tags) as string[]).join(' '));
+    const out = new Map<number, NodeTerms>(rows.map((r) => [r.seq, { seq: r.seq, len: 0, tf: new Map() }]));
+    for (const [doc, term, w] of this.prepare(`SELECT doc, term, ${WEIGHT} FROM temp.rhizome_keyword_scratch_inst`).raw(true).iterate() as IterableIterator<[number, string, number]>) {
+      const d = out.get(doc)!;
+      d.len++;
+      d.tf.set(term, (d.tf.get(term) ?? 0) + w);
+    }
+    this.prepare('DELETE FROM temp.rhizome_keyword_scratch').run();
+    return [...out.values()];
+  }
+
+  /** The single term FTS5 indexes for each quoted phrase (null: it makes none or several). */
+  async indexedTerms(phrases: string[]): Promise<(string | null)[]> {
+    await this.store.turn();
+    return phrases.map((p) => this.keywords.termOf(p));
+  }
+}

@@ -1,0 +1,58 @@
+// What the keyword module needs of an engine: the one interface a repository implements for
+// keyword ranking (repos/keyword-source.sqlite.ts over FTS5's own tables,
+// repos/pg/keyword-source.pg.ts over the term tables). Reads only: postings, lengths and
+// statistics, and which nodes changed. Terms are the engine's indexed form (FTS5's porter
+// stem; PostgreSQL's lexeme, made to match it).
+
+/** One term's postings as read: seqs ascending, the term's column-weighted frequency in each (and each node's length, when the engine keeps it with the postings). */
+export interface TermRead {
+  seqs: ArrayLike<number>;
+  wtf: ArrayLike<number>;
+  lens?: ArrayLike<number>;
+}
+
+/** One read for a query: the tenant's statistics, each term's version, and the postings of the terms not held at that version. */
+export interface QueryRead {
+  /** N and the total length BM25 is computed with (FTS5's averages record, which a delete from a contentless table does not decrement). */
+  n: number;
+  totalLen: number;
+  /** The tenant's nodes, when N above may differ (the absolute score's normalisation counts these). */
+  nodes?: number;
+  /** null: no node holds the term. */
+  versions: (string | null)[];
+  /** Postings of the terms read (not held, or held at another version); null: not read. */
+  postings: (TermRead | null)[];
+}
+
+/** A node as it is now (after a change): its length in tokens and weighted frequency per term; null: gone. */
+export interface NodeTerms {
+  seq: number;
+  len: number;
+  tf: Map<string, number>;
+}
+
+// What changed is reported one of two ways, whichever the engine can tell: nodes changed
+// since a position in a change log (FTS5: the log this process keeps as it writes), or a
+// version per term that moves whenever a node holding the term is written (PostgreSQL:
+// the term row's xmin, moved by the keyword trigger in any process). An engine using
+// versions keeps an empty log; one using the log gives every term one version.
+export interface KeywordSource {
+  /** Every indexed node's length (seqs ascending); empty when the engine hands lengths with the postings. */
+  lengths(tenantId: string): Promise<{ seqs: ArrayLike<number>; lens: ArrayLike<number> }>;
+  /** The tenant's terms held by at least `minDf` nodes (those worth reading ahead). */
+  terms(tenantId: string, minDf: number): Promise<string[]>;
+  /** Statistics and versions now, and the postings of each term whose held version (`have`, null: none) is not current (valid until the next read). */
+  read(tenantId: string, terms: string[], have: (string | null)[]): Promise<QueryRead>;
+  /** Starts recording the tenant's changed nodes; the change log's position now. */
+  watch(tenantId: string): number;
+  /** Stops recording (nothing is kept for the tenant). */
+  unwatch(tenantId: string): void;
+  /** Seqs changed from log position `from`, and the position after them; the caller is done with what precedes `from`. */
+  changes(tenantId: string, from: number): { seqs: number[]; next: number };
+  /** These nodes as they are now (absent from the answer: no longer indexed). */
+  nodes(tenantId: string, seqs: number[]): Promise<NodeTerms[]>;
+  /** The term the engine indexes for each of a query's quoted phrases (null: none or several). */
+  indexedTerms(phrases: string[]): Promise<(string | null)[]>;
+  /** Whether the caller is inside a transaction (its uncommitted writes are in no change log). */
+  readonly inTransaction: boolean;
+}

@@ -1,0 +1,46 @@
+// The one route a ranked keyword query takes: the keyword module (search/keyword/) ranks it
+// from the engine's postings, read through the engine's KeywordSource. The engine scores a
+// query itself only where the module cannot see what the query sees:
+// - under filters (status, tags, dates, PARA, orphans): the module keeps no node attributes;
+//   the engine joins its scoring to the filter (not yet measured against handing the
+//   module the filter's node set);
+// - inside a transaction: its own uncommitted writes are in no change log the module reads;
+// - a phrase the engine indexes as several tokens (a phrase query, not a term).
+import type { NodeFilter, NodeRow } from '../../repos/nodes.repo.js';
+import { isFiltered } from '../../repos/nodes.repo.js';
+import type { KeywordSearch, KeywordTop } from '../../repos/search.repo.js';
+import { KeywordRanker } from '../../search/keyword/ranker.js';
+import type { KeywordSource } from '../../search/keyword/source.js';
+
+export class KeywordRoute implements KeywordSearch {
+  readonly ranker: KeywordRanker;
+  /** false: every query is scored by the engine (the route before the module; the bench and the lab compare both). */
+  useModule = true;
+
+  constructor(
+    private readonly engine: KeywordSearch,
+    private readonly source: KeywordSource,
+  ) {
+    this.ranker = new KeywordRanker(source);
+  }
+
+  async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop> {
+    if (this.useModule && !isFiltered(f) && !this.source.inTransaction && phrases.length && limit > 0) {
+      const terms = await this.source.indexedTerms(phrases);
+      if (terms.every((t) => t !== null)) return await this.ranker.top(tenantId, terms as string[], limit);
+    }
+    return await this.engine.keywordTop(tenantId, phrases, f, limit);
+  }
+
+  async keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number> {
+    return await this.engine.keywordCount(tenantId, match, f);
+  }
+
+  async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {
+    return await this.engine.termStats(tenantId, phrases);
+  }
+
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
+    return await this.engine.nodesBySeqs(tenantId, seqs);
+  }
+}

@@ -1,0 +1,166 @@
+// The one route a ranked keyword query takes (services/nodes/keyword-route.ts: the keyword
+// module over the engine's postings) ranks, scores and counts exactly as the engine's own
+// scoring does (useModule = false: FTS5's bm25() on SQLite, BM25 in SQL on PostgreSQL),
+// before and after writes, across tenants, with its memory warmed, evicted and read again.
+// In-process HTTP suite: it runs on both engines.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { contentTerms } from '../../src/search/fts-query.js';
+import { quoteTerm } from '../../src/search/text.js';
+import { iso } from '../../src/clock.js';
+import { newId } from '../../src/ids.js';
+import { KeywordWarmer } from '../../src/services/nodes/keyword-warmer.js';
+import type { KeywordRoute } from '../../src/services/nodes/keyword-route.js';
+
+let t: TestApp;
+let route: KeywordRoute;
+beforeEach(async () => {
+  t = await makeTestApp();
+  route = t.s.keywordRoute!;
+});
+afterEach(() => t.close());
+
+let r = 42;
+const rand = () => (r = (r * 1103515245 + 12345) % 2147483648) / 2147483648;
+/** "common" in every note (repeated in some), "shared" in 70 %, w0..w299 a few hundred each, rare words in a few. */
+const words = (i: number) =>
+  [
+    'common',
+    ...Array.from({ length: 5 + Math.floor(rand() * 60) }, () => (rand() < 0.05 ? 'common' : `w${Math.floor(rand() * 300)}`)),
+    ...(rand() < 0.7 ? ['shared'] : []),
+    ...(i % 97 === 0 ? ['zephyr'] : []),
+    ...(i % 13 === 0 ? ['quokka'] : []),
+  ].join(' ');
+
+/** n notes; with `others`, each tenant's notes in turn, so their seqs interleave. */
+async function seed(n = 1200, others: string[] = []): Promise<string[]> {
+  const now = iso(Date.now());
+  r = 42;
+  const ids: string[] = [];
+  const tenants = [t.tenantId, ...others];
+  await t.s.db.withTx(async () => {
+    for (let i = 0; i < n; i++) {
+      const id = newId('nod');
+      ids.push(id);
+      const title = rand() < 0.2 ? `w${i % 300} shared common` : `note ${i}`;
+      await t.s.repos.nodes.insert({ id, tenant_id: tenants[i % tenants.length], title, summary: '', body_markdown: words(i), tags: JSON.stringify(rand() < 0.1 ? ['w5'] : []), status: 'raw', created_at: now, updated_at: now });
+    }
+  });
+  return ids;
+}
+
+const queries = ['common', 'shared', 'common shared', 'zephyr common', 'quokka shared common', 'w7', 'w7 w8', 'w5 w12 w200', 'w3 w3', 'notes noting note', 'w1 w2 w3 w4 shared', 'w9 zzz', 'zzz'];
+
+async function expectSameAsEngine(label: string, tenantId = t.tenantId): Promise<void> {
+  for (const pool of [1, 10, 200, 2000]) {
+    for (const q of queries) {
+      const phrases = contentTerms(q).map(quoteTerm);
+      route.useModule = false;
+      const engine = await route.keywordTop(tenantId, phrases, {}, pool);
+      const stats = await route.termStats(tenantId, phrases);
+      route.useModule = true;
+      const top = await route.keywordTop(tenantId, phrases, {}, pool);
+      expect(top.hits.map((h) => h.seq), `${label}: ${q} @${pool}`).toEqual(engine.hits.map((h) => h.seq));
+      // FTS5's own number on SQLite; PostgreSQL's statement divides in another order (the last bit).
+      top.hits.forEach((h, i) => expect(h.score, `${label}: ${q}`).toBeCloseTo(engine.hits[i].score, 9));
+      expect(top.total, `${label}: ${q}`).toBe(engine.total ?? (await route.keywordCount(tenantId, phrases.join(' OR '), {})));
+      expect(top.stats, `${label}: ${q}`).toEqual(stats);
+    }
+  }
+}
+
+describe('the ranked keyword route', () => {
+  it('ranks, scores, counts and reads statistics as the engine does, cold and warm, before and after writes', async () => {
+    const ids = await seed();
+    await expectSameAsEngine('cold');
+    const warmer = new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 20 });
+    expect(await warmer.keep(t.tenantId)).toBeGreaterThan(250);
+    await expectSameAsEngine('warm');
+    // One term alone, on SQLite: the very number FTS5 computes, not merely close.
+    if (t.s.db.engine === 'sqlite') {
+      route.useModule = false;
+      const engine = await route.keywordTop(t.tenantId, ['"w7"'], {}, 50);
+      route.useModule = true;
+      expect((await route.keywordTop(t.tenantId, ['"w7"'], {}, 50)).hits).toEqual(engine.hits);
+    }
+    const reads = route.ranker.reads;
+    // New notes, edited and deleted old ones.
+    for (let i = 0; i < 30; i++) await t.s.nodes.create(t.tenantId, { title: `w7 w8 new ${i}`, content: words(i) });
+    for (const id of ids.slice(0, 40)) await t.s.nodes.update(t.tenantId, id, { content: `w7 w7 w3 ${words(1)}` });
+    for (const id of ids.slice(40, 60)) await t.s.nodes.remove(t.tenantId, id);
+    await expectSameAsEngine('after writes');
+    // SQLite takes the changed notes in from its change log (no postings read again);
+    // PostgreSQL reads again the terms those notes hold (their versions moved).
+    if (t.s.db.engine === 'sqlite') expect(route.ranker.reads).toBe(reads);
+    else expect(route.ranker.reads).toBeGreaterThan(reads);
+  });
+
+  it('reads a tenant again once it has taken in many writes, and keeps nothing when turned off', async () => {
+    const ids = await seed(600);
+    const warmer = new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 20 });
+    await warmer.keep(t.tenantId);
+    route.ranker.changedMax = 25;
+    for (const id of ids.slice(0, 40)) await t.s.nodes.update(t.tenantId, id, { content: words(3) });
+    await route.keywordTop(t.tenantId, ['"w7"'], {}, 10);
+    if (t.s.db.engine === 'sqlite') {
+      expect(route.ranker.stale(t.tenantId)).toBe(true);
+      expect(await warmer.refresh()).toBe(1);
+    }
+    expect(route.ranker.stale(t.tenantId)).toBe(false);
+    await expectSameAsEngine('read again');
+    const off = new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { keepInMemory: false });
+    expect(await off.keep(t.tenantId)).toBe(0);
+  });
+
+  it('keeps tenants whose seqs interleave apart, and evicts a whole tenant to load it again on its next query', async () => {
+    const other = (await t.s.tenants.create('other')).tenant_id;
+    await seed(1600, [other]);
+    await expectSameAsEngine('interleaved');
+    await expectSameAsEngine('the other tenant', other);
+    expect(route.ranker.cache.bytesOf(t.tenantId)).toBeGreaterThan(0);
+    expect(route.ranker.cache.lastUsed(other)).toBeGreaterThan(0);
+    expect(route.ranker.evictTenant(t.tenantId)).toBeGreaterThan(0);
+    expect(route.ranker.cache.tenantIds()).toEqual([other]);
+    await t.s.nodes.create(other, { title: 'w7 w8', content: 'w7' });
+    await t.s.nodes.create(t.tenantId, { title: 'w7 w9', content: 'w8' });
+    await expectSameAsEngine('interleaved, after writes');
+    await expectSameAsEngine('the other tenant, after writes', other);
+  });
+
+  it('sees a write at once over HTTP: a new note with a common word is found and ranked, a deleted one gone', async () => {
+    await seed();
+    const before = await (await t.req('GET', '/api/v1/nodes?query=common&mode=keyword&per_page=5')).json();
+    expect(before.total_matches).toBe(1200);
+    const created = await (await t.req('POST', '/api/v1/nodes', { title: 'common common common', content: 'common' })).json();
+    const after = await (await t.req('GET', '/api/v1/nodes?query=common&mode=keyword&per_page=5')).json();
+    expect(after.total_matches).toBe(1201);
+    expect(after.data[0].id).toBe(created.id);
+    await t.req('DELETE', `/api/v1/nodes/${created.id}`);
+    const gone = await (await t.req('GET', '/api/v1/nodes?query=common&mode=keyword&per_page=5')).json();
+    expect(gone.total_matches).toBe(1200);
+    expect(gone.data.map((d: { id: string }) => d.id)).toEqual(before.data.map((d: { id: string }) => d.id));
+  });
+
+  it('keeps filters exact (the engine scores them, joined to the filter)', async () => {
+    await seed();
+    const all = await (await t.req('GET', '/api/v1/nodes?query=common&mode=keyword&status=raw&per_page=3')).json();
+    expect(all.total_matches).toBe(1200);
+    const none = await (await t.req('GET', '/api/v1/nodes?query=common&mode=keyword&status=validated')).json();
+    expect(none).toMatchObject({ total_matches: 0, data: [] });
+  });
+
+  it('inside a transaction, the engine ranks and sees its own uncommitted writes', async () => {
+    await seed(300);
+    const outside = (await route.keywordTop(t.tenantId, ['"quokka"'], {}, 1000)).total!;
+    const tx = async () =>
+      await t.s.db.withTx(async () => {
+        const now = iso(Date.now());
+        for (let i = 0; i < 3; i++) await t.s.repos.nodes.insert({ id: newId('nod'), tenant_id: t.tenantId, title: 'quokka quokka', summary: '', body_markdown: 'quokka', tags: '[]', status: 'raw', created_at: now, updated_at: now });
+        expect((await route.keywordTop(t.tenantId, ['"quokka"'], {}, 1000)).total).toBe(outside + 3);
+        throw new Error('roll back');
+      });
+    await expect(tx()).rejects.toThrow('roll back');
+    expect((await route.keywordTop(t.tenantId, ['"quokka"'], {}, 1000)).total).toBe(outside);
+    await expectSameAsEngine('after a rolled back transaction');
+  });
+});

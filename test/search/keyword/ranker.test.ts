@@ -1,0 +1,218 @@
+// The keyword module without a database: an engine made of plain maps feeds KeywordRanker
+// through the KeywordSource interface, and every ranking is checked against BM25 computed
+// the plain way (every node, every phrase, in query order), to the last bit.
+import { describe, expect, it } from 'vitest';
+import { contribution, idf } from '../../../src/search/keyword/bm25.js';
+import { KeywordRanker } from '../../../src/search/keyword/ranker.js';
+import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../../../src/search/keyword/source.js';
+import { packPostings, unpackSeqs } from '../../../src/search/keyword/postings.js';
+
+/** An engine in memory: nodes per tenant with their weighted term frequencies and lengths, and a change log. */
+class MemoryEngine implements KeywordSource {
+  readonly docs = new Map<string, Map<number, NodeTerms>>();
+  private readonly logs = new Map<string, { base: number; seqs: number[] }>();
+  postingReads = 0;
+  readonly inTransaction = false;
+
+  async indexedTerms(phrases: string[]) {
+    return phrases.map((p) => p.slice(1, -1));
+  }
+
+  private of(tenantId: string): Map<number, NodeTerms> {
+    let m = this.docs.get(tenantId);
+    if (!m) this.docs.set(tenantId, (m = new Map()));
+    return m;
+  }
+
+  write(tenantId: string, seq: number, tf: Record<string, number> | null): void {
+    if (tf) this.of(tenantId).set(seq, { seq, len: Object.values(tf).reduce((a, b) => a + b, 0), tf: new Map(Object.entries(tf)) });
+    else this.of(tenantId).delete(seq);
+    this.logs.get(tenantId)?.seqs.push(seq);
+  }
+
+  async lengths(tenantId: string) {
+    const docs = [...this.of(tenantId).values()].sort((a, b) => a.seq - b.seq);
+    return { seqs: docs.map((d) => d.seq), lens: docs.map((d) => d.len) };
+  }
+
+  async terms(tenantId: string, minDf: number) {
+    const df = new Map<string, number>();
+    for (const d of this.of(tenantId).values()) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    return [...df].filter(([, n]) => n >= minDf).map(([t]) => t);
+  }
+
+  async read(tenantId: string, terms: string[], have: (string | null)[]): Promise<QueryRead> {
+    const docs = [...this.of(tenantId).values()].sort((a, b) => a.seq - b.seq);
+    const postings = terms.map((t, i): TermRead | null => {
+      if (have[i] !== null) return null;
+      const hold = docs.filter((d) => d.tf.has(t));
+      this.postingReads += hold.length;
+      return { seqs: hold.map((d) => d.seq), wtf: hold.map((d) => d.tf.get(t)!) };
+    });
+    return { n: docs.length, totalLen: docs.reduce((a, d) => a + d.len, 0), versions: terms.map(() => ''), postings };
+  }
+
+  watch(tenantId: string): number {
+    let l = this.logs.get(tenantId);
+    if (!l) this.logs.set(tenantId, (l = { base: 0, seqs: [] }));
+    return l.base + l.seqs.length;
+  }
+
+  unwatch(tenantId: string): void {
+    this.logs.delete(tenantId);
+  }
+
+  changes(tenantId: string, from: number) {
+    const l = this.logs.get(tenantId);
+    if (!l) return { seqs: [], next: from };
+    return { seqs: l.seqs.slice(Math.max(0, from - l.base)), next: l.base + l.seqs.length };
+  }
+
+  async nodes(tenantId: string, seqs: number[]) {
+    return seqs.flatMap((s) => this.of(tenantId).get(s) ?? []);
+  }
+
+  /** BM25 the plain way: every node, each phrase in order, ties by seq; with the total and df. */
+  async reference(tenantId: string, terms: string[], k: number) {
+    const docs = [...this.of(tenantId).values()];
+    const n = docs.length;
+    const avgdl = docs.reduce((a, d) => a + d.len, 0) / n;
+    const df = terms.map((t) => docs.filter((d) => d.tf.has(t)).length);
+    const scored = docs
+      .filter((d) => terms.some((t) => d.tf.has(t)))
+      .map((d) => {
+        let s = 0;
+        terms.forEach((t, i) => {
+          const f = d.tf.get(t);
+          if (f !== undefined) s += contribution(idf(n, df[i]), f, d.len, avgdl);
+        });
+        return { seq: d.seq, score: s };
+      })
+      .sort((a, b) => b.score - a.score || a.seq - b.seq);
+    return { hits: scored.slice(0, k), total: scored.length, stats: { n, df } };
+  }
+}
+
+let r = 7;
+const rand = () => (r = (r * 1103515245 + 12345) % 2147483648) / 2147483648;
+/** A note: "common" nearly everywhere, "shared" in most, w0..w299 Zipf-ish; weights 4/2/1/3 as the fields give. */
+function note(): Record<string, number> {
+  const tf: Record<string, number> = {};
+  const add = (t: string) => (tf[t] = (tf[t] ?? 0) + [4, 2, 1, 1, 1, 3][Math.floor(rand() * 6)]);
+  if (rand() < 0.95) add('common');
+  if (rand() < 0.6) add('shared');
+  for (let i = 0, m = 3 + Math.floor(rand() * 40); i < m; i++) add(`w${Math.floor(300 * rand() * rand())}`);
+  return tf;
+}
+
+function seed(e: MemoryEngine, tenantId: string, n: number, seqs: () => number): void {
+  for (let i = 0; i < n; i++) e.write(tenantId, seqs(), note());
+}
+
+const QUERIES = [['common'], ['shared', 'common'], ['w1', 'common'], ['w250', 'w251', 'shared', 'common'], ['w3', 'w3'], ['w280'], ['nothing'], ['w2', 'nothing', 'w7'], ['common', 'w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7', 'w8']];
+
+async function expectSame(e: MemoryEngine, ranker: KeywordRanker, tenantId: string, label: string): Promise<void> {
+  for (const k of [1, 10, 200, 5000]) {
+    for (const q of QUERIES) {
+      const got = await ranker.top(tenantId, q, k);
+      const want = await e.reference(tenantId, q, k);
+      expect(got, `${label}: ${q.join(' ')} @${k}`).toEqual(want);
+    }
+  }
+}
+
+describe('keyword ranking from kept postings (no database)', () => {
+  it('ranks, scores, counts and reports df exactly as BM25 over every node, bit for bit', async () => {
+    const e = new MemoryEngine();
+    let s = 0;
+    seed(e, 'a', 1500, () => (s += 1 + Math.floor(rand() * 3)));
+    const ranker = new KeywordRanker(e);
+    await expectSame(e, ranker, 'a', 'cold');
+    await ranker.warm('a', 1);
+    await expectSame(e, ranker, 'a', 'warm');
+  });
+
+  it('cuts the walk once the terms left cannot reach the page, with the same answer', async () => {
+    const e = new MemoryEngine();
+    let s = 0;
+    seed(e, 'a', 3000, () => ++s);
+    const ranker = new KeywordRanker(e);
+    const q = ['w60', 'w61', 'shared', 'common'];
+    expect(await ranker.top('a', q, 5)).toEqual(await e.reference('a', q, 5));
+    expect((ranker as unknown as { walk: { cutPhrases: number } }).walk.cutPhrases).toBe(2);
+    expect(await ranker.top('a', q, 3000)).toEqual(await e.reference('a', q, 3000));
+    expect((ranker as unknown as { walk: { cutPhrases: number } }).walk.cutPhrases).toBe(0);
+  });
+
+  it('takes in inserts, updates and deletes after the read without reading postings again', async () => {
+    const e = new MemoryEngine();
+    let s = 100;
+    seed(e, 'a', 1200, () => (s += 2));
+    const ranker = new KeywordRanker(e);
+    await ranker.warm('a', 1);
+    const reads = e.postingReads;
+    const kept = new Set(await e.terms('a', 1));
+    // new nodes past the last seq, one below the first, updates (terms gained and lost), deletes
+    seed(e, 'a', 50, () => (s += 1));
+    e.write('a', 3, { w280: 4, common: 1 });
+    for (let i = 0; i < 40; i++) e.write('a', 102 + 2 * Math.floor(rand() * 1200), rand() < 0.5 ? null : note());
+    e.write('a', 104, { w281: 9 });
+    e.write('a', 104, { w282: 2, shared: 1 }); // twice: the last one counts
+    await expectSame(e, ranker, 'a', 'after writes');
+    // only terms that were in no node at the read are read now
+    const unkept = [...new Set(QUERIES.flat())].filter((t) => !kept.has(t));
+    expect(e.postingReads - reads).toBe(unkept.reduce((a, t) => a + [...e.docs.get('a')!.values()].filter((d) => d.tf.has(t)).length, 0));
+    // a term read after the writes sees them in its postings, not twice
+    const fresh = new KeywordRanker(e);
+    await fresh.top('a', ['w1'], 10);
+    e.write('a', s + 1, { w1: 1, w2: 4 });
+    await ranker.top('a', ['w9'], 10);
+    await expectSame(e, ranker, 'a', 'term read after writes');
+    await expectSame(e, fresh, 'a', 'fresh ranker');
+  });
+
+  it('keeps tenants apart, evicts a whole tenant and loads it again on its next query', async () => {
+    const e = new MemoryEngine();
+    let s = 0;
+    // interleaved seqs, as tenants share one sequence
+    for (let i = 0; i < 800; i++) for (const tenant of ['a', 'b']) e.write(tenant, ++s, note());
+    e.write('b', ++s, { w1: 40 });
+    const ranker = new KeywordRanker(e);
+    await expectSame(e, ranker, 'a', 'a');
+    await expectSame(e, ranker, 'b', 'b');
+    expect(ranker.cache.bytesOf('a')).toBeGreaterThan(0);
+    expect(ranker.cache.lastUsed('a')).toBeGreaterThan(0);
+    const freed = ranker.evictTenant('a');
+    expect(freed).toBeGreaterThan(0);
+    expect(ranker.cache.bytesOf('a')).toBe(0);
+    expect(ranker.cache.tenantIds()).toEqual(['b']);
+    e.write('a', ++s, { w1: 1 });
+    await expectSame(e, ranker, 'a', 'a reloaded');
+  });
+
+  it('holds to its memory cap, dropping least recently used terms and reading them again when asked', async () => {
+    const e = new MemoryEngine();
+    let s = 0;
+    seed(e, 'a', 2000, () => ++s);
+    const ranker = new KeywordRanker(e);
+    await ranker.warm('a', 1);
+    const all = ranker.cache.bytes();
+    ranker.cache.capBytes = Math.floor(all / 3);
+    await ranker.top('a', ['common'], 10);
+    expect(ranker.cache.bytes()).toBeLessThanOrEqual(ranker.cache.capBytes);
+    expect(ranker.cache.get('a')!.has('common')).toBe(true);
+    await expectSame(e, ranker, 'a', 'under a cap');
+    expect(ranker.cache.bytes()).toBeLessThanOrEqual(ranker.cache.capBytes);
+  });
+
+  it('packs postings as 16-bit gaps when they fit and as seqs when not', () => {
+    const a = packPostings([3, 9, 70_000], [1, 4, 7]);
+    expect(a.gaps).toBeNull();
+    expect([...unpackSeqs(a)]).toEqual([3, 9, 70_000]);
+    const b = packPostings([3, 9, 60_000], [1, 2.5, 7]);
+    expect(b.gaps).not.toBeNull();
+    expect([...unpackSeqs(b)]).toEqual([3, 9, 60_000]);
+    expect(b.wtf).toBeInstanceOf(Float32Array);
+    expect(b.maxWtf).toBe(7);
+  });
+});
