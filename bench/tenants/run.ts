@@ -129,9 +129,9 @@ try {
 
   const mb = (b: number) => Math.round(b / 1048576);
   const coldTimes = traffic.cold.map((c) => c.ms);
-  const coldErrors = traffic.cold.filter((c) => c.status !== 200).length;
+  const coldErrors = traffic.cold.filter((c) => c.status !== 200).length + traffic.cold.filter((c) => c.secondStatus !== 200).length;
   const hotErrors = Object.values(traffic.hot).reduce((n, k) => n + k.errors, 0);
-  const coldOk = traffic.cold.length - coldErrors;
+  const coldOk = traffic.cold.filter((c) => c.status === 200).length;
   const hotOut = Object.fromEntries(
     (Object.keys(traffic.hot) as HotKind[]).map((k) => {
       const t = traffic.hot[k];
@@ -157,7 +157,7 @@ try {
     warmup_ms: warmupMs,
     hot_tenants_by_process: byProcess,
     rss_mb: servers.map((_, i) => ({ peak: mb(rss[i].peak), end: mb(rss[i].last) })),
-    cold_first_search: { tenants: traffic.cold.length, errors: coldErrors, p50_ms: percentile(coldTimes, 50), p95_ms: coldP95, p99_ms: percentile(coldTimes, 99), max_ms: percentile(coldTimes, 100), equal_to_exact: equal, compared: coldOk, max_score_diff_when_equal: maxScoreDiff, ...(differing.length ? { differing } : {}) },
+    cold_first_search: { tenants: traffic.cold.length, errors: coldErrors, p50_ms: percentile(coldTimes, 50), p95_ms: coldP95, p99_ms: percentile(coldTimes, 99), max_ms: percentile(coldTimes, 100), second_search_p50_ms: percentile(traffic.cold.map((c) => c.secondMs), 50), second_search_p95_ms: percentile(traffic.cold.map((c) => c.secondMs), 95), equal_to_exact: equal, compared: coldOk, max_score_diff_when_equal: maxScoreDiff, ...(differing.length ? { differing } : {}) },
     hot: hotOut,
     errors: hotErrors + coldErrors,
     failures: traffic.failures,

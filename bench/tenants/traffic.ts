@@ -21,6 +21,9 @@ export interface ColdSearch {
   status: number;
   ids: string[];
   scores: number[];
+  /** The same tenant's second hybrid search (another query), right after: what the first one paid for being first. */
+  secondMs: number;
+  secondStatus: number;
 }
 
 export interface TrafficResult {
@@ -79,7 +82,8 @@ export async function runTenantTraffic(o: { url: string; hot: SeededTenant[]; co
       const text = query();
       const res = await call(tenant, searchPath(text, 'hybrid'));
       const data = res.status === 200 ? (res.body as { data: Array<{ id: string; match_provenance?: { score: number } }> }).data : [];
-      cold.push({ tenant, query: text, ms: res.ms, status: res.status, ids: data.map((d) => d.id), scores: data.map((d) => d.match_provenance?.score ?? NaN) });
+      const second = await call(tenant, searchPath(query(), 'hybrid'));
+      cold.push({ tenant, query: text, ms: res.ms, status: res.status, ids: data.map((d) => d.id), scores: data.map((d) => d.match_provenance?.score ?? NaN), secondMs: second.ms, secondStatus: second.status });
       if (o.coldGapMs > 0) await new Promise((done) => setTimeout(done, o.coldGapMs));
     }
   };
