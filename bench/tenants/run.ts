@@ -33,6 +33,19 @@ const connections = Number(env.RHIZOME_TENANTS_CONNECTIONS ?? 20);
 /** Pause between one cold tenant's first search and the next one's (0: back to back). */
 const coldGapMs = Number(env.RHIZOME_TENANTS_COLD_GAP_MS ?? 0);
 const indexMb = env.RHIZOME_TENANTS_INDEX_MB;
+/**
+ * The servers' per-tenant budget of searches a minute (RHIZOME_TENANT_BUDGET). Off by default:
+ * the hot tenants' share of the traffic is far beyond the default 600 a minute, and 429s
+ * would measure the budget, not the indexes (bench:load serves one tenant, which no budget limits).
+ */
+/**
+ * RHIZOME_TENANTS_COLD_PROBE=keyword|semantic: each cold tenant first sends a search of that
+ * mode (probe_p50_ms), so the hybrid search after it pays only the other side's first-use
+ * costs: a diagnosis of where a first search's time goes, not the target's measurement.
+ */
+const probe = env.RHIZOME_TENANTS_COLD_PROBE as 'keyword' | 'semantic' | undefined;
+if (probe && probe !== 'keyword' && probe !== 'semantic') throw new Error('RHIZOME_TENANTS_COLD_PROBE: keyword or semantic');
+const tenantBudget = env.RHIZOME_TENANTS_TENANT_BUDGET ?? '0';
 const adminUrl = env.RHIZOME_LOAD_DATABASE_URL;
 if (!adminUrl) throw new Error('set RHIZOME_LOAD_DATABASE_URL to a PostgreSQL server on which the bench may create databases');
 targetsFrom('postgres-nginx'); // fails fast without nginx
@@ -59,7 +72,7 @@ try {
 
   // Two processes, one after the other (two model workers loading at once only slow each other).
   const servers: BenchServer[] = [];
-  const serverEnv = { RHIZOME_DATABASE_URL: dbUrl, ...(indexMb ? { RHIZOME_INDEX_MEMORY_MB: indexMb } : {}) };
+  const serverEnv = { RHIZOME_DATABASE_URL: dbUrl, RHIZOME_TENANT_BUDGET: tenantBudget, ...(indexMb ? { RHIZOME_INDEX_MEMORY_MB: indexMb } : {}) };
   for (let i = 0; i < 2; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'rhizome-tenants-pg-'));
     cpSync(seedDir, dir, { recursive: true, filter: (src) => !/rhizome\.db(-wal|-shm)?$/.test(src) });
@@ -102,7 +115,7 @@ try {
   const sampler = setInterval(sample, 250);
   const loadBefore = loadavg()[0];
   const before = await Promise.all(servers.map((s) => scrape(s.url, operatorKey)));
-  const traffic = await runTenantTraffic({ url: proxy.url, hot, cold, queries: seeded.queries, connections, seconds, coldGapMs });
+  const traffic = await runTenantTraffic({ url: proxy.url, hot, cold, queries: seeded.queries, connections, seconds, coldGapMs, probe });
   clearInterval(sampler);
   sample();
   const loadAfter = loadavg()[0];
@@ -147,6 +160,7 @@ try {
     cold_tenants_available: cold.length,
     processes: servers.length,
     index_memory_mb: indexMb ? Number(indexMb) : 'default',
+    tenant_budget_per_minute: Number(tenantBudget),
     connections,
     seconds,
     cores: availableParallelism(),
@@ -157,9 +171,10 @@ try {
     warmup_ms: warmupMs,
     hot_tenants_by_process: byProcess,
     rss_mb: servers.map((_, i) => ({ peak: mb(rss[i].peak), end: mb(rss[i].last) })),
-    cold_first_search: { tenants: traffic.cold.length, errors: coldErrors, p50_ms: percentile(coldTimes, 50), p95_ms: coldP95, p99_ms: percentile(coldTimes, 99), max_ms: percentile(coldTimes, 100), second_search_p50_ms: percentile(traffic.cold.map((c) => c.secondMs), 50), second_search_p95_ms: percentile(traffic.cold.map((c) => c.secondMs), 95), equal_to_exact: equal, compared: coldOk, max_score_diff_when_equal: maxScoreDiff, ...(differing.length ? { differing } : {}) },
+    cold_first_search: { tenants: traffic.cold.length, errors: coldErrors, p50_ms: percentile(coldTimes, 50), p95_ms: coldP95, p99_ms: percentile(coldTimes, 99), max_ms: percentile(coldTimes, 100), ...(probe ? { probe, probe_p50_ms: percentile(traffic.cold.map((c) => c.probeMs ?? 0), 50), probe_p95_ms: percentile(traffic.cold.map((c) => c.probeMs ?? 0), 95) } : {}), second_search_p50_ms: percentile(traffic.cold.map((c) => c.secondMs), 50), second_search_p95_ms: percentile(traffic.cold.map((c) => c.secondMs), 95), equal_to_exact: equal, compared: coldOk, max_score_diff_when_equal: maxScoreDiff, ...(differing.length ? { differing } : {}) },
     hot: hotOut,
     errors: hotErrors + coldErrors,
+    error_statuses: traffic.statuses,
     failures: traffic.failures,
     metrics,
     targets: {

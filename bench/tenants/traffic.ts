@@ -24,6 +24,8 @@ export interface ColdSearch {
   /** The same tenant's second hybrid search (another query), right after: what the first one paid for being first. */
   secondMs: number;
   secondStatus: number;
+  /** With a probe: the probe's time (its search came before the first hybrid one). */
+  probeMs?: number;
 }
 
 export interface TrafficResult {
@@ -31,6 +33,8 @@ export interface TrafficResult {
   cold: ColdSearch[];
   /** Requests that failed to connect or timed out, with the first few messages. */
   failures: string[];
+  /** Error responses by status (0: no response), hot and cold together. */
+  statuses: Record<string, number>;
 }
 
 export const PER_PAGE = 10;
@@ -39,10 +43,11 @@ export function searchPath(query: string, mode: 'hybrid' | 'keyword' | 'semantic
   return `/api/v1/nodes?mode=${mode}&per_page=${PER_PAGE}&query=${encodeURIComponent(query)}`;
 }
 
-export async function runTenantTraffic(o: { url: string; hot: SeededTenant[]; cold: SeededTenant[]; queries: string[]; connections: number; seconds: number; coldGapMs: number }): Promise<TrafficResult> {
+export async function runTenantTraffic(o: { url: string; hot: SeededTenant[]; cold: SeededTenant[]; queries: string[]; connections: number; seconds: number; coldGapMs: number; probe?: 'keyword' | 'semantic' }): Promise<TrafficResult> {
   const hot = Object.fromEntries(HOT_MIX.map(([k]) => [k, { requests: 0, errors: 0, times: [] as number[] }])) as TrafficResult['hot'];
   const cold: ColdSearch[] = [];
   const failures: string[] = [];
+  const statuses: Record<string, number> = {};
   const until = Date.now() + o.seconds * 1000;
   let q = 0;
   const query = () => o.queries[q++ % o.queries.length];
@@ -51,9 +56,11 @@ export async function runTenantTraffic(o: { url: string; hot: SeededTenant[]; co
     try {
       const res = await fetch(`${o.url}${path}`, { headers: { Authorization: `ApiKey ${tenant.key}` }, signal: AbortSignal.timeout(30_000) });
       const body = res.headers.get('content-type')?.includes('json') ? await res.json() : await res.arrayBuffer();
+      if (res.status !== 200) statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       return { status: res.status, ms: performance.now() - t0, body };
     } catch (e) {
       if (failures.length < 10) failures.push(e instanceof Error ? e.message : String(e));
+      statuses[0] = (statuses[0] ?? 0) + 1;
       return { status: 0, ms: performance.now() - t0, body: null };
     }
   };
@@ -79,16 +86,17 @@ export async function runTenantTraffic(o: { url: string; hot: SeededTenant[]; co
   const coldStream = async () => {
     for (const tenant of o.cold) {
       if (Date.now() >= until) return;
+      const probe = o.probe ? await call(tenant, searchPath(query(), o.probe)) : null;
       const text = query();
       const res = await call(tenant, searchPath(text, 'hybrid'));
       const data = res.status === 200 ? (res.body as { data: Array<{ id: string; match_provenance?: { score: number } }> }).data : [];
       const second = await call(tenant, searchPath(query(), 'hybrid'));
-      cold.push({ tenant, query: text, ms: res.ms, status: res.status, ids: data.map((d) => d.id), scores: data.map((d) => d.match_provenance?.score ?? NaN), secondMs: second.ms, secondStatus: second.status });
+      cold.push({ tenant, query: text, ms: res.ms, status: res.status, ids: data.map((d) => d.id), scores: data.map((d) => d.match_provenance?.score ?? NaN), secondMs: second.ms, secondStatus: second.status, ...(probe ? { probeMs: probe.ms } : {}) });
       if (o.coldGapMs > 0) await new Promise((done) => setTimeout(done, o.coldGapMs));
     }
   };
   await Promise.all([...Array.from({ length: o.connections }, hotLoop), coldStream()]);
-  return { hot, cold, failures };
+  return { hot, cold, failures, statuses };
 }
 
 export function percentile(xs: number[], p: number): number | null {
