@@ -14,6 +14,7 @@ const entryPoints = {
 const forPackage = process.env.RHIZOME_PACK === '1';
 if (!forPackage && existsSync('bench/run.ts')) entryPoints.bench = 'bench/run.ts';
 if (!forPackage && existsSync('bench/load/run.ts')) entryPoints['bench-load'] = 'bench/load/run.ts';
+if (!forPackage && existsSync('bench/tenants/run.ts')) entryPoints['bench-tenants'] = 'bench/tenants/run.ts';
 if (!forPackage && existsSync('bench/serve-tuned.ts')) entryPoints['serve-tuned'] = 'bench/serve-tuned.ts';
 if (!forPackage && existsSync('bench/eval/run.ts')) entryPoints.eval = 'bench/eval/run.ts';
 

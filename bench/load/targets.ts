@@ -97,7 +97,7 @@ async function start(name: TargetName, root: string, tuning: Tuning, seededDir: 
 }
 
 /** The shipped template with these processes in its upstream and this port in its listen line; nothing else changed. */
-function routing(template: string, port: number, upstreams: string[]): string {
+export function routing(template: string, port: number, upstreams: string[]): string {
   const lines = template.split('\n');
   const servers = lines.filter((l) => /^\s*server 127\.0\.0\.1:\d+ /.test(l));
   if (servers.length === 0 || !/^\s*listen 80;$/m.test(template)) throw new Error('deploy/nginx/rhizome.conf: no `server 127.0.0.1:…` or `listen 80;` line to replace');
