@@ -89,11 +89,15 @@ async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {
   let n = 0;
   const budget = c.vectors.budgetBytes;
   for (const id of tenantIds) {
-    if (budget !== null && [...c.vectors.heldBytes().values()].reduce((a, b) => a + b, 0) >= budget) break;
     await c.vectors.willLoad([id]);
     while (!await c.vectors.loadSome(id, INDEX_SLICE)) await new Promise((r) => setImmediate(r));
+    // Full: the last one goes back out and the rest load on their first request (evicting
+    // as it went, start-up would read every tenant's vectors and keep the last ones listed).
+    if (budget !== null && [...c.vectors.heldBytes().values()].reduce((a, b) => a + b, 0) > budget) {
+      c.vectors.evict(id);
+      break;
+    }
     n += await c.vectors.warm(id);
-    c.vectors.enforceBudget(id);
   }
   return n;
 }

@@ -150,6 +150,13 @@ export class VectorStore {
     return held;
   }
 
+  /** Drops a tenant's indexes from memory (they load again on its next request). */
+  evict(tenantId: string): void {
+    this.index.evict(tenantId);
+    this.passageIndex?.evict(tenantId);
+    this.budget?.forget(tenantId);
+  }
+
   /** Evicts the least recently used tenants' indexes until those held fit the budget (never `keep`'s). */
   enforceBudget(keep: string): void {
     if (!this.budget) return;
