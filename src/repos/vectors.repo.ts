@@ -69,9 +69,19 @@ export class VectorsRepo implements VectorsApi {
     if (space && db.handle.prepare("SELECT 1 FROM sqlite_master WHERE name = 'node_vectors'").get()) this.prepare(space.dimension);
   }
 
+  /**
+   * The embedding space, read once: only recreate() changes it, and one process holds a
+   * SQLite file. The in-memory indexes ask for it several times a search, and each statement
+   * waits its turn behind any open write transaction.
+   */
   async space(): Promise<EmbeddingSpace | undefined> {
-    return await this.spaceStmt.get() as EmbeddingSpace | undefined;
+    if (this.spaceRead) return this.spaceKnown;
+    this.spaceKnown = await this.spaceStmt.get() as EmbeddingSpace | undefined;
+    this.spaceRead = !this.db.inTransaction; // a transaction may still roll back what it read
+    return this.spaceKnown;
   }
+  private spaceRead = false;
+  private spaceKnown: EmbeddingSpace | undefined;
 
   /** True when the vector table exists for exactly this model and dimension. */
   async matches(modelId: string, dimension: number): Promise<boolean> {
@@ -84,6 +94,7 @@ export class VectorsRepo implements VectorsApi {
     await this.db.exec('DROP TABLE IF EXISTS node_vectors');
     await this.db.exec(`CREATE VIRTUAL TABLE node_vectors USING vec0(tenant_id text partition key, embedding float[${dimension}] distance_metric=cosine)`);
     await this.setSpaceStmt.run(modelId, dimension, at);
+    this.spaceRead = false; // read again once committed (or rolled back)
     this.prepare(dimension);
   }
 

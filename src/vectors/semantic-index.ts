@@ -126,7 +126,7 @@ export class SemanticIndexes {
 
   private hit(t: TenantIndex, h: ScoredSeq): IndexHit {
     const owner = t.owners.get(h.seq);
-    return owner === undefined ? { ...h, id: t.ids.get(h.seq)! } : { ...h, id: t.ids.get(h.seq)!, owner };
+    return owner === undefined ? { seq: h.seq, score: h.score, id: t.ids.get(h.seq)! } : { seq: h.seq, score: h.score, id: t.ids.get(h.seq)!, owner };
   }
 
   /** Loads the tenant's vectors now (the first query would otherwise pay for it). */

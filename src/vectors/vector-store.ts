@@ -379,7 +379,7 @@ export class VectorStore {
       const stalePassages = passageHits.filter((h) => stale(h.owner!, h.id));
       if (stalePassages.length) this.passageIndex?.forget(tenantId, stalePassages.map((h) => h.seq));
       const ids = new Map([...hits, ...passageHits.map((h) => ({ seq: h.owner!, id: h.id }))].filter((h) => live.get(h.seq) === h.id).map((h) => [h.seq, h.id]));
-      const out = (await this.scoreNodes(tenantId, vec, [...ids.keys()])).filter((h) => ids.get(h.seq) === h.id).sort(byScore);
+      const out = (await this.scoreNodes(tenantId, vec, [...ids.keys()], hits, passageHits)).filter((h) => ids.get(h.seq) === h.id).sort(byScore);
       // Every node vector seen: every node with a vector was a candidate, scored whole.
       if (out.length >= k || want >= available) return out.slice(0, k);
       want = Math.min(want * 4, available);
@@ -397,15 +397,25 @@ export class VectorStore {
   }
 
   /** Each node's similarity: the best of its own vector's and its passages' (the passage named when it wins). */
-  private async scoreNodes(tenantId: string, vec: Float32Array, seqs: number[]): Promise<ScoredNode[]> {
+  private async scoreNodes(tenantId: string, vec: Float32Array, seqs: number[], known: IndexHit[] = [], knownPassages: IndexHit[] = []): Promise<ScoredNode[]> {
+    // Scores a k-NN already computed are reused (search() and scoreOf() compute the same
+    // approximate cosine): only the rest are computed.
     const best = new Map<number, ScoredNode>();
-    for (const h of await this.index.scoreOf(tenantId, vec, seqs)) best.set(h.seq, { seq: h.seq, id: h.id, score: h.score });
+    for (const h of known) best.set(h.seq, { seq: h.seq, id: h.id, score: h.score });
+    const missing = known.length ? seqs.filter((s) => !best.has(s)) : seqs;
+    for (const h of await this.index.scoreOf(tenantId, vec, missing)) best.set(h.seq, { seq: h.seq, id: h.id, score: h.score });
     if (this.passageIndex && this.usePassages) {
-      const keys = await this.passageIndex.keysOf(tenantId, seqs);
-      for (const p of await this.passageIndex.scoreOf(tenantId, vec, keys)) {
+      const take = (p: IndexHit) => {
         const cur = best.get(p.owner!);
-        if (!cur || p.score > cur.score) best.set(p.owner!, { seq: p.owner!, id: p.id, score: p.score, passage: p.seq });
+        if (!cur || p.score > cur.score || (p.score === cur.score && cur.passage !== undefined && p.seq < cur.passage)) best.set(p.owner!, { seq: p.owner!, id: p.id, score: p.score, passage: p.seq });
+      };
+      const seen = new Set<number>();
+      for (const p of knownPassages) {
+        seen.add(p.seq);
+        take(p);
       }
+      const keys = (await this.passageIndex.keysOf(tenantId, seqs)).filter((k) => !seen.has(k));
+      for (const p of await this.passageIndex.scoreOf(tenantId, vec, keys)) take(p);
     }
     return [...best.values()];
   }

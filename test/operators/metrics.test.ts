@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_BACKEND } from '../helpers/test-database.js';
-import { operatorAuth } from './helpers.js';
+import { operatorAuth, sample } from './helpers.js';
 
 let t: TestApp;
 let op: string;
@@ -21,17 +21,6 @@ async function scrape(): Promise<string> {
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return res.text();
-}
-
-/** The value of the sample `name{…}` whose labels include all of `labels` (undefined when absent). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
-  }
-  return undefined;
 }
 
 describe('/metrics', () => {

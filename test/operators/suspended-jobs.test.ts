@@ -3,7 +3,7 @@
 // tenant's run; once the operator resumes it, every one of them runs and nothing is lost.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { operatorAuth } from './helpers.js';
+import { operatorAuth, sample } from './helpers.js';
 
 let t: TestApp;
 let op: string;
@@ -14,17 +14,6 @@ beforeEach(async () => {
   op = await operatorAuth(t);
 });
 afterEach(() => t.close());
-
-/** The value of the sample `name{…}` whose labels include all of `labels` (undefined when absent). */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
-  }
-  return undefined;
-}
 
 it("suspending a tenant pauses its queued jobs; resuming runs every one of them; other tenants' jobs carry on", async () => {
   const made = await admin('POST', '/tenants', { name: 'beta' });
