@@ -130,7 +130,7 @@ export async function buildContainer(o: ServiceOptions) {
   const links = new LinksService(tx, repos.links, clock);
   const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
   const context = new ContextService({ search, highlights, links: repos.links, repo: repos.context, vectors, clock, calibration });
-  const ask = buildAsk({ config, search, repo: repos.context, limiters, clock });
+  const ask = buildAsk({ config, search, repo: repos.context, limiters, clock, highlights });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);
   // The dashboard's whole-graph reads and daily health snapshots.
   const graphView = new GraphViewService(tx, new GraphViewRepo(db));

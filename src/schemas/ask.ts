@@ -30,6 +30,10 @@ export const AskCitation = z
     end: z.number().int().openapi({ description: 'Offset of the passage in the field, exclusive' }),
     field: z.enum(['body', 'summary', 'title']).openapi({ description: "Which of the node's texts the offsets are in (body = body_markdown)" }),
     score: z.number().openapi({ description: 'How well the passage answers, in [0, 1]' }),
+    highlights: z
+      .array(z.object({ id: z.string(), text: z.string(), note: z.string().nullable() }))
+      .optional()
+      .openapi({ description: "The owner's highlights in the cited passage, with their notes (what the reader marked there)" }),
   })
   .openapi('AskCitation');
 

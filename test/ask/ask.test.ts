@@ -42,6 +42,20 @@ async function seed() {
 }
 
 describe('POST /ask (extractive)', () => {
+  it("carries the owner's highlights inside a cited passage, with their notes", async () => {
+    const { boiler } = await seed();
+    const made = await t.req('POST', `/api/v1/nodes/${boiler}/highlights`, { text: 'between 1 and 1.5 bar when the system is cold', note: 'check it every autumn' });
+    expect(made.status).toBe(201);
+    const h = (await made.json()) as { id: string };
+    const a = await ask({ question: 'What pressure should the boiler gauge read?' });
+    const cited = a.citations.find((c) => c.node_id === boiler) as Citation & { highlights?: Array<{ id: string; text: string; note: string | null }> };
+    expect(cited.highlights).toEqual([{ id: h.id, text: 'between 1 and 1.5 bar when the system is cold', note: 'check it every autumn' }]);
+    // A note without highlights carries none.
+    const other = await ask({ question: 'How long does the loaf bake?' });
+    expect(other.citations.every((c) => !('highlights' in c))).toBe(true);
+  });
+
+
   it('answers with the sentence that says it, cited to the passage it stands in', async () => {
     const { boiler } = await seed();
     const a = await ask({ question: 'What pressure should the boiler gauge read?' });

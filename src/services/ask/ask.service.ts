@@ -24,7 +24,11 @@ export interface AskDeps {
   llmTokens: RateLimiterAbstract | null;
   /** "Last May" is read against it. */
   clock: Clock;
+  /** The owner's highlights, re-anchored (services/highlights): cited passages carry those inside them. */
+  highlights?: { highlightsFor(tenantId: string, nodeIds: string[]): Promise<Map<string, Array<{ id: string; text: string; note: string | null; orphaned?: boolean }>>> };
 }
+
+type Citation = AskResultDto['citations'][number];
 
 export class AskService {
   constructor(private readonly d: AskDeps) {}
@@ -38,6 +42,18 @@ export class AskService {
     let result: AskResultDto | undefined;
     for await (const e of this.stream(tenantId, req, signal)) if (e.type === 'done') result = e.result;
     return result!;
+  }
+
+  /** Each cited passage with the owner's highlights inside it (and their notes): what the reader marked there. */
+  private async withHighlights<C extends Citation>(tenantId: string, citations: C[]): Promise<C[]> {
+    if (!this.d.highlights || citations.length === 0) return citations;
+    const marked = await this.d.highlights.highlightsFor(tenantId, [...new Set(citations.map((c) => c.node_id))]);
+    const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
+    return citations.map((c) => {
+      const passage = flat(c.passage);
+      const inside = (marked.get(c.node_id) ?? []).filter((h) => !h.orphaned && flat(h.text) && passage.includes(flat(h.text)));
+      return inside.length ? { ...c, highlights: inside.map((h) => ({ id: h.id, text: h.text, note: h.note ?? null })) } : c;
+    });
   }
 
   async *stream(tenantId: string, req: AskRequestBody, signal?: AbortSignal): AsyncGenerator<AskEvent> {
@@ -61,7 +77,7 @@ export class AskService {
     let notice: string | undefined;
 
     if (req.mode !== 'extractive' && this.d.llm) {
-      const given = promptCitations(ex, sources);
+      const given = await this.withHighlights(tenantId, promptCitations(ex, sources));
       yield { type: 'citations', mode: 'generative', citations: given };
       // The model's pieces are passed on as they come.
       const pieces: string[] = [];
@@ -92,6 +108,7 @@ export class AskService {
       notice = 'No model is configured (RHIZOME_LLM_URL); here is the extractive answer.';
     }
 
+    extractive.citations = await this.withHighlights(tenantId, extractive.citations);
     yield { type: 'citations', mode: 'extractive', citations: extractive.citations };
     for (const [i, s] of extractive.sentences.entries()) yield { type: 'delta', text: `${i ? ' ' : ''}${s.text} [${s.citation}]` };
     yield { type: 'done', result: { answer: extractive.answer, citations: extractive.citations, mode: 'extractive', abstained: false, sentences: extractive.sentences, maybe_related: [], ...(notice ? { notice } : {}) } };
