@@ -137,7 +137,7 @@ export interface Tuning {
   readonly requestsPerTurn?: number;
   /** Whether the keyword side keeps its terms' postings in memory (default yes; services/nodes/keyword-warmer.ts). */
   readonly keywordMemory?: boolean;
-  /** A cold tenant with at most this many vectors loads its index within its first request; default LOAD_IN_REQUEST_MAX in vectors/vector-store.ts. */
+  /** A cold tenant with at most this many vectors loads its index within its first request; default LOAD_IN_REQUEST_MAX in vectors/indexes-by-use.ts. */
   readonly indexLoadInRequestMax?: number;
 }
 

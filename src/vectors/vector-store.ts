@@ -12,8 +12,7 @@ import type { PassageSpan, PassagesRepo, PassageWrite } from '../repos/passages.
 import type { EmbeddingSpace, KnnHit, VectorsApi } from '../repos/vectors.repo.js';
 import { embeddingKey, embeddingText, textHash } from '../search/embedding-text.js';
 import { dot } from './math.js';
-import { detached } from '../db/store/transactions.js';
-import { IndexBudget } from './index-budget.js';
+import { IndexesByUse, type BudgetOptions } from './indexes-by-use.js';
 import { SemanticIndexes, type IndexHit, type IndexStats } from './semantic-index.js';
 
 /** vec0's largest k. */
@@ -55,32 +54,15 @@ export interface VectorStoreDeps {
   /** Passage vectors of long notes (absent: nodes are scored by their own vectors only). */
   passages?: PassagesRepo;
   /**
-   * Indexes by use under one memory budget: a tenant's indexes load in the background on its
-   * first request (answered exactly from storage meanwhile) and the least recently used are
-   * evicted when those held outgrow `bytes`. Absent: a tenant's first query loads its index
-   * itself and nothing is evicted.
+   * Indexes by use under one memory budget (indexes-by-use.ts). Absent: a tenant's first
+   * query loads its index itself and nothing is evicted.
    */
-  budget?: {
-    bytes: number;
-    /** Default LOAD_IN_REQUEST_MAX. */
-    loadInRequestMax?: number;
-    onLoad?: (tenantId: string, ms: number) => void;
-    onEvict?: (tenantId: string, bytes: number) => void;
-    onError?: (tenantId: string, e: unknown) => void;
-  };
+  budget?: BudgetOptions;
 }
 
 /** Passages taken from the passage index per k-NN (bench: 400 keeps hybrid within its budget at 100k notes with 150k passages). */
 const PASSAGE_CANDIDATES = 400;
 
-/** Vectors read per slice of a tenant's background load (~15 ms at 512-d). */
-const LOAD_SLICE = 1000;
-/**
- * A cold tenant with at most this many vectors loads within its first request (~10 ms on
- * SQLite, ~30 ms on PostgreSQL); a larger one loads in the background while its searches are
- * answered exactly from storage.
- */
-export const LOAD_IN_REQUEST_MAX = 5000;
 
 export class VectorStore {
   private readonly events = new EventEmitter();
@@ -88,9 +70,7 @@ export class VectorStore {
   private readonly passageIndex: SemanticIndexes | null;
   /** False: nodes are scored by their own vectors only (a comparison for `npm run eval` and `npm run bench`). */
   usePassages = true;
-  private readonly budget: IndexBudget | null;
-  /** Tenants whose indexes are loading in the background because a request needed them. */
-  private readonly coldLoads = new Set<string>();
+  private readonly byUse: IndexesByUse | null;
 
   constructor(private readonly d: VectorStoreDeps) {
     this.index = new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await d.repo.page(t, after, limit), some: async (t, ids) => await d.repo.some(t, ids) });
@@ -98,49 +78,25 @@ export class VectorStore {
     this.passageIndex = passages
       ? new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await passages.page(t, after, limit), some: async (t, ids) => await passages.some(t, ids) })
       : null;
-    this.budget = d.budget ? new IndexBudget(d.budget.bytes) : null;
+    this.byUse = d.budget
+      ? new IndexesByUse(d.budget, {
+          isHeld: async (t) => await this.index.isComplete(t) && (!this.passageIndex || await this.passageIndex.isComplete(t)),
+          stored: async (t) => await d.repo.count(t),
+          loadNow: async (t) => void (await this.warm(t)),
+          willLoad: async (t) => await this.willLoad([t]),
+          loadSlice: async (t, n) => await this.loadSome(t, n),
+          drop: (t) => {
+            this.index.evict(t);
+            this.passageIndex?.evict(t);
+          },
+          bytes: () => this.heldBytes(),
+        })
+      : null;
   }
 
-  /**
-   * Notes a use of the tenant's indexes. Under a budget, a tenant not held starts loading in
-   * the background (its queries are answered exactly from storage until it is complete).
-   */
+  /** A request uses the tenant's indexes (under a budget: loads them if need be). */
   private async use(tenantId: string): Promise<void> {
-    if (!this.budget) return;
-    this.budget.touch(tenantId);
-    if (this.coldLoads.has(tenantId) || await this.isHeld(tenantId)) return;
-    if (await this.d.repo.count(tenantId) <= (this.d.budget?.loadInRequestMax ?? LOAD_IN_REQUEST_MAX)) {
-      // Small enough to load within the request (tens of ms): its scores are the index's
-      // from the first query on, the same for the same request.
-      const started = performance.now();
-      await this.warm(tenantId);
-      this.d.budget?.onLoad?.(tenantId, performance.now() - started);
-      this.enforceBudget(tenantId);
-      return;
-    }
-    this.coldLoads.add(tenantId);
-    await this.willLoad([tenantId]);
-    const started = performance.now();
-    detached(() =>
-      void (async () => {
-        try {
-          while (!(await this.loadSome(tenantId, LOAD_SLICE))) await new Promise((r) => setImmediate(r));
-          this.d.budget?.onLoad?.(tenantId, performance.now() - started);
-          this.enforceBudget(tenantId);
-        } catch (e) {
-          // Dropped half-loaded: the next request starts again (and is answered exactly meanwhile).
-          this.index.evict(tenantId);
-          this.passageIndex?.evict(tenantId);
-          this.d.budget?.onError?.(tenantId, e);
-        } finally {
-          this.coldLoads.delete(tenantId);
-        }
-      })(),
-    );
-  }
-
-  private async isHeld(tenantId: string): Promise<boolean> {
-    return await this.index.isComplete(tenantId) && (!this.passageIndex || await this.passageIndex.isComplete(tenantId));
+    await this.byUse?.use(tenantId);
   }
 
   /** The bytes every tenant's indexes take, by tenant. */
@@ -152,26 +108,21 @@ export class VectorStore {
 
   /** Drops a tenant's indexes from memory (they load again on its next request). */
   evict(tenantId: string): void {
-    this.index.evict(tenantId);
-    this.passageIndex?.evict(tenantId);
-    this.budget?.forget(tenantId);
+    if (this.byUse) this.byUse.evict(tenantId);
+    else {
+      this.index.evict(tenantId);
+      this.passageIndex?.evict(tenantId);
+    }
   }
 
   /** Evicts the least recently used tenants' indexes until those held fit the budget (never `keep`'s). */
   enforceBudget(keep: string): void {
-    if (!this.budget) return;
-    const held = this.heldBytes();
-    for (const t of this.budget.victims(held, keep)) {
-      this.index.evict(t);
-      this.passageIndex?.evict(t);
-      this.budget.forget(t);
-      this.d.budget?.onEvict?.(t, held.get(t) ?? 0);
-    }
+    this.byUse?.enforce(keep);
   }
 
   /** The memory budget of the indexes in bytes (null: none, every tenant's is kept). */
   get budgetBytes(): number | null {
-    return this.budget?.bytes ?? null;
+    return this.byUse?.budgetBytes ?? null;
   }
 
   async space(): Promise<EmbeddingSpace | undefined> {
