@@ -14,13 +14,17 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { USE_LITE_MODEL_ID } from '../src/embed/providers.js';
 import { newId } from '../src/ids.js';
 import { memoryLogger } from '../src/logger.js';
-import { embeddingText, textHash } from '../src/search/embedding-text.js';
+import { embeddingKey } from '../src/search/embedding-text.js';
+import { embeddedPassages } from '../src/search/passages.js';
 import { packageRoot } from '../src/paths.js';
 import { wire } from '../src/wiring.js';
 import { SyntheticCorpus } from './synthetic.js';
 
 
-async function writeFolder(n: number): Promise<{ dir: string; apiKey: string }> {
+/** One note in this many is a long article with passages, when the folder has passages. */
+const PASSAGE_EVERY = 5;
+
+async function writeFolder(n: number, passages = false): Promise<{ dir: string; apiKey: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-cold-'));
   const corpus = new SyntheticCorpus();
   const embedder = { modelId: USE_LITE_MODEL_ID, dimension: 512, embed: async (t: string[]) => t.map(() => corpus.vector(0)), close: async () => {} } as unknown as Embedder;
@@ -33,11 +37,14 @@ async function writeFolder(n: number): Promise<{ dir: string; apiKey: string }> 
   for (let i = 0; i < n; i += 5000) {
     await s.db.withTx(async () => {
       for (let j = i; j < Math.min(n, i + 5000); j++) {
-        const note = corpus.note();
+        // With passages: one note in PASSAGE_EVERY is a long article embedded per passage too.
+        const long = passages && j % PASSAGE_EVERY === 0;
+        const note = corpus.note(long ? 600 : 80);
         const id = newId('nod');
         const seq = await s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
         await s.repos.vectors.upsert(tenantId, seq, corpus.vector(note.subtopic));
-        await s.repos.nodes.markEmbedded(tenantId, id, textHash(embeddingText({ title: note.title, summary: '', body_markdown: note.body })));
+        if (long) await s.repos.passages.replace(tenantId, seq, id, embeddedPassages(note.body).map((p) => ({ ...p, vector: corpus.vector(note.subtopic) })));
+        await s.repos.nodes.markEmbedded(tenantId, id, embeddingKey({ title: note.title, summary: '', body_markdown: note.body }));
       }
     });
   }
@@ -121,14 +128,15 @@ async function oneStart(dir: string, apiKey: string): Promise<Start> {
   }
 }
 
-export async function benchColdStart(o: { nodes: number; runs: number }): Promise<object> {
-  const { dir, apiKey } = await writeFolder(o.nodes);
+export async function benchColdStart(o: { nodes: number; runs: number; passages?: boolean }): Promise<object> {
+  const { dir, apiKey } = await writeFolder(o.nodes, o.passages);
   try {
     const runs: Start[] = [];
     for (let i = 0; i < o.runs; i++) runs.push(await oneStart(dir, apiKey));
     const sorted = (k: 'health_ms' | 'first_semantic_ms') => runs.map((r) => r[k]).sort((a, b) => a - b);
     return {
       nodes: o.nodes,
+      passages: o.passages ? `one note in ${PASSAGE_EVERY}, ~4,000 characters` : 'none',
       load_average_1m: Math.round(loadavg()[0] * 100) / 100,
       health_ms: sorted('health_ms'),
       first_semantic_ms: sorted('first_semantic_ms'),

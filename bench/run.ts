@@ -11,6 +11,13 @@ if (process.argv.includes('--ask')) {
   console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
   process.exit(0);
 }
+// `--cold`: only the cold start (a server's start-up and its memory at rest), with and without passages.
+if (process.argv.includes('--cold')) {
+  const { benchColdStart } = await import('./cold-start.js');
+  for (const passages of [false, true]) console.log(JSON.stringify({ kind: 'cold_start', ...(await benchColdStart({ nodes: sizes[0] ?? 100_000, runs: 2, passages })) }));
+  console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
+  process.exit(0);
+}
 await benchSearch({ sizes: sizes.length ? sizes : [10_000, 100_000] });
 // `--search`: only the search bench above, the quick loop for search speed and memory.
 if (process.argv.includes('--search')) {
