@@ -10,13 +10,14 @@ import { bookmarkNode } from './capture-bookmark.js';
 import { keepPageImages, type PageImagesFound } from './capture-images.js';
 import { CAPTURE_MAX_ATTEMPTS, captureRetryDelayMs } from './capture-retries.js';
 import type { Job, JobHandler, JobQueue } from '../../jobs/queue.js';
-import type { VectorStore } from '../../vectors/vector-store.js';
+import type { VectorStore, VectorWrite } from '../../vectors/vector-store.js';
 import type { HighlightsService } from '../highlights/highlights.service.js';
 import type { CaptureArchiver } from './capture-archive.service.js';
 import type { Logger } from '../../logger.js';
 import type { CaptureRow } from '../../repos/captures.repo.js';
 import type { CaptureStage } from '../../schemas/captures.js';
-import { embeddingText } from '../../search/embedding-text.js';
+import { embeddingText, passageEmbeddingText } from '../../search/embedding-text.js';
+import { embeddedPassages } from '../../search/passages.js';
 import {
   classifyStage, embedStage, extractStage, fetchStage, isTransient, linkStage, summarizeStage, tagStage, userTags,
   type StageDeps, type StageResult,
@@ -141,10 +142,12 @@ export class CapturePipeline {
       const content = this.nodeContent(c, x, source);
       const nodeText = { title: c.title, summary: summarized.summary, body_markdown: content };
       const vector = await step('embed', () => embedStage(this.d, c, nodeText));
+      // A long page's passages too, so the node is stored whole and its embedding job has nothing left to do.
+      const passages = vector ? await this.passageVectors(nodeText) : undefined;
       await step('classify', () => classifyStage(this.d, c, vector));
       // The gist (title + summary) finds link candidates as well as the whole text, at a fraction of the embedding cost.
       await step('link', () => linkStage(this.d, c, `${c.title}\n${summarized.summary || text.slice(0, 600)}`));
-      await this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector } : null, source, images);
+      await this.finish(job, c.id, run, { title: c.title, content, summary: summarized.summary, tags }, x.markdown, meta, vector ? { text: embeddingText(nodeText), vector, passages } : null, source, images);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const retrying = isTransient(e) && job.attempts < CAPTURE_MAX_ATTEMPTS;
@@ -195,7 +198,7 @@ export class CapturePipeline {
   /** The final write: node, capture, event and job deletion commit together or not at all. */
   private async finish(
     job: Job<CaptureJobPayload>, id: string, run: number, node: { title: string; content: string; summary: string; tags: string[] },
-    markdown: string, meta: Record<string, unknown>, embedded: { text: string; vector: Float32Array } | null, source: Source,
+    markdown: string, meta: Record<string, unknown>, embedded: { text: string; vector: Float32Array; passages?: VectorWrite['passages'] } | null, source: Source,
     images: PageImagesFound,
   ): Promise<void> {
     const { repo, tx, jobs, nodes } = this.d;
@@ -222,8 +225,20 @@ export class CapturePipeline {
       await (this.d.events ?? noEvents).emit(t, 'capture.completed', { capture_id: id, node_id: nodeId, url: cur.url });
       if (source.origin === 'url' || (source.origin === 'raw_content' && source.kind === 'html')) await this.d.archive?.enqueueInTx(t, id);
       await jobs.complete(job.id);
-      if (embedded) await this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector }], this.d.embedder.modelId);
+      if (embedded) await this.d.vectors.storeNodeVectors(t, [{ nodeId, text: embedded.text, vector: embedded.vector, ...(embedded.passages ? { passages: embedded.passages } : {}) }], this.d.embedder.modelId);
     });
+  }
+
+  /** A long body's passage vectors (background priority); undefined when it has none or the model fails (its embedding job computes them). */
+  private async passageVectors(node: { title: string; body_markdown: string }): Promise<VectorWrite['passages']> {
+    const spans = embeddedPassages(node.body_markdown);
+    if (spans.length === 0) return undefined;
+    try {
+      const vectors = await this.d.embedder.embed(spans.map((s) => passageEmbeddingText(node.title, node.body_markdown, s)));
+      return { body: node.body_markdown, vectors: spans.map((s, i) => ({ start: s.start, end: s.end, vector: vectors[i] })) };
+    } catch {
+      return undefined;
+    }
   }
 
   private async fail(c: CaptureRow, message: string, stage: string | null, jobId: number): Promise<void> {
