@@ -287,6 +287,11 @@ export class VectorStore {
     await this.passageIndex?.willLoad(tenantIds);
   }
 
+  /** True while the tenant's indexes load in the background (its queries are answered exactly from storage). */
+  async isLoading(tenantId: string): Promise<boolean> {
+    return await this.loading(tenantId);
+  }
+
   private async loading(tenantId: string): Promise<boolean> {
     return await this.index.isLoading(tenantId) || (await this.passageIndex?.isLoading(tenantId)) === true;
   }

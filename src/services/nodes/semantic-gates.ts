@@ -29,7 +29,7 @@ export class SemanticGates {
   constructor(
     private readonly d: {
       embedder: Pick<Embedder, 'embed' | 'modelId'>;
-      vectors: Pick<VectorStore, 'nearest'>;
+      vectors: Pick<VectorStore, 'nearest' | 'isLoading'>;
       /** Text lengths of the tenant's latest notes (a sample). */
       textLengths(tenantId: string, sample: number): Promise<number[]>;
     },
@@ -42,6 +42,9 @@ export class SemanticGates {
     const k = this.kept.get(tenantId);
     const fresh = k && k.model === model && Math.abs(notes - k.notes) <= REMEASURE_DRIFT * k.notes;
     if (fresh) return k.gate;
+    // While its index loads, a k-NN is an exact scan of storage: 60 probes of a large tenant
+    // would hold its first searches for seconds. The gate is measured once the index is in.
+    if (await this.d.vectors.isLoading(tenantId)) return k && k.model === model ? k.gate : null;
     const pending = this.measure(tenantId, notes, scale, model);
     return k && k.model === model ? k.gate : pending;
   }
