@@ -11,12 +11,9 @@ import { isFiltered, type NodeFilter, type NodesRepo } from '../repos/nodes.repo
 import type { PassageSpan, PassagesRepo, PassageWrite } from '../repos/passages.repo.js';
 import type { EmbeddingSpace, KnnHit, VectorsApi } from '../repos/vectors.repo.js';
 import { embeddingKey, embeddingText, textHash } from '../search/embedding-text.js';
-import { dot } from './math.js';
+import { byScore, ExactScan } from './exact-scan.js';
 import { IndexesByUse, type BudgetOptions } from './indexes-by-use.js';
 import { SemanticIndexes, type IndexHit, type IndexStats } from './semantic-index.js';
-
-/** vec0's largest k. */
-const VEC0_MAX_K = 4096;
 
 export type { KnnHit } from '../repos/vectors.repo.js';
 
@@ -68,11 +65,14 @@ export class VectorStore {
   private readonly events = new EventEmitter();
   private readonly index: SemanticIndexes;
   private readonly passageIndex: SemanticIndexes | null;
+  /** Answers while an index loads. */
+  private readonly exact: ExactScan;
   /** False: nodes are scored by their own vectors only (a comparison for `npm run eval` and `npm run bench`). */
   usePassages = true;
   private readonly byUse: IndexesByUse | null;
 
   constructor(private readonly d: VectorStoreDeps) {
+    this.exact = new ExactScan(d);
     this.index = new SemanticIndexes({ space: async () => await d.repo.space(), page: async (t, after, limit) => await d.repo.page(t, after, limit), some: async (t, ids) => await d.repo.some(t, ids) });
     const passages = d.passages;
     this.passageIndex = passages
@@ -92,11 +92,6 @@ export class VectorStore {
           bytes: () => this.heldBytes(),
         })
       : null;
-  }
-
-  /** A request uses the tenant's indexes (under a budget: loads them if need be). */
-  private async use(tenantId: string): Promise<void> {
-    await this.byUse?.use(tenantId);
   }
 
   /** The bytes every tenant's indexes take, by tenant. */
@@ -267,7 +262,7 @@ export class VectorStore {
 
   /** How many vectors the tenant has, without loading its index. */
   async count(tenantId: string): Promise<number> {
-    await this.use(tenantId);
+    await this.byUse?.use(tenantId); // under a budget: loads the tenant's indexes if need be
     return await this.index.isLoading(tenantId) ? await this.d.repo.count(tenantId) : await this.index.warm(tenantId);
   }
 
@@ -289,10 +284,6 @@ export class VectorStore {
 
   /** True while the tenant's indexes load in the background (its queries are answered exactly from storage). */
   async isLoading(tenantId: string): Promise<boolean> {
-    return await this.loading(tenantId);
-  }
-
-  private async loading(tenantId: string): Promise<boolean> {
     return await this.index.isLoading(tenantId) || (await this.passageIndex?.isLoading(tenantId)) === true;
   }
 
@@ -307,8 +298,8 @@ export class VectorStore {
    */
   async nearest(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter = {}): Promise<ScoredNode[]> {
     if (k <= 0) return [];
-    await this.use(tenantId);
-    if (await this.loading(tenantId)) return this.nearestExact(tenantId, vec, k, filter);
+    await this.byUse?.use(tenantId); // under a budget: loads the tenant's indexes if need be
+    if (await this.isLoading(tenantId)) return await this.exact.nearest(tenantId, vec, k, filter, this.usePassages);
     const filtered = isFiltered(filter);
     const available = await this.index.warm(tenantId);
     if (available === 0) return [];
@@ -377,47 +368,15 @@ export class VectorStore {
   }
 
   /**
-   * nearest() from storage by brute force, while an in-memory index is loading in the
-   * background; scored like similarities() in that state (the stored floats' dot product),
-   * so a node's score does not depend on which of the two found it. Candidates are the
-   * nearest by their own vectors; each is then scored with its passages too.
-   */
-  private async nearestExact(tenantId: string, vec: Float32Array, k: number, filter: NodeFilter): Promise<ScoredNode[]> {
-    let want = k;
-    for (;;) {
-      const hits = await this.d.repo.knnExact(tenantId, vec, want);
-      const live = await this.d.nodes.passing(tenantId, hits.map((h) => h.seq), filter);
-      const kept = hits.filter((h) => live.get(h.seq) === h.id);
-      if (kept.length >= k || hits.length < want || want >= VEC0_MAX_K) {
-        const ids = new Map(kept.map((h) => [h.seq, h.id]));
-        return (await this.exactScores(tenantId, vec, [...ids.keys()])).map((h) => ({ ...h, id: ids.get(h.seq)! })).sort(byScore).slice(0, k);
-      }
-      want = Math.min(want * 4, VEC0_MAX_K);
-    }
-  }
-
-  /** Exact similarities from the stored floats: each node's own vector's and its passages', the best kept. */
-  private async exactScores(tenantId: string, vec: Float32Array, seqs: number[]): Promise<Array<{ seq: number; score: number; passage?: number }>> {
-    const best = new Map<number, { seq: number; score: number; passage?: number }>();
-    for (const r of await this.d.repo.bySeqs(tenantId, seqs)) best.set(r.seq, { seq: r.seq, score: dot(vec, floatsOf(r.embedding)) });
-    for (const p of (this.usePassages ? await this.d.passages?.ofSeqs(tenantId, seqs) : undefined) ?? []) {
-      const score = dot(vec, floatsOf(p.embedding));
-      const cur = best.get(p.owner);
-      if (cur && score > cur.score) best.set(p.owner, { seq: p.owner, score, passage: p.seq });
-    }
-    return [...best.values()];
-  }
-
-  /**
    * The similarity of a vector to these nodes (approximate cosine, as nearest() scores
    * them; exact while the index is loading), for those that have a vector and are still
    * live; order not guaranteed.
    */
   async similarities(tenantId: string, vec: Float32Array, seqs: number[]): Promise<ScoredNode[]> {
     if (seqs.length === 0) return [];
-    await this.use(tenantId);
-    if (await this.loading(tenantId)) {
-      const rows = await this.exactScores(tenantId, vec, seqs);
+    await this.byUse?.use(tenantId); // under a budget: loads the tenant's indexes if need be
+    if (await this.isLoading(tenantId)) {
+      const rows = await this.exact.scores(tenantId, vec, seqs, this.usePassages);
       const live = await this.d.nodes.passing(tenantId, rows.map((r) => r.seq), {});
       return rows.filter((r) => live.has(r.seq)).map((r) => ({ ...r, id: live.get(r.seq)! }));
     }
@@ -441,11 +400,4 @@ export class VectorStore {
   async knnExact(tenantId: string, vec: Float32Array, k: number): Promise<KnnHit[]> {
     return await this.d.repo.knnExact(tenantId, vec, k);
   }
-}
-
-const byScore = (a: { score: number; seq: number }, b: { score: number; seq: number }) => b.score - a.score || a.seq - b.seq;
-
-/** A stored vector's floats (copied when its bytes are not 4-aligned, as PostgreSQL's bytea may be). */
-function floatsOf(b: Buffer | Uint8Array): Float32Array {
-  return b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
