@@ -2,6 +2,9 @@ import type { Database } from '../db/store/contract.js';
 import { type Query, sql } from '../db/store/sql.js';
 import { PROCESS_OWNER } from '../process-owner.js';
 
+/** PostgreSQL's SQLSTATE for a duplicate key. */
+const UNIQUE_VIOLATION = '23505';
+
 /** How long a claimed job stays this process's without a renewal (the queue renews every third of it). */
 export const JOB_LEASE_MS = 30_000;
 
@@ -157,19 +160,34 @@ export class JobsRepo {
    * none (claimed before leases), or at start-up its holder is known gone: the owner
    * starting, or a dead process of this machine (`owners`).
    */
-  private orphan(now: number, owners: string): Query {
+  private orphan(now: number, owners: string, table = 'jobs'): Query {
+    const t = sql.raw(table);
     return this.db.engine === 'postgres'
-      ? sql`status = 'running' AND (locked_until IS NULL OR locked_until <= ${now}
-            OR locked_by IN (SELECT t.value FROM json_array_elements_text(${owners}::json) AS t(value)))`
-      : sql`status = 'running' AND (locked_until IS NULL OR locked_until <= ${now} OR locked_by IN (SELECT t.value FROM json_each(${owners}) t))`;
+      ? sql`${t}.status = 'running' AND (${t}.locked_until IS NULL OR ${t}.locked_until <= ${now}
+            OR ${t}.locked_by IN (SELECT t.value FROM json_array_elements_text(${owners}::json) AS t(value)))`
+      : sql`${t}.status = 'running' AND (${t}.locked_until IS NULL OR ${t}.locked_until <= ${now} OR ${t}.locked_by IN (SELECT t.value FROM json_each(${owners}) t))`;
   }
   private async requeueOrphans(now: number, owners: string[]): Promise<number> {
+    // On PostgreSQL another process may queue an identical job between the two statements
+    // (read committed): the requeue then meets its copy on the dedupe index, and the next
+    // attempt sees it committed and gives way to it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.requeueOrphansOnce(now, owners);
+      } catch (e) {
+        if (attempt >= 3 || (e as { code?: string }).code !== UNIQUE_VIOLATION) throw e;
+      }
+    }
+  }
+  private async requeueOrphansOnce(now: number, owners: string[]): Promise<number> {
     const list = JSON.stringify(owners);
     return await this.db.withTx(async () => {
-      // Requeued, it would collide with an identical job queued meanwhile: that one does the work.
+      // Requeued, it would collide with an identical job queued meanwhile (that one does the
+      // work) or with an identical orphan requeued beside it (the oldest one does).
       await this.db.run(
-        sql`DELETE FROM jobs WHERE ${this.orphan(now, list)}
-            AND dedupe_key IN (SELECT dedupe_key FROM jobs WHERE status = 'queued' AND dedupe_key IS NOT NULL)`,
+        sql`DELETE FROM jobs WHERE ${this.orphan(now, list)} AND dedupe_key IS NOT NULL
+            AND (dedupe_key IN (SELECT q.dedupe_key FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key IS NOT NULL)
+              OR EXISTS (SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id < jobs.id AND ${this.orphan(now, list, 'o')}))`,
       );
       return (await this.db.run(sql`UPDATE jobs SET status = 'queued', updated_at = ${now}, locked_by = NULL, locked_until = NULL WHERE ${this.orphan(now, list)}`))
         .changes;

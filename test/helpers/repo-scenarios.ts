@@ -137,6 +137,15 @@ export async function jobsScenario(db: Db, make: (db: Db) => JobsRepo = (d) => n
   await jobs.complete(again[0].id);
   expect(await jobs.requeueRunning(now + 2000)).toBe(1); // the process died with embed:1 running
   expect(await jobs.depth()).toBe(2);
+  // Two identical jobs both running when the process died (the second queued while the first
+  // ran, then claimed): requeued, they would collide on the dedupe index; the oldest stays.
+  const first = await jobs.claim(['embed'], now + 60_000, () => 8);
+  expect(first).toHaveLength(1);
+  expect(await jobs.insert('ten_a', 'embed', { node: 1 }, 'embed:1', now, now)).toBe(true);
+  const twin = await jobs.claim(['embed'], now + 60_000, () => 8);
+  expect(twin).toHaveLength(1);
+  expect(await jobs.requeueRunning(now + 61_000)).toBe(1);
+  expect((await jobs.claim(['embed'], now + 61_000, () => 8)).map((j) => j.id)).toEqual([first[0].id]);
 }
 
 export async function tokensScenario(db: Db): Promise<void> {

@@ -80,6 +80,34 @@ describePg('PgJobsRepo: several processes claiming from one jobs table', () => {
     expect(await a.requeueExpired(NOW + a.leaseMs)).toBe([...claimedBy.values()].filter((w) => w === 'proc-a').length);
   });
 
+  it('a requeue racing an identical job queued by another process gives way to it instead of failing', async () => {
+    const a = new PgJobsRepo(one, { owner: 'proc-a' });
+    await a.insert('ten_a', 'embed', { node: 'x' }, 'embed:x', NOW, NOW);
+    const [running] = await a.claim(['embed'], NOW, () => 1);
+    // Another process queues the same work in a transaction still open when A starts up.
+    const other = await connectPg(pgdb.url);
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        "INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at) VALUES ('ten_a', 'embed', '{}', 'embed:x', $1, $1, $1) RETURNING id",
+        [NOW],
+      );
+      const requeue = a.requeueRunning(NOW + 1); // its DELETE cannot see the copy; its UPDATE waits on it
+      for (let i = 0; i < 100; i++) {
+        const waiting = await two.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND state = 'active'");
+        if (waiting.rows.length > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await other.query('COMMIT');
+      expect(await requeue).toBe(0);
+    } finally {
+      await other.end();
+    }
+    const rows = (await one.query<{ id: number; status: string }>("SELECT id, status FROM jobs WHERE dedupe_key = 'embed:x'")).rows;
+    expect(rows.map((r) => r.status)).toEqual(['queued']);
+    expect(Number(rows[0].id)).not.toBe(running.id);
+  });
+
   it('four claimers at once on four connections: every job claimed exactly once', async () => {
     const repo = new PgJobsRepo(one);
     await fill(repo, 500);
