@@ -25,7 +25,9 @@ export interface QueryDates {
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const OPEN_END = /\b(since|after)\s*$/i;
 const OPEN_START = /\b(before|until|till|prior to)\s*$/i;
-const LEADING_PREP = /\b((in|on|during|of|from|since|after|before|until|till|around|at|between|prior to)\s+)?(the\s+)?$/i;
+/** A span reaching back to now: "last 3 months", "past several years", "previous couple of weeks". */
+const LAST_SPAN = /\b(last|past|previous)\s+(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several|couple(\s+of)?)\s+(days?|weeks?|months?|years?)\b/i;
+const LEADING_PREP = /\b((in|on|during|over|within|of|from|since|after|before|until|till|around|at|between|prior to)\s+)?(the\s+)?$/i;
 
 interface Found {
   index: number;
@@ -52,19 +54,20 @@ export function parseQueryDates(question: string, now: Date): QueryDates {
     if (r.end) {
       start = r.start.date();
       end = r.end.date();
+    } else if (LAST_SPAN.test(r.text)) {
+      // "the past two years", "the last few weeks": from that far back until now (chrono
+      // gives only the far end, a day or a year on its own).
+      start = r.start.date();
+      end = now;
     } else if (s.isCertain('day') || s.isCertain('hour')) {
       start = utc(year, month, s.get('day') ?? 1);
       end = utc(year, month, (s.get('day') ?? 1) + 1);
-      if (/\b(last|past)\s+\d+\s+\w+/i.test(r.text) || /\bweek\b/i.test(r.text)) end = new Date(Math.max(end.getTime(), r.start.date().getTime() + 7 * 86_400_000));
+      if (/\bweek\b/i.test(r.text)) end = new Date(Math.max(end.getTime(), r.start.date().getTime() + 7 * 86_400_000));
     } else if (s.isCertain('month')) {
       // A month without a year is the latest one not after now (chrono would look ahead).
       const y = s.isCertain('year') ? year : month > now.getUTCMonth() ? now.getUTCFullYear() - 1 : now.getUTCFullYear();
       start = utc(y, month, 1);
       end = utc(y, month + 1, 1);
-      if (/\b(last|past)\s+\d+\s+months?\b/i.test(r.text)) {
-        start = r.start.date();
-        end = now;
-      }
     } else {
       start = utc(year, 0, 1);
       end = utc(year + 1, 0, 1);

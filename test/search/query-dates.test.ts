@@ -17,6 +17,15 @@ describe('dates in a question', () => {
     expect(range('yesterday').range).toMatchObject({ after: '2026-11-25T00:00:00.000Z', before: '2026-11-26T00:00:00.000Z' });
   });
 
+  it('reads a span back to now as the whole span, whatever its size', () => {
+    expect(range('what did we decide over the past two years?')).toEqual({ text: 'what did we decide?', range: { after: '2024-11-26T10:00:00.000Z', before: now.toISOString(), said: 'past two years' } });
+    expect(range('use of databases has increased over the past several years').range).toMatchObject({ after: '2019-11-26T10:00:00.000Z', before: now.toISOString() });
+    expect(range('notes from the last few weeks').range).toMatchObject({ after: '2026-11-05T10:00:00.000Z', before: now.toISOString() });
+    expect(range('in the last 3 months').range).toMatchObject({ after: '2026-08-26T10:00:00.000Z', before: now.toISOString() });
+    expect(range('in the past 10 days').range).toMatchObject({ after: '2026-11-16T10:00:00.000Z', before: now.toISOString() });
+    expect(range('last year').range).toMatchObject({ after: '2025-01-01T00:00:00.000Z', before: '2026-01-01T00:00:00.000Z' }); // a named period, not a span
+  });
+
   it('reads no period where there is none', () => {
     for (const q of ['When did Maya move to Montreal?', 'may I ask about dogs', 'JPEG 2000 image library', 'basic utilities from 4.4BSD-Lite', 'Which book kept him up at night?', 'Where does Jonah live now?', "information in today's libraries", 'version 2048 of the game']) {
       expect(range(q), q).toEqual({ text: q, range: null });

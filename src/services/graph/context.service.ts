@@ -201,7 +201,9 @@ export class ContextService {
       out.push(this.entry(card, (score + tie) / 1.02, reasons));
       exact.set(card.id, (score + tie) / 1.02);
     }
-    const shown = rank(out, req.limit, exact);
+    const searchOrder = new Map(top.map((h, i) => [h.seq, i]));
+    const position = new Map([...cards.values()].filter((c) => searchOrder.has(c.seq)).map((c) => [c.id, searchOrder.get(c.seq)!]));
+    const shown = rank(out, req.limit, exact, position);
     const seqOf = new Map([...cards.values()].map((c) => [c.id, c.seq]));
     const byMeaning = query && this.d.search.matchedPassages ? await this.d.search.matchedPassages(tenantId, query, shown.map((n) => seqOf.get(n.id)).filter((s) => s !== undefined)) : new Map();
     const meaning = new Map(shown.filter((n) => byMeaning.has(seqOf.get(n.id))).map((n) => [n.id, byMeaning.get(seqOf.get(n.id))!]));
@@ -328,13 +330,14 @@ function reason(c: Candidate, r: string): void {
   if (!c.reasons.includes(r)) c.reasons.push(r);
 }
 
-/** Best first; equal scores: the later-dated node first, then by id (deterministic). */
 /**
- * Best first; equal scores to the later-dated node. `exact`: the scores before rounding for
- * the response (two nodes 0.00004 apart keep their order, as search ranks them).
+ * Best first. `exact`: the scores before rounding for the response (two nodes 0.00004 apart
+ * keep their order, as search ranks them). Equal scores: in search's order (`position`), so
+ * context never reorders what search ranked level; then the later-dated node; then by id.
  */
-function rank(nodes: ContextNode[], limit: number, exact?: Map<string, number>): ContextNode[] {
+function rank(nodes: ContextNode[], limit: number, exact?: Map<string, number>, position?: Map<string, number>): ContextNode[] {
   const date = (n: ContextNode) => n.occurred_at ?? n.created_at;
   const score = (n: ContextNode) => exact?.get(n.id) ?? n.score;
-  return nodes.sort((a, b) => score(b) - score(a) || date(b).localeCompare(date(a)) || a.id.localeCompare(b.id)).slice(0, limit);
+  const pos = (n: ContextNode) => position?.get(n.id) ?? Number.MAX_SAFE_INTEGER;
+  return nodes.sort((a, b) => score(b) - score(a) || pos(a) - pos(b) || date(b).localeCompare(date(a)) || a.id.localeCompare(b.id)).slice(0, limit);
 }
