@@ -35,7 +35,7 @@ export function requireAuth(s: Pick<Services, 'auth' | 'config' | 'log' | 'limit
     if (c.req.path === ADMIN_PREFIX || c.req.path.startsWith(`${ADMIN_PREFIX}/`)) return next();
     // Failed attempts are counted per address and key id (429 past the limit); valid ones never.
     const principal = await throttled(c, s, () => authenticate(s.auth, c.req.header('Authorization')));
-    await s.tenantAdmin.assertActive(principal.tenantId);
+    await s.tenantAdmin.assertActive(principal.tenantId, principal.tenantStatus);
     c.set('principal', principal);
     c.set('tenantId', principal.tenantId);
     return next();

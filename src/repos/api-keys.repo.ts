@@ -19,9 +19,16 @@ export class ApiKeysRepo {
       sql`INSERT INTO api_keys (id, tenant_id, name, secret_hmac, created_at) VALUES (${row.id}, ${row.tenant_id}, ${row.name}, ${row.secret_hmac}, ${row.created_at})`,
     );
   }
-  /** Looked up by key id before the tenant is known: the key id is what names the tenant. */
-  async findActive(id: string): Promise<ApiKeyRow | undefined> {
-    return await this.db.one(sql<ApiKeyRow>`SELECT * FROM api_keys WHERE id = ${id} AND revoked_at IS NULL`);
+  /**
+   * Looked up by key id before the tenant is known: the key id is what names the tenant.
+   * The tenant's status comes with it (one statement per request, not two: a suspended
+   * tenant's keys are refused without asking again).
+   */
+  async findActive(id: string): Promise<(ApiKeyRow & { tenant_status: string }) | undefined> {
+    return await this.db.one(
+      sql<ApiKeyRow & { tenant_status: string }>`SELECT k.*, t.status AS tenant_status FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+        WHERE k.id = ${id} AND k.revoked_at IS NULL`,
+    );
   }
   async list(tenantId: string): Promise<Pick<ApiKeyRow, 'id' | 'name' | 'created_at' | 'last_used_at'>[]> {
     return await this.db.all(

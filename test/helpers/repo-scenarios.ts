@@ -50,6 +50,7 @@ export async function apiKeysScenario(db: Db): Promise<void> {
   const found = (await keys.findActive('key_1'))!;
   expect(Buffer.isBuffer(found.secret_hmac)).toBe(true);
   expect(found.secret_hmac.equals(hmac)).toBe(true);
+  expect(found.tenant_status).toBe('active'); // read with the key: one statement per request
   await keys.touch('ten_a', 'key_1', '2026-11-23T09:05:00.000Z');
   expect(await keys.list('ten_a')).toEqual([{ id: 'key_1', name: 'laptop', created_at: '2026-11-23T09:00:01.000Z', last_used_at: '2026-11-23T09:05:00.000Z' }]);
   expect(await keys.revoke('ten_other', 'key_1', '2026-11-23T10:00:00.000Z')).toBe(false); // another tenant's key

@@ -48,7 +48,7 @@ export function nodesRoutes(s: Services) {
     async (c) => {
       const t = c.get('tenantId');
       const node = await s.nodes.get(t, c.req.valid('param').id);
-      return c.json({ ...node, annotations: (await s.highlights.list(t, node.id)).data }, 200);
+      return c.json({ ...node, annotations: (await s.highlights.list(t, node.id, node.body_markdown)).data }, 200);
     },
   );
 

@@ -23,6 +23,8 @@ export interface Principal {
   tenantId: string;
   kind: 'api_key' | 'user';
   id: string;
+  /** The tenant's status as read with the credential (an API key's lookup reads it too). */
+  tenantStatus?: string;
 }
 
 export interface TokenPair {
@@ -80,7 +82,7 @@ export class AuthService {
         if (!isStorageError(e) && !isBusy(e)) throw e;
       }
     }
-    return { tenantId: row.tenant_id, kind: 'api_key', id: row.id };
+    return { tenantId: row.tenant_id, kind: 'api_key', id: row.id, tenantStatus: row.tenant_status };
   }
 
   // ------------------------------------------------------------ users and magic links

@@ -35,8 +35,9 @@ export class HighlightsService {
     private readonly events: EventSink = noEvents,
   ) {}
 
-  async list(tenantId: string, nodeId: string): Promise<{ data: HighlightDto[] }> {
-    const body = await this.body(tenantId, nodeId);
+  /** `body`: the node's text when the caller has just read it (not read again). */
+  async list(tenantId: string, nodeId: string, body?: string): Promise<{ data: HighlightDto[] }> {
+    body ??= await this.body(tenantId, nodeId);
     return { data: (await this.repo.byNode(tenantId, nodeId)).map((r) => toHighlightDto(r, body)) };
   }
 

@@ -94,9 +94,11 @@ export class NodesService {
   async get(tenantId: string, id: string): Promise<NodeDto> {
     const row = await this.repo.get(tenantId, id);
     if (!row) throw new NotFoundError('Node');
-    const dto = toNodeDto(row, await this.repo.paraItemIds(tenantId, id));
-    if (this.paraAuto) {
-      dto.para_assignments = (await this.paraAuto.assignments(tenantId, id)).map((a) => ({
+    // The assignments, in the order para_item_ids lists them, give both (one statement).
+    const assignments = this.paraAuto ? await this.paraAuto.assignments(tenantId, id) : null;
+    const dto = toNodeDto(row, assignments ? assignments.map((a) => a.para_item_id) : await this.repo.paraItemIds(tenantId, id));
+    if (assignments) {
+      dto.para_assignments = assignments.map((a) => ({
         para_item_id: a.para_item_id,
         source: a.source,
         score: a.score,

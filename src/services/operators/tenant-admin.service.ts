@@ -91,8 +91,11 @@ export class TenantAdminService {
     return { tenant_id: tenantId, deleted_rows };
   }
 
-  /** Refuses a suspended tenant's credentials (403 tenant_suspended); a deleted tenant's find no key. */
-  async assertActive(tenantId: string): Promise<void> {
-    if ((await this.d.repo.status(tenantId)) === 'suspended') throw new TenantSuspendedError();
+  /**
+   * Refuses a suspended tenant's credentials (403 tenant_suspended); a deleted tenant's find
+   * no key. `known`: the status already read with the credential (not read again).
+   */
+  async assertActive(tenantId: string, known?: string): Promise<void> {
+    if ((known ?? await this.d.repo.status(tenantId)) === 'suspended') throw new TenantSuspendedError();
   }
 }

@@ -1,0 +1,59 @@
+// Statements per request, counted at the storage contract (all/one/value/run): on
+// PostgreSQL each is a round trip, and under load the round trips are the throughput. An
+// API key's lookup reads its tenant's status with it; GET /nodes/{id} reads the node, its
+// PARA assignments (which give para_item_ids too) and its highlights once each.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/store/contract.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+
+function countStatements(db: Database): { n: number } {
+  const counter = { n: 0 };
+  const target = db as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  let inside = false; // a store's one() may call its own all(): one statement
+  for (const m of ['all', 'one', 'value', 'run']) {
+    const orig = target[m];
+    target[m] = async function (this: unknown, ...a: unknown[]) {
+      if (inside) return await orig.apply(this, a);
+      counter.n++;
+      inside = true;
+      const p = orig.apply(this, a);
+      inside = false;
+      return await p;
+    };
+  }
+  return counter;
+}
+
+describe('statements per request', () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await makeTestApp();
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('GET /nodes/{id}: the key with its tenant, the node, its assignments, its highlights — four statements', async () => {
+    const area = await (await t.req('POST', '/api/v1/para', { category: 'areas', label: 'Garden' })).json();
+    const node = await (await t.req('POST', '/api/v1/nodes', { title: 'Compost', content: 'Turn the heap weekly.', para_item_ids: [area.id] })).json();
+    expect((await t.req('POST', `/api/v1/nodes/${node.id}/highlights`, { text: 'heap weekly' })).status).toBe(201);
+    await t.req('GET', `/api/v1/nodes/${node.id}`); // anything a first request warms
+    const counter = countStatements(t.s.db);
+    const res = await t.req('GET', `/api/v1/nodes/${node.id}`);
+    const body = await res.json();
+    expect(res.status).toBe(200);
+    expect(body.para_item_ids).toEqual([area.id]);
+    expect(body.para_assignments).toEqual([expect.objectContaining({ para_item_id: area.id, source: 'user' })]);
+    expect(body.annotations.map((a: { text: string }) => a.text)).toEqual(['heap weekly']);
+    expect(counter.n).toBe(4);
+  });
+
+  it("a suspended tenant's key is still refused with the status read alongside it", async () => {
+    const other = await t.tenant('beta');
+    expect((await t.req('GET', '/api/v1/nodes', undefined, other.auth)).status).toBe(200);
+    await t.s.tenantAdmin.suspend(other.tenantId);
+    const res = await t.req('GET', '/api/v1/nodes', undefined, other.auth);
+    expect(res.status).toBe(403);
+    expect((await res.json()).code).toBe('tenant_suspended');
+  });
+});
