@@ -1,7 +1,8 @@
 // Statements per request, counted at the storage contract (all/one/value/run): on
 // PostgreSQL each is a round trip, and under load the round trips are the throughput. An
 // API key's lookup reads its tenant's status with it; GET /nodes/{id} reads the node, its
-// PARA assignments (which give para_item_ids too) and its highlights once each.
+// PARA assignments (which give para_item_ids too) and its highlights once each; a list page
+// is not read a second time to be shown.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/store/contract.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -45,6 +46,17 @@ describe('statements per request', () => {
     expect(body.para_item_ids).toEqual([area.id]);
     expect(body.para_assignments).toEqual([expect.objectContaining({ para_item_id: area.id, source: 'user' })]);
     expect(body.annotations.map((a: { text: string }) => a.text)).toEqual(['heap weekly']);
+    expect(counter.n).toBe(4);
+  });
+
+  it('GET /nodes (a page of the list): the key with its tenant, the count, the page, its assignments — four statements', async () => {
+    for (let i = 0; i < 5; i++) await t.req('POST', '/api/v1/nodes', { title: `note ${i}` });
+    await t.req('GET', '/api/v1/nodes?per_page=3');
+    const counter = countStatements(t.s.db);
+    const res = await t.req('GET', '/api/v1/nodes?per_page=3');
+    const body = await res.json();
+    expect(body.data.map((n: { title: string }) => n.title)).toEqual(['note 4', 'note 3', 'note 2']);
+    expect(body.total).toBe(5);
     expect(counter.n).toBe(4);
   });
 

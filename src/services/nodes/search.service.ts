@@ -5,7 +5,7 @@
 // the model's calibration (search/calibration.ts), hybrid = their fusion
 // (search/calibrated-fusion.ts). A hit only the semantic side found must clear the
 // model's floor, so an unrelated query returns nothing; a keyword match is always kept.
-import type { NodeFilter, NodesRepo } from '../../repos/nodes.repo.js';
+import type { NodeFilter, NodeRow, NodesRepo } from '../../repos/nodes.repo.js';
 import type { KeywordSearch } from '../../repos/search.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
 import { abstentionFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
@@ -61,7 +61,7 @@ export class SearchService {
     const query = p.query?.trim();
     if (!query) {
       const { rows, total } = await this.nodes.list(tenantId, filter, p.per_page, offset);
-      return { data: await this.hydrate(tenantId, rows.map((r) => ({ seq: r.seq }))), total, coverage_capped: false, page: p.page, per_page: p.per_page };
+      return { data: await this.hydrate(tenantId, rows, undefined, undefined, rows), total, coverage_capped: false, page: p.page, per_page: p.per_page };
     }
     const pool = p.mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL;
     const sides = await this.sides(tenantId, query, filter, p.mode, pool);
@@ -173,8 +173,9 @@ export class SearchService {
    * for `terms`; a node a passage matched by meaning carries that passage (and, when none of
    * the query's words is in it, the passage is its snippet).
    */
-  private async hydrate(tenantId: string, hits: { seq: number }[], terms?: string[], passages?: Map<number, number>): Promise<NodeDto[]> {
-    const rows = new Map((await this.repo.nodesBySeqs(tenantId, hits.map((h) => h.seq))).map((r) => [r.seq, r]));
+  /** `known`: the rows when the caller has just read them (a list page), not read again. */
+  private async hydrate(tenantId: string, hits: { seq: number }[], terms?: string[], passages?: Map<number, number>, known?: NodeRow[]): Promise<NodeDto[]> {
+    const rows = new Map((known ?? await this.repo.nodesBySeqs(tenantId, hits.map((h) => h.seq))).map((r) => [r.seq, r]));
     const present = hits.map((h) => rows.get(h.seq)).filter((r) => r !== undefined);
     const para = await this.nodes.paraItemIdsMany(tenantId, present.map((r) => r.id));
     const keys = passages ? present.map((r) => passages.get(r.seq)).filter((k) => k !== undefined) : [];
