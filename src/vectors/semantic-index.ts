@@ -32,9 +32,10 @@ interface TenantIndex {
   background: boolean;
   /** A background (re)build of the index's partition is scheduled. */
   partitioning: boolean;
-  /** An index of passages: each key's node seq, and each node's keys. */
+  /** An index of passages: each key's node seq, each node's keys, and each node's id (once per node, not per passage). */
   owners: Map<number, number>;
   byOwner: Map<number, number[]>;
+  ownerIds: Map<number, string>;
 }
 
 const WARM_PAGE = 5000;
@@ -55,7 +56,9 @@ export interface IndexHit extends ScoredSeq {
   owner?: number;
 }
 
-const asFloats = (b: Buffer | Uint8Array) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+/** The stored bytes as floats: a view when they are aligned (no copy per vector while an index loads), else a copy. */
+const asFloats = (b: Buffer | Uint8Array) =>
+  b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 export class SemanticIndexes {
   private spaceKey = '';
@@ -76,7 +79,7 @@ export class SemanticIndexes {
     }
     let t = this.tenants.get(tenantId);
     if (!t) {
-      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false, background: false, partitioning: false, owners: new Map(), byOwner: new Map() };
+      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false, background: false, partitioning: false, owners: new Map(), byOwner: new Map(), ownerIds: new Map() };
       this.tenants.set(tenantId, t);
     }
     return t;
@@ -114,9 +117,18 @@ export class SemanticIndexes {
   private put(t: TenantIndex, v: StoredVector): void {
     const f = asFloats(v.embedding);
     if (f.length !== t.index.dimension) return;
+    if (v.owner !== undefined) {
+      // A passage of another node than the one held at this seq (a newer node took it): the
+      // older node's passages leave first.
+      const held = t.ownerIds.get(v.owner);
+      if (held !== undefined && held !== v.id) for (const key of [...(t.byOwner.get(v.owner) ?? [])]) this.drop(t, key);
+      if (held !== v.id) t.ownerIds.set(v.owner, v.id);
+    }
     t.index.upsert(v.seq, f);
-    t.ids.set(v.seq, v.id);
+    if (v.owner === undefined) t.ids.set(v.seq, v.id);
     if (v.owner !== undefined && t.owners.get(v.seq) !== v.owner) {
+      if (t.owners.has(v.seq)) this.drop(t, v.seq); // a key another node's passage had
+      t.index.upsert(v.seq, f);
       t.owners.set(v.seq, v.owner);
       const keys = t.byOwner.get(v.owner);
       if (keys) keys.push(v.seq);
@@ -126,7 +138,7 @@ export class SemanticIndexes {
 
   private hit(t: TenantIndex, h: ScoredSeq): IndexHit {
     const owner = t.owners.get(h.seq);
-    return owner === undefined ? { seq: h.seq, score: h.score, id: t.ids.get(h.seq)! } : { seq: h.seq, score: h.score, id: t.ids.get(h.seq)!, owner };
+    return owner === undefined ? { seq: h.seq, score: h.score, id: t.ids.get(h.seq)! } : { seq: h.seq, score: h.score, id: t.ownerIds.get(owner)!, owner };
   }
 
   /** Loads the tenant's vectors now (the first query would otherwise pay for it). */
@@ -209,7 +221,10 @@ export class SemanticIndexes {
     t.owners.delete(key);
     const keys = t.byOwner.get(owner)?.filter((k) => k !== key);
     if (keys?.length) t.byOwner.set(owner, keys);
-    else t.byOwner.delete(owner);
+    else {
+      t.byOwner.delete(owner);
+      t.ownerIds.delete(owner);
+    }
   }
 
   /** An index of passages: every key held for the nodes at these seqs. */

@@ -153,6 +153,25 @@ describe('SemanticIndexes', () => {
     ix.forget('t1', [1]);
     expect((await ix.search('t1', new Float32Array([1, 0]), 5)).map((h) => h.id)).toEqual(['b']);
   });
+  it('an index of passages: hits name their node, a newer node at the same seq replaces the older one\'s passages', async () => {
+    const src = source();
+    src.rows.set('p', [
+      { seq: 10, id: 'n1', owner: 1, embedding: vec(1, 0) },
+      { seq: 11, id: 'n1', owner: 1, embedding: vec(1, 1) },
+      { seq: 12, id: 'n2', owner: 2, embedding: vec(0, 1) },
+    ]);
+    const ix = new SemanticIndexes(src);
+    await ix.warm('p');
+    expect((await ix.search('p', new Float32Array([1, 0]), 3)).map((h) => [h.seq, h.id, h.owner])).toEqual([[10, 'n1', 1], [11, 'n1', 1], [12, 'n2', 2]]);
+    expect(await ix.keysOf('p', [1])).toEqual([10, 11]);
+    // Node n1 was deleted and n3 took its seq; n3's one passage arrives.
+    src.rows.get('p')!.push({ seq: 13, id: 'n3', owner: 1, embedding: vec(-1, 1) });
+    await ix.onEmbedded('p', ['n3']);
+    expect(await ix.keysOf('p', [1])).toEqual([13]);
+    expect((await ix.search('p', new Float32Array([1, 0]), 5)).map((h) => [h.seq, h.id])).toEqual([[12, 'n2'], [13, 'n3']]);
+    ix.forgetOwners('p', [2]);
+    expect((await ix.search('p', new Float32Array([1, 0]), 5)).map((h) => h.id)).toEqual(['n3']);
+  });
 });
 
 describe('QuantizedIndex over 20k+ vectors (two-pass Hamming)', () => {
