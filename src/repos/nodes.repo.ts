@@ -23,6 +23,21 @@ export interface NodeRow {
   embedded_hash: string | null;
 }
 
+/** A node row as pages of results read it: with its PARA item ids (JSON array, in filing order), in the same statement. */
+export type NodeRowWithPara = NodeRow & { para_ids: string };
+
+/**
+ * The column that reads a node's PARA item ids beside its row (`n` is the node), in the
+ * order GET /nodes/{id} lists them: one statement per page, not two.
+ */
+export function paraIdsColumn(engine: Engine): string {
+  return engine === 'postgres'
+    ? `(SELECT COALESCE(json_agg(p.para_item_id ORDER BY p.created_at, p.para_item_id), '[]'::json)::text
+        FROM node_para p WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.archived = 0) AS para_ids`
+    : `(SELECT json_group_array(para_item_id) FROM (SELECT p.para_item_id FROM node_para p
+        WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.archived = 0 ORDER BY p.created_at, p.para_item_id)) AS para_ids`;
+}
+
 export interface NodeFilter {
   status?: string;
   para_item_id?: string;
@@ -179,22 +194,6 @@ export class NodesRepo {
     return rows.map((r) => r.para_item_id);
   }
 
-  /** Visible PARA ids for many nodes at once (search results). */
-  async paraItemIdsMany(tenantId: string, nodeIds: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
-    if (nodeIds.length === 0) return out;
-    const list = JSON.stringify(nodeIds);
-    const rows = await this.db.all(
-      this.db.engine === 'postgres'
-        ? sql<{ node_id: string; para_item_id: string }>`SELECT node_id, para_item_id FROM node_para WHERE tenant_id = ${tenantId} AND archived = 0
-            AND node_id IN (SELECT value FROM json_array_elements_text(${list}::json)) ORDER BY created_at, para_item_id`
-        : sql<{ node_id: string; para_item_id: string }>`SELECT node_id, para_item_id FROM node_para WHERE tenant_id = ${tenantId} AND archived = 0
-            AND node_id IN (SELECT value FROM json_each(${list})) ORDER BY created_at, para_item_id`,
-    );
-    for (const r of rows) (out.get(r.node_id) ?? out.set(r.node_id, []).get(r.node_id)!).push(r.para_item_id);
-    return out;
-  }
-
   /** The visible associations become exactly `ids` (all marked as the user's choice). */
   async setUserParaItems(tenantId: string, nodeId: string, ids: string[], at: string): Promise<void> {
     const list = JSON.stringify(ids);
@@ -224,10 +223,12 @@ export class NodesRepo {
     );
   }
 
-  async list(tenantId: string, f: NodeFilter, limit: number, offset: number): Promise<{ rows: NodeRow[]; total: number }> {
+  async list(tenantId: string, f: NodeFilter, limit: number, offset: number): Promise<{ rows: NodeRowWithPara[]; total: number }> {
     const where = filterSql(this.db.engine, tenantId, f);
     const total = (await this.db.value<number>(sql`SELECT count(*) FROM nodes n WHERE ${where}`)) ?? 0;
-    const rows = await this.db.all(sql<NodeRow>`SELECT n.* FROM nodes n WHERE ${where} ORDER BY n.updated_at DESC, n.seq DESC LIMIT ${limit} OFFSET ${offset}`);
+    const rows = await this.db.all(
+      sql<NodeRowWithPara>`SELECT n.*, ${sql.raw(paraIdsColumn(this.db.engine))} FROM nodes n WHERE ${where} ORDER BY n.updated_at DESC, n.seq DESC LIMIT ${limit} OFFSET ${offset}`,
+    );
     return { rows, total };
   }
 

@@ -8,7 +8,7 @@ import { ftsAnyOfQuoted } from '../search/text.js';
 import { FIELD_WEIGHTS } from '../search/keyword-score.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
 import { syncStatementCache as statementCache, type SyncPrepare as Prepare } from './statement-cache.js';
-import { filterSqlText, isFiltered, type NodeFilter, type NodeRow } from './nodes.repo.js';
+import { filterSqlText, isFiltered, paraIdsColumn, type NodeFilter, type NodeRowWithPara } from './nodes.repo.js';
 
 export interface KeywordTop {
   hits: { seq: number; score: number }[];
@@ -23,7 +23,7 @@ export interface KeywordSearch {
   keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop>;
   keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number>;
   termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }>;
-  nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]>;
+  nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]>;
 }
 
 export class SearchRepo implements KeywordSearch {
@@ -36,7 +36,7 @@ export class SearchRepo implements KeywordSearch {
     const db = store.handle;
     this.keywords = new KeywordIndexRepo(db);
     this.prepare = statementCache(db);
-    this.bySeqs = db.prepare('SELECT n.* FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?');
+    this.bySeqs = db.prepare(`SELECT n.*, ${paraIdsColumn('sqlite')} FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`);
   }
 
   /** Top `limit` matches, best first; score = -bm25 (higher is better). */
@@ -96,10 +96,10 @@ export class SearchRepo implements KeywordSearch {
       .get(match, ...params) as number;
   }
 
-  /** Rows for these seqs (the page being returned), by primary key. */
-  nodesBySeqsNow(tenantId: string, seqs: number[]): NodeRow[] {
+  /** Rows for these seqs (the page being returned), by primary key, with their PARA item ids. */
+  nodesBySeqsNow(tenantId: string, seqs: number[]): NodeRowWithPara[] {
     if (seqs.length === 0) return [];
-    return this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRow[];
+    return this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRowWithPara[];
   }
 
   /**
@@ -134,7 +134,7 @@ export class SearchRepo implements KeywordSearch {
     return this.termStatsNow(tenantId, phrases);
   }
 
-  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]> {
     await this.store.turn();
     return this.nodesBySeqsNow(tenantId, seqs);
   }

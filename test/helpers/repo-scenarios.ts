@@ -320,7 +320,8 @@ export async function nodesScenario(db: Db, keywords: NodeKeywordIndex): Promise
   expect(await nodes.paraItemsOf('ten_a', ['par_p', 'par_none'])).toEqual([{ id: 'par_p', status: 'active' }]);
   await nodes.setUserParaItems('ten_a', 'nod_1', ['par_p'], '2026-11-23T09:10:00.000Z');
   expect(await nodes.paraItemIds('ten_a', 'nod_1')).toEqual(['par_p']);
-  expect(await nodes.paraItemIdsMany('ten_a', ['nod_1', 'nod_2'])).toEqual(new Map([['nod_1', ['par_p']]]));
+  // A page of rows carries each node's PARA item ids (read in the same statement).
+  expect((await nodes.list('ten_a', {}, 10, 0)).rows.map((n) => [n.id, JSON.parse(n.para_ids)])).toEqual([['nod_3', []], ['nod_2', []], ['nod_1', ['par_p']]]);
   expect((await nodes.list('ten_a', { para_item_id: 'par_p' }, 10, 0)).rows.map((n) => n.id)).toEqual(['nod_1']);
   expect((await nodes.list('ten_a', { orphan: true }, 10, 0)).rows.map((n) => n.id)).toEqual(['nod_3', 'nod_2']);
   await nodes.setUserParaItems('ten_a', 'nod_1', [], '2026-11-23T09:11:00.000Z');

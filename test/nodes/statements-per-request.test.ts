@@ -2,7 +2,7 @@
 // PostgreSQL each is a round trip, and under load the round trips are the throughput. An
 // API key's lookup reads its tenant's status with it; GET /nodes/{id} reads the node, its
 // PARA assignments (which give para_item_ids too) and its highlights once each; a list page
-// is not read a second time to be shown.
+// is not read a second time to be shown, and a page's rows carry their PARA ids.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/store/contract.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -49,15 +49,24 @@ describe('statements per request', () => {
     expect(counter.n).toBe(4);
   });
 
-  it('GET /nodes (a page of the list): the key with its tenant, the count, the page, its assignments — four statements', async () => {
-    for (let i = 0; i < 5; i++) await t.req('POST', '/api/v1/nodes', { title: `note ${i}` });
+  it('GET /nodes (a page of the list): the key with its tenant, the count, the page with its PARA ids — three statements', async () => {
+    const area = await (await t.req('POST', '/api/v1/para', { category: 'areas', label: 'Garden' })).json();
+    for (let i = 0; i < 5; i++) await t.req('POST', '/api/v1/nodes', { title: `note ${i}`, ...(i === 3 ? { para_item_ids: [area.id] } : {}) });
     await t.req('GET', '/api/v1/nodes?per_page=3');
     const counter = countStatements(t.s.db);
     const res = await t.req('GET', '/api/v1/nodes?per_page=3');
     const body = await res.json();
-    expect(body.data.map((n: { title: string }) => n.title)).toEqual(['note 4', 'note 3', 'note 2']);
+    expect(body.data.map((n: { title: string; para_item_ids: string[] }) => [n.title, n.para_item_ids])).toEqual([['note 4', []], ['note 3', [area.id]], ['note 2', []]]);
     expect(body.total).toBe(5);
-    expect(counter.n).toBe(4);
+    expect(counter.n).toBe(3);
+  });
+
+  it("a keyword search's rows carry their PARA ids (read with the rows)", async () => {
+    const area = await (await t.req('POST', '/api/v1/para', { category: 'areas', label: 'Garden' })).json();
+    await t.req('POST', '/api/v1/nodes', { title: 'Compost heap', content: 'Turn it weekly.', para_item_ids: [area.id] });
+    await t.req('POST', '/api/v1/nodes', { title: 'Compost tea', content: 'Steep for a day.' });
+    const body = await (await t.req('GET', '/api/v1/nodes?query=compost&mode=keyword')).json();
+    expect(body.data.map((n: { title: string; para_item_ids: string[] }) => [n.title, n.para_item_ids]).sort()).toEqual([['Compost heap', [area.id]], ['Compost tea', []]]);
   });
 
   it("a suspended tenant's key is still refused with the status read alongside it", async () => {

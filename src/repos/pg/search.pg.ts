@@ -5,7 +5,7 @@
 // filtered ones and those inside a transaction in SQL.
 import type { PgStore } from '../../db/store/pg-store.js';
 import { sql } from '../../db/store/sql.js';
-import { filterSql, isFiltered, type NodeFilter, type NodeRow } from '../nodes.repo.js';
+import { filterSql, isFiltered, paraIdsColumn, type NodeFilter, type NodeRowWithPara } from '../nodes.repo.js';
 import type { KeywordSearch, KeywordTop } from '../search.repo.js';
 import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
 
@@ -30,10 +30,11 @@ export class PgSearchRepo implements KeywordSearch {
     return await this.keywords.termStats(tenantId, phrases.flatMap((p) => phraseLexemes(p)));
   }
 
-  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]> {
     if (seqs.length === 0) return [];
     return await this.db.all(
-      sql<NodeRow>`SELECT n.* FROM json_array_elements_text(${JSON.stringify(seqs)}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`,
+      sql<NodeRowWithPara>`SELECT n.*, ${sql.raw(paraIdsColumn('postgres'))} FROM json_array_elements_text(${JSON.stringify(seqs)}::json) AS j(value)
+        JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`,
     );
   }
 }

@@ -6,7 +6,7 @@
 //   module the filter's node set);
 // - inside a transaction: its own uncommitted writes are in no change log the module reads;
 // - a phrase the engine indexes as several tokens (a phrase query, not a term).
-import type { NodeFilter, NodeRow } from '../../repos/nodes.repo.js';
+import type { NodeFilter, NodeRowWithPara } from '../../repos/nodes.repo.js';
 import { isFiltered } from '../../repos/nodes.repo.js';
 import type { KeywordSearch, KeywordTop } from '../../repos/search.repo.js';
 import { KeywordRanker } from '../../search/keyword/ranker.js';
@@ -40,7 +40,7 @@ export class KeywordRoute implements KeywordSearch {
     return await this.engine.termStats(tenantId, phrases);
   }
 
-  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]> {
     return await this.engine.nodesBySeqs(tenantId, seqs);
   }
 }

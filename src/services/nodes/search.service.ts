@@ -5,7 +5,7 @@
 // the model's calibration (search/calibration.ts), hybrid = their fusion
 // (search/calibrated-fusion.ts). A hit only the semantic side found must clear the
 // model's floor, so an unrelated query returns nothing; a keyword match is always kept.
-import type { NodeFilter, NodeRow, NodesRepo } from '../../repos/nodes.repo.js';
+import type { NodeFilter, NodeRowWithPara, NodesRepo } from '../../repos/nodes.repo.js';
 import type { KeywordSearch } from '../../repos/search.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
 import { abstentionFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
@@ -174,15 +174,14 @@ export class SearchService {
    * the query's words is in it, the passage is its snippet).
    */
   /** `known`: the rows when the caller has just read them (a list page), not read again. */
-  private async hydrate(tenantId: string, hits: { seq: number }[], terms?: string[], passages?: Map<number, number>, known?: NodeRow[]): Promise<NodeDto[]> {
+  private async hydrate(tenantId: string, hits: { seq: number }[], terms?: string[], passages?: Map<number, number>, known?: NodeRowWithPara[]): Promise<NodeDto[]> {
     const rows = new Map((known ?? await this.repo.nodesBySeqs(tenantId, hits.map((h) => h.seq))).map((r) => [r.seq, r]));
     const present = hits.map((h) => rows.get(h.seq)).filter((r) => r !== undefined);
-    const para = await this.nodes.paraItemIdsMany(tenantId, present.map((r) => r.id));
     const keys = passages ? present.map((r) => passages.get(r.seq)).filter((k) => k !== undefined) : [];
     const spans = await this.vectors.passageSpans(tenantId, keys);
     const marked = terms && this.highlights ? await this.highlights.highlightsFor(tenantId, present.map((r) => r.id)) : new Map();
     return present.map((r) => {
-      const dto = toNodeDto(r, para.get(r.id) ?? []);
+      const dto = toNodeDto(r, JSON.parse(r.para_ids) as string[]);
       if (terms) dto.highlights = highlightsFor(r, terms);
       const met = terms ? annotationMatches(marked.get(r.id) ?? [], terms) : [];
       if (met.length) dto.annotation_matches = met;
