@@ -2,12 +2,16 @@
 // vector index loads on its first request, the least recently used is evicted when the
 // budget is exceeded, a cold tenant's searches are answered exactly from storage while a
 // large index loads in the background, and /metrics counts the loads and evictions.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ExactScan } from '../../src/vectors/exact-scan.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { operatorAuth, sample } from './helpers.js';
 
 let t: TestApp;
-afterEach(() => t.close());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await t.close();
+});
 
 const NOTES = [
   'Compost heap temperature reaches sixty degrees in summer',
@@ -65,12 +69,17 @@ describe('vector indexes by use', () => {
 
     const v = await t.s.embedding.embedQuery('warm kitchen rye flour starter');
     const exact = (await t.s.vectors.knnExact(t.tenantId, v!, NOTES.length)).map((h) => h.id);
+    const fromStorage = vi.spyOn(ExactScan.prototype, 'nearest');
     const cold = await search('warm kitchen rye flour starter');
+    expect(fromStorage).toHaveBeenCalled(); // answered from storage: the request did not wait for the index
     expect(cold.length).toBeGreaterThan(0);
     expect(cold).toEqual(exact.slice(0, cold.length)); // the exact order, from storage
     // The load finishes in the background; the index then answers alike.
-    for (let i = 0; i < 100 && !t.s.vectors.heldBytes().get(t.tenantId); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && (await t.s.vectors.isLoading(t.tenantId)); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await t.s.vectors.isLoading(t.tenantId)).toBe(false);
     expect(t.s.vectors.heldBytes().get(t.tenantId)).toBeGreaterThan(0);
+    fromStorage.mockClear();
     expect(await search('warm kitchen rye flour starter')).toEqual(cold);
+    expect(fromStorage).not.toHaveBeenCalled(); // now from the index
   });
 });
