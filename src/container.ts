@@ -122,7 +122,7 @@ export async function buildContainer(o: ServiceOptions) {
   const semanticGates = new SemanticGates({ embedder, vectors, textLengths: async (t, n) => await repos.nodes.textLengths(t, n) });
   // Highlights on nodes (W3C selectors); search and context lead to them, with their notes.
   const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
-  const search = new SearchService(keywordRoute ?? repos.search, repos.nodes, vectors, embedding, semanticGates, highlights);
+  const search = new SearchService(keywordRoute ?? repos.search, repos.nodes, vectors, embedding, semanticGates, highlights, clock);
   // SQLite reads a tenant's common terms ahead at start; PostgreSQL reads each term on first use (every process of a pool would read them all).
   const keywordWarmer = keywordRoute && repos.fts ? new KeywordWarmer(keywordRoute.ranker, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);

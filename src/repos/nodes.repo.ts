@@ -38,6 +38,14 @@ export function paraIdsColumn(engine: Engine): string {
         WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.archived = 0 ORDER BY p.created_at, p.para_item_id)) AS para_ids`;
 }
 
+/** A node's own dates and the dates its text mentions (JSON array). */
+export interface NodeDates {
+  seq: number;
+  occurred_at: string | null;
+  created_at: string;
+  mentioned_dates: string | null;
+}
+
 export interface NodeFilter {
   status?: string;
   para_item_id?: string;
@@ -174,6 +182,18 @@ export class NodesRepo {
       this.db.engine === 'postgres'
         ? sql<NodeRow>`SELECT n.* FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
         : sql<NodeRow>`SELECT n.* FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
+    );
+  }
+
+  /** The dates of these nodes (their own, and those their text mentions): what a period in a query orders by. */
+  async datesBySeqs(tenantId: string, seqs: number[]): Promise<NodeDates[]> {
+    if (seqs.length === 0) return [];
+    const list = JSON.stringify(seqs);
+    type Dates = NodeDates;
+    return await this.db.all(
+      this.db.engine === 'postgres'
+        ? sql<Dates>`SELECT n.seq, n.occurred_at, n.created_at, n.mentioned_dates FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
+        : sql<Dates>`SELECT n.seq, n.occurred_at, n.created_at, n.mentioned_dates FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
 

@@ -17,6 +17,20 @@ export interface Dated {
   mentioned_dates: string | null;
 }
 
+/**
+ * Hits re-scored for a period (periodScore), best first; equal scores keep the order given
+ * (search's). Hits without dates (gone meanwhile) are left out.
+ */
+export function periodFirst<T extends { seq: number; score: number }>(hits: T[], dates: Map<number, Dated>, range: DateRange): T[] {
+  return hits
+    .flatMap((h, i) => {
+      const d = dates.get(h.seq);
+      return d ? [{ hit: { ...h, score: periodScore(h.score, d, range).score }, i }] : [];
+    })
+    .sort((a, b) => b.hit.score - a.hit.score || a.i - b.i)
+    .map((x) => x.hit);
+}
+
 /** The node's score for the period (in [0, 1] for a score in [0, 1]), and whether its date or a date it mentions is in it. */
 export function periodScore(score: number, node: Dated, range: DateRange): { score: number; inPeriod: boolean } {
   const dated = inRange(node.occurred_at ?? node.created_at, range);

@@ -52,6 +52,19 @@ describe('node dates', () => {
     expect(await ids('query=garden&mode=keyword&occurred_after=2023-05-01&occurred_before=2023-06-01')).toEqual([may.body.id, mayByCreation.body.id].sort());
     await expectProblem(await t.req('GET', '/api/v1/nodes?occurred_after=May'), 400, 'validation_failed');
   });
+
+  it('GET /nodes puts a period said in the query first in every mode; explicit bounds restrict instead', async () => {
+    const june = await post('/api/v1/nodes', { title: 'Pottery', content: 'Pottery lessons again, my bowls are finally round and even.', created_at: '2023-06-20T18:00:00Z' });
+    const march = await post('/api/v1/nodes', { title: 'Pottery', content: 'Signed up for pottery lessons.', created_at: '2023-03-14T18:00:00Z' });
+    await t.s.queue.idle();
+    const ids = async (q: string) => (await (await t.req('GET', `/api/v1/nodes?${q}`)).json()).data.map((n: { id: string }) => n.id);
+    const undated = await ids('query=pottery%20lessons%20bowls&mode=keyword');
+    expect(undated[0]).toBe(june.body.id); // the better match, with no period said
+    for (const mode of ['keyword', 'hybrid']) {
+      expect(await ids(`query=pottery%20lessons%20bowls%20in%20March%202023&mode=${mode}`), mode).toEqual([march.body.id, june.body.id]);
+    }
+    expect(await ids('query=pottery%20lessons%20bowls%20in%20March%202023&mode=keyword&occurred_after=2023-06-01')).toEqual([june.body.id]);
+  });
 });
 
 describe('POST /nodes/batch', () => {

@@ -8,7 +8,7 @@ import type { NodeFilter } from '../../repos/nodes.repo.js';
 import { meaningLine, type AnswerSource } from '../../search/answer/extract.js';
 import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 import { roundScore } from '../../search/score.js';
-import { periodScore } from '../../search/period-rank.js';
+import { periodFirst } from '../../search/period-rank.js';
 import { parseQueryDates, type DateRange } from '../../search/query-dates.js';
 import type { SearchService } from '../nodes/search.service.js';
 
@@ -77,11 +77,7 @@ async function inPeriodFirst(search: Ranker, repo: ContextRepo, tenantId: string
   const pool = new Map<number, CalibratedHit>();
   for (const h of [...overall.hits.slice(0, PERIOD_POOL), ...within.hits.slice(0, PERIOD_POOL)]) if (!pool.has(h.seq)) pool.set(h.seq, h);
   const cards = new Map((await repo.cardsBySeq(tenantId, [...pool.keys()])).map((c) => [c.seq, c]));
-  const hits = [...pool.values()]
-    .filter((h) => cards.has(h.seq))
-    .map((h) => ({ ...h, score: periodScore(h.score, cards.get(h.seq)!, range).score }))
-    .sort((a, b) => b.score - a.score || a.seq - b.seq);
-  return { hits, cosine: new Map([...overall.cosine, ...within.cosine]) };
+  return { hits: periodFirst([...pool.values()], cards, range), cosine: new Map([...overall.cosine, ...within.cosine]) };
 }
 
 /**

@@ -5,6 +5,7 @@
 // the model's calibration (search/calibration.ts), hybrid = their fusion
 // (search/calibrated-fusion.ts). A hit only the semantic side found must clear the
 // model's floor, so an unrelated query returns nothing; a keyword match is always kept.
+import type { Clock } from '../../clock.js';
 import type { NodeFilter, NodeRowWithPara, NodesRepo } from '../../repos/nodes.repo.js';
 import type { KeywordSearch } from '../../repos/search.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
@@ -15,6 +16,8 @@ import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { annotationMatches, highlightsFor, snippetOf } from '../../search/highlights.js';
 import { keywordScore, maxAttainableBm25 } from '../../search/keyword-score.js';
 import { NORMALISE_DEPTH, type RankedHit } from '../../search/fusion.js';
+import { periodFirst } from '../../search/period-rank.js';
+import { parseQueryDates, type DateRange } from '../../search/query-dates.js';
 import { roundScore } from '../../search/score.js';
 import { quoteTerm } from '../../search/text.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
@@ -53,6 +56,7 @@ export class SearchService {
     private readonly embedding: Pick<EmbeddingService, 'embedQuery' | 'ready'>,
     private readonly gates?: SemanticGates,
     private readonly highlights?: HitHighlights,
+    private readonly clock?: Clock,
   ) {}
 
   async search(tenantId: string, p: NodeSearchParams): Promise<SearchResult> {
@@ -65,7 +69,10 @@ export class SearchService {
     }
     const pool = p.mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL;
     const sides = await this.sides(tenantId, query, filter, p.mode, pool);
-    const served = rankSides(sides, p.mode);
+    // A period said in the query ("last May", "in 2022") puts its nodes first, as context and
+    // answers do; occurred_after/occurred_before restrict instead.
+    const range = this.clock && !p.occurred_after && !p.occurred_before ? parseQueryDates(query, new Date(this.clock.now())).range : null;
+    const served = range ? await this.inPeriodFirst(tenantId, query, filter, p.mode, pool, range, rankSides(sides, p.mode)) : rankSides(sides, p.mode);
     const pageHits = served.slice(offset, offset + p.per_page);
     const data = await this.hydrate(tenantId, pageHits, contentTerms(query), sides.passages);
     if (p.mode === 'hybrid') data.forEach((d, i) => (d.match_provenance = { keyword: pageHits[i].keyword, semantic: pageHits[i].semantic, score: roundScore(pageHits[i].score, 6) }));
@@ -77,6 +84,19 @@ export class SearchService {
       page: p.page,
       per_page: p.per_page,
     };
+  }
+
+  /**
+   * The ranked hits with a period's nodes first: the best matches overall and the best within
+   * the period (a month's notes are not crowded out by better matches from other months),
+   * ordered by search/period-rank.ts.
+   */
+  private async inPeriodFirst(tenantId: string, query: string, filter: NodeFilter, mode: 'keyword' | 'semantic' | 'hybrid', pool: number, range: DateRange, overall: CalibratedHit[]): Promise<CalibratedHit[]> {
+    const within = rankSides(await this.sides(tenantId, query, { ...filter, occurred_after: range.after, occurred_before: range.before }, mode, pool), mode);
+    const seen = new Set(overall.map((h) => h.seq));
+    const hits = [...overall, ...within.filter((h) => !seen.has(h.seq))];
+    const dates = new Map((await this.nodes.datesBySeqs(tenantId, hits.map((h) => h.seq))).map((d) => [d.seq, d]));
+    return periodFirst(hits, dates, range);
   }
 
   /**
