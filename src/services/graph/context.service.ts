@@ -159,16 +159,17 @@ export class ContextService {
   private async forQuery(tenantId: string, req: ContextRequest, focus: string[], query: string, range: DateRange | null): Promise<{ nodes: ContextNode[] }> {
     const focusSet = new Set(focus);
     const cands = await this.graph(tenantId, focus);
-    const relevance = new Map<number, CalibratedHit>();
     const period = range ? { occurred_after: range.after, occurred_before: range.before } : {};
-    if (query) {
-      // The best matches overall and, with a period, the best within it: a month's notes are
-      // not crowded out of the pool by better matches from other months.
-      for (const h of await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags })) relevance.set(h.seq, h);
-      if (range) for (const h of await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags, ...period })) if (!relevance.has(h.seq)) relevance.set(h.seq, h);
-    }
     const pool = Math.min(300, Math.max(30, req.limit * 3));
-    const top = [...relevance.values()].sort((a, b) => b.score - a.score || a.seq - b.seq).slice(0, pool);
+    const top: CalibratedHit[] = [];
+    if (query) {
+      // The best matches overall and, with a period, the best within it, each list its own
+      // pool: a month's notes are not crowded out by better matches from other months (cut
+      // to one pool by relevance before the period ordered them, they were).
+      top.push(...(await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags })).slice(0, pool));
+      const seen = new Set(top.map((h) => h.seq));
+      if (range) top.push(...(await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags, ...period })).filter((h) => !seen.has(h.seq)).slice(0, pool));
+    }
     const cards = new Map((await this.d.repo.cardsBySeq(tenantId, top.map((h) => h.seq))).map((c) => [c.id, c]));
     // A period with nothing to match (no words besides the date): its latest nodes.
     if (range && !query) for (const c of await this.d.repo.cards(tenantId, await this.d.repo.inRange(tenantId, range.after ?? '0000', range.before ?? '9999', pool))) cards.set(c.id, c);
