@@ -149,6 +149,16 @@ describe('POST /context for an agent', () => {
     expect(onlyS1.map((n) => n.id)).toEqual([s1.body.id]);
   });
 
+  it("finds a period's weak match behind many better ones from other months", async () => {
+    const batch = Array.from({ length: 40 }, (_, i) => ({ title: 'Pottery', content: `Pottery lessons, pottery wheel, pottery glaze number ${i}.`, created_at: '2023-06-20T18:00:00Z' }));
+    expect((await post('/api/v1/nodes/batch', { nodes: batch })).status).toBe(200);
+    const march = await post('/api/v1/nodes', { title: 'Weekend', content: 'Tried a pottery class once; long day.', created_at: '2023-03-14T18:00:00Z' });
+    await t.s.queue.idle();
+    const nodes = await context({ query: 'pottery in March 2023', limit: 5 });
+    expect(nodes[0].id).toBe(march.body.id);
+    expect(nodes[0].reasons).toContain('date_match:March 2023');
+  });
+
   it("keeps the dates a text mentions and counts them in a period, read relative to the note's date", async () => {
     const n = await post('/api/v1/nodes', { title: 'Conference plans', content: 'The summit is in June 2024 in Lisbon. We booked it yesterday.', created_at: '2023-11-10T09:00:00Z' });
     await post('/api/v1/nodes', { title: 'Summit notes', content: 'The summit had good talks.', created_at: '2023-11-12T09:00:00Z' });
