@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { oidcEnv, readOidcConfig, type OidcConfig } from './config-oidc.js';
+import { type FeedbackSettings, parseFeedback } from './search/keyword/feedback.js';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -48,6 +49,17 @@ const envSchema = z.object({
   RHIZOME_PG_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   // Memory the tenants' in-memory vector indexes may hold in one process, in MB (docs/operators.md).
   RHIZOME_INDEX_MEMORY_MB: z.coerce.number().int().min(16).default(512),
+  RHIZOME_SEARCH_FEEDBACK: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      try {
+        return parseFeedback(s);
+      } catch (err) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 /**
@@ -114,6 +126,8 @@ export interface Config {
   readonly limits: RateLimits;
   /** Largest archived copy of a captured page, in bytes (RHIZOME_ARCHIVE_MAX_BYTES; 0: none kept). */
   readonly archiveMaxBytes: number;
+  /** Pseudo-relevance feedback on the keyword side (RHIZOME_SEARCH_FEEDBACK: off, rm3, bo1 or method:docs:terms:weight); null: off, the default (docs/search-quality.md). */
+  readonly searchFeedback: FeedbackSettings | null;
   /** Memory the tenants' in-memory vector indexes may hold in this process (RHIZOME_INDEX_MEMORY_MB); the least recently used are evicted beyond it. */
   readonly indexMemoryBytes: number;
   readonly tuning?: Tuning;
@@ -198,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     archiveMaxBytes: e.RHIZOME_ARCHIVE_MAX_BYTES,
     indexMemoryBytes: e.RHIZOME_INDEX_MEMORY_MB * 1024 * 1024,
+    searchFeedback: e.RHIZOME_SEARCH_FEEDBACK ?? null,
     ...overrides,
   };
   return Object.freeze(config);

@@ -113,6 +113,7 @@ export async function buildContainer(o: ServiceOptions) {
   // The operator's side: operator keys, tenants over the API, /metrics.
   // Ranked keyword queries: one module over the engine's postings (services/nodes/keyword-route.ts).
   const keywordRoute = repos.keywordSource ? new KeywordRoute(repos.search, repos.keywordSource) : null;
+  if (keywordRoute) keywordRoute.feedback = config.searchFeedback ?? null;
   const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => keywordRoute?.ranker.cache.bytes() ?? null });
   indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
   indexEvents.evict = () => metrics.evictions.inc({ index: 'vector' });
