@@ -4,7 +4,6 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { oidcEnv, readOidcConfig, type OidcConfig } from './config-oidc.js';
-import { type FeedbackSettings, parseFeedback } from './search/keyword/feedback.js';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -49,17 +48,11 @@ const envSchema = z.object({
   RHIZOME_PG_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   // Memory the tenants' in-memory vector indexes may hold in one process, in MB (docs/operators.md).
   RHIZOME_INDEX_MEMORY_MB: z.coerce.number().int().min(16).default(512),
+  // off, rm3, bo1 or method:docs:terms:weight (search/keyword/feedback.ts parseFeedback checks the ranges at start-up).
   RHIZOME_SEARCH_FEEDBACK: z
     .string()
-    .optional()
-    .transform((s, ctx) => {
-      try {
-        return parseFeedback(s);
-      } catch (err) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+    .regex(/^\s*(?:|off|none|(?:rm3|bo1)(?::\d+(?::\d+(?::\d*\.?\d+)?)?)?)\s*$/i, 'off, rm3, bo1 or method:docs:terms:weight (e.g. rm3:5:20:0.7)')
+    .optional(),
 });
 
 /**
@@ -127,7 +120,7 @@ export interface Config {
   /** Largest archived copy of a captured page, in bytes (RHIZOME_ARCHIVE_MAX_BYTES; 0: none kept). */
   readonly archiveMaxBytes: number;
   /** Pseudo-relevance feedback on the keyword side (RHIZOME_SEARCH_FEEDBACK: off, rm3, bo1 or method:docs:terms:weight); null: off, the default (docs/search-quality.md). */
-  readonly searchFeedback: FeedbackSettings | null;
+  readonly searchFeedback?: string;
   /** Memory the tenants' in-memory vector indexes may hold in this process (RHIZOME_INDEX_MEMORY_MB); the least recently used are evicted beyond it. */
   readonly indexMemoryBytes: number;
   readonly tuning?: Tuning;
@@ -212,7 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     archiveMaxBytes: e.RHIZOME_ARCHIVE_MAX_BYTES,
     indexMemoryBytes: e.RHIZOME_INDEX_MEMORY_MB * 1024 * 1024,
-    searchFeedback: e.RHIZOME_SEARCH_FEEDBACK ?? null,
+    searchFeedback: e.RHIZOME_SEARCH_FEEDBACK,
     ...overrides,
   };
   return Object.freeze(config);

@@ -9,13 +9,16 @@
 //        term's frequency in the feedback nodes, Pn = its frequency in the tenant / N,
 //        w = tfx·log2((1 + Pn)/Pn) + log2(1 + Pn); the `terms` heaviest, normalised
 // The second pass never adds a node: it re-scores only the first pass's hits, which all
-// hold an original query term (rescore()). The expanded score is read against the
-// original query's attainable maximum, so the absolute keyword score keeps its meaning:
-//   score = α·bm25(q) + (1 − α)·bm25_w(expansion)·max(q)/max_w(expansion)
-// (both parts in [0, max(q)); α = `originalWeight`). Pure; measured in docs/search-quality.md
-// ("Pseudo-relevance feedback"), off by default.
+// hold an original query term (rescore()). The second pass is RM3's interpolated query as
+// Anserini scores it (each term's BM25 times its weight: the original terms 1/|q| each, the
+// expansion's weights summing to 1), multiplied by |q| so it stays in BM25's units and the
+// absolute keyword score (read against the original query's attainable maximum) keeps
+// its meaning:
+//   score = α·bm25(q) + (1 − α)·|q|·Σ_t w_t·bm25(t)          (α = `originalWeight`)
+// A weighted term scores by its own idf, so a common term chosen by feedback weighs
+// little. Bo1 chooses differently and is scored the same way. Pure; measured in
+// docs/search-quality.md ("Pseudo-relevance feedback"), off by default.
 import { stemmer } from 'stemmer';
-import { BM25_K1 } from '../keyword-score.js';
 import { STOPWORDS } from '../text.js';
 import { contribution } from './bm25.js';
 import type { ScoredSeq } from './top-k.js';
@@ -135,13 +138,12 @@ export interface ExpansionPostings {
 /**
  * The first pass's hits scored again with the expansion (see the head of the file), best
  * first (ties: smaller seq). Only these hits: feedback re-orders what the query found and
- * never brings in a node that holds none of its terms. `maxOriginal`: the original query's
- * attainable BM25; `len(seq)`: a node's length.
+ * never brings in a node that holds none of its terms. `queryTerms`: |q|, the query's
+ * phrases; `len(seq)`: a node's length.
  */
-export function rescore(hits: ScoredSeq[], expansion: ExpansionPostings[], originalWeight: number, maxOriginal: number, len: (seq: number) => number, avgdl: number): ScoredSeq[] {
-  const maxExpansion = expansion.reduce((s, e) => s + e.weight * e.idf * (BM25_K1 + 1), 0);
-  if (!(maxExpansion > 0) || !(maxOriginal > 0) || hits.length === 0) return hits;
-  const scale = (1 - originalWeight) * (maxOriginal / maxExpansion);
+export function rescore(hits: ScoredSeq[], expansion: ExpansionPostings[], originalWeight: number, queryTerms: number, len: (seq: number) => number, avgdl: number): ScoredSeq[] {
+  if (expansion.length === 0 || hits.length === 0) return hits;
+  const scale = (1 - originalWeight) * queryTerms;
   const out = hits.map((h) => {
     let e = 0;
     for (const x of expansion) {

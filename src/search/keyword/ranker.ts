@@ -4,7 +4,6 @@
 // memory with FTS5's BM25 (top-k.ts). The engine is only read, never asked to score.
 import { idf } from './bm25.js';
 import { bo1Terms, candidateTerms, type ExpansionPostings, type FeedbackDoc, type FeedbackSettings, rescore, rm3Terms, type WeightedTerm } from './feedback.js';
-import { maxAttainableBm25 } from '../keyword-score.js';
 import { DocLengths } from './lengths.js';
 import { PostingsCache } from './postings-cache.js';
 import { packPostings } from './postings.js';
@@ -94,7 +93,7 @@ export class KeywordRanker {
       if (!v || v.df === 0) continue;
       expansion.push({ weight: c.weight, idf: idf(n, v.df), tf: frequencies(v, want).tf });
     }
-    result.hits = rescore(result.hits, expansion, f.originalWeight, maxAttainableBm25(result.stats.n, result.stats.df), (seq) => t.lengths.get(seq), totalLen / n);
+    result.hits = rescore(result.hits, expansion, f.originalWeight, terms.length, (seq) => t.lengths.get(seq), totalLen / n);
     result.expansion = chosen;
     this.cache.trim(new Set([...terms, ...chosen.map((c) => c.term)]));
   }

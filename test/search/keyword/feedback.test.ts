@@ -1,6 +1,7 @@
 // Pseudo-relevance feedback's pure parts: which terms each method chooses and with what
 // weights, the second pass that re-scores only the first pass's hits, and the setting parser.
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
 import { contribution } from '../../../src/search/keyword/bm25.js';
 import { bo1Terms, candidateTerms, type FeedbackDoc, parseFeedback, rescore, rm3Terms, usableTerm } from '../../../src/search/keyword/feedback.js';
 
@@ -60,19 +61,19 @@ describe('the second pass', () => {
   it('re-scores the first pass hits only: a node holding an expansion term but no query term never enters', () => {
     // Node 9 holds the expansion term (and would top it), but is no first-pass hit.
     const expansion = [{ weight: 1, idf: 2, tf: new Map([[3, 4], [9, 10]]) }];
-    const got = rescore(hits, expansion, 0.5, 10, len, 10);
+    const got = rescore(hits, expansion, 0.5, 2, len, 10);
     expect(got.map((h) => h.seq)).toEqual([3, 1, 2]);
     expect(got.some((h) => h.seq === 9)).toBe(false);
-    // α·bm25 + (1 − α)·e·max(q)/max(e), max(e) = weight·idf·(k1 + 1).
+    // α·bm25 + (1 − α)·|q|·Σ w·bm25(t).
     const e = contribution(2, 4, 10, 10);
-    expect(got[0].score).toBeCloseTo(0.5 * 3 + 0.5 * e * (10 / (2 * 2.2)), 12);
+    expect(got[0].score).toBeCloseTo(0.5 * 3 + 0.5 * 2 * e, 12);
     expect(got[1].score).toBe(2.5);
   });
 
   it('keeps the first pass when there is no expansion, and weight 1 keeps its order', () => {
-    expect(rescore(hits, [], 0.5, 10, len, 10)).toBe(hits);
+    expect(rescore(hits, [], 0.5, 2, len, 10)).toBe(hits);
     const expansion = [{ weight: 1, idf: 2, tf: new Map([[3, 4]]) }];
-    expect(rescore(hits, expansion, 1, 10, len, 10).map((h) => h.seq)).toEqual([1, 2, 3]);
+    expect(rescore(hits, expansion, 1, 2, len, 10).map((h) => h.seq)).toEqual([1, 2, 3]);
   });
 });
 
@@ -83,5 +84,11 @@ describe('the setting', () => {
     expect(parseFeedback('rm3')).toEqual({ method: 'rm3', docs: 10, terms: 10, originalWeight: 0.5 });
     expect(parseFeedback('BO1:5:20:0.7')).toEqual({ method: 'bo1', docs: 5, terms: 20, originalWeight: 0.7 });
     for (const bad of ['rm4', 'rm3:0', 'rm3:5:20:1.5', 'bo1:5:20:0.5:1', 'rm3:x']) expect(() => parseFeedback(bad), bad).toThrow();
+  });
+
+  it('is RHIZOME_SEARCH_FEEDBACK, off unless set, and a malformed one stops the start', () => {
+    expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x' }).searchFeedback)).toBeNull();
+    expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'bo1:5:20:0.7' }).searchFeedback)?.method).toBe('bo1');
+    expect(() => loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'rm4' })).toThrow(/RHIZOME_SEARCH_FEEDBACK/);
   });
 });
