@@ -48,10 +48,10 @@ const envSchema = z.object({
   RHIZOME_PG_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   // Memory the tenants' in-memory vector indexes may hold in one process, in MB (docs/operators.md).
   RHIZOME_INDEX_MEMORY_MB: z.coerce.number().int().min(16).default(512),
-  // off, rm3, bo1 or method:docs:terms:weight (search/keyword/feedback.ts parseFeedback checks the ranges at start-up).
+  // off, rm3, bo1 or method:docs:terms:weight[:minTerms] (search/keyword/feedback.ts parseFeedback checks the ranges at start-up).
   RHIZOME_SEARCH_FEEDBACK: z
     .string()
-    .regex(/^\s*(?:|off|none|(?:rm3|bo1)(?::\d+(?::\d+(?::\d*\.?\d+)?)?)?)\s*$/i, 'off, rm3, bo1 or method:docs:terms:weight (e.g. rm3:5:20:0.7)')
+    .regex(/^\s*(?:|off|none|(?:rm3|bo1)(?::\d+(?::\d+(?::\d*\.?\d+(?::\d+)?)?)?)?)\s*$/i, 'off, rm3, bo1 or method:docs:terms:weight[:minTerms] (e.g. rm3:10:20:0.7:12)')
     .optional(),
 });
 
@@ -119,7 +119,7 @@ export interface Config {
   readonly limits: RateLimits;
   /** Largest archived copy of a captured page, in bytes (RHIZOME_ARCHIVE_MAX_BYTES; 0: none kept). */
   readonly archiveMaxBytes: number;
-  /** Pseudo-relevance feedback on the keyword side (RHIZOME_SEARCH_FEEDBACK: off, rm3, bo1 or method:docs:terms:weight); null: off, the default (docs/search-quality.md). */
+  /** Pseudo-relevance feedback on the keyword side (RHIZOME_SEARCH_FEEDBACK: off, rm3, bo1 or method:docs:terms:weight[:minTerms]); unset: off, the default (docs/search-quality.md). */
   readonly searchFeedback?: string;
   /** Memory the tenants' in-memory vector indexes may hold in this process (RHIZOME_INDEX_MEMORY_MB); the least recently used are evicted beyond it. */
   readonly indexMemoryBytes: number;

@@ -33,11 +33,13 @@ export interface FeedbackSettings {
   terms: number;
   /** α: the original query's share of the second pass's score. */
   originalWeight: number;
+  /** Only queries of at least this many terms (content words) get feedback; 0: all. */
+  minTerms: number;
 }
 
 export const FEEDBACK_DEFAULTS: Record<FeedbackMethod, FeedbackSettings> = {
-  rm3: { method: 'rm3', docs: 10, terms: 10, originalWeight: 0.5 },
-  bo1: { method: 'bo1', docs: 3, terms: 10, originalWeight: 0.5 },
+  rm3: { method: 'rm3', docs: 10, terms: 10, originalWeight: 0.5, minTerms: 0 },
+  bo1: { method: 'bo1', docs: 3, terms: 10, originalWeight: 0.5, minTerms: 0 },
 };
 
 /** Candidate terms read for Bo1's tenant statistics, most frequent in the feedback nodes first (bounds one query's reads). */
@@ -45,27 +47,30 @@ export const MAX_CANDIDATES = 300;
 
 /**
  * A setting as written in configuration: `off` (or empty), `rm3`, `bo1`, or
- * `method:docs:terms:originalWeight` (e.g. `rm3:5:20:0.6`); null: off. Throws on anything else.
+ * `method:docs:terms:originalWeight[:minTerms]` (e.g. `rm3:5:20:0.6`, `rm3:10:20:0.7:12`);
+ * null: off. Throws on anything else.
  */
 export function parseFeedback(text: string | undefined): FeedbackSettings | null {
   const s = (text ?? '').trim().toLowerCase();
   if (s === '' || s === 'off' || s === 'none') return null;
-  const [method, docs, terms, weight, ...rest] = s.split(':');
-  if ((method !== 'rm3' && method !== 'bo1') || rest.length) throw new Error(`feedback: expected off, rm3, bo1 or method:docs:terms:weight, got "${text}"`);
+  const [method, docs, terms, weight, minTerms, ...rest] = s.split(':');
+  if ((method !== 'rm3' && method !== 'bo1') || rest.length) throw new Error(`feedback: expected off, rm3, bo1 or method:docs:terms:weight[:minTerms], got "${text}"`);
   const d = FEEDBACK_DEFAULTS[method];
   const out: FeedbackSettings = {
     method,
     docs: docs === undefined ? d.docs : Number(docs),
     terms: terms === undefined ? d.terms : Number(terms),
     originalWeight: weight === undefined ? d.originalWeight : Number(weight),
+    minTerms: minTerms === undefined ? d.minTerms : Number(minTerms),
   };
   if (!Number.isInteger(out.docs) || out.docs < 1 || out.docs > 100) throw new Error(`feedback: docs must be 1–100, got "${docs}"`);
   if (!Number.isInteger(out.terms) || out.terms < 1 || out.terms > 100) throw new Error(`feedback: terms must be 1–100, got "${terms}"`);
   if (!(out.originalWeight >= 0 && out.originalWeight <= 1)) throw new Error(`feedback: weight must be 0–1, got "${weight}"`);
+  if (!Number.isInteger(out.minTerms) || out.minTerms < 0 || out.minTerms > 64) throw new Error(`feedback: minTerms must be 0–64, got "${minTerms}"`);
   return out;
 }
 
-export const formatFeedback = (f: FeedbackSettings) => `${f.method}:${f.docs}:${f.terms}:${f.originalWeight}`;
+export const formatFeedback = (f: FeedbackSettings) => `${f.method}:${f.docs}:${f.terms}:${f.originalWeight}${f.minTerms ? `:${f.minTerms}` : ''}`;
 
 /** One feedback node: its first-pass score and its terms (the engine's indexed form) with their column-weighted frequency. */
 export interface FeedbackDoc {

@@ -62,7 +62,7 @@ export class KeywordRanker {
       const phrases: WalkPhrase[] = [];
       for (const v of views) if (v && v.df > 0) phrases.push({ view: v, idf: idf(n, v.df) });
       Object.assign(result, this.walk.top(phrases, t.lengths, avgdl, k));
-      if (feedback && result.hits.length > 1) await this.feedback(tenantId, t, terms, result, feedback);
+      if (feedback && terms.length >= feedback.minTerms && result.hits.length > 1) await this.feedback(tenantId, t, terms, result, feedback);
     }
     this.cache.trim(new Set(terms));
     return result;

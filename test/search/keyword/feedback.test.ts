@@ -81,14 +81,15 @@ describe('the setting', () => {
   it('reads off, a method, or method:docs:terms:weight, and refuses anything else', () => {
     expect(parseFeedback(undefined)).toBeNull();
     expect(parseFeedback('off')).toBeNull();
-    expect(parseFeedback('rm3')).toEqual({ method: 'rm3', docs: 10, terms: 10, originalWeight: 0.5 });
-    expect(parseFeedback('BO1:5:20:0.7')).toEqual({ method: 'bo1', docs: 5, terms: 20, originalWeight: 0.7 });
-    for (const bad of ['rm4', 'rm3:0', 'rm3:5:20:1.5', 'bo1:5:20:0.5:1', 'rm3:x']) expect(() => parseFeedback(bad), bad).toThrow();
+    expect(parseFeedback('rm3')).toEqual({ method: 'rm3', docs: 10, terms: 10, originalWeight: 0.5, minTerms: 0 });
+    expect(parseFeedback('BO1:5:20:0.7')).toEqual({ method: 'bo1', docs: 5, terms: 20, originalWeight: 0.7, minTerms: 0 });
+    for (const bad of ['rm4', 'rm3:0', 'rm3:5:20:1.5', 'bo1:5:20:0.5:1.5', 'bo1:5:20:0.5:1:2', 'rm3:x']) expect(() => parseFeedback(bad), bad).toThrow();
   });
 
   it('is RHIZOME_SEARCH_FEEDBACK, off unless set, and a malformed one stops the start', () => {
     expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x' }).searchFeedback)).toBeNull();
     expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'bo1:5:20:0.7' }).searchFeedback)?.method).toBe('bo1');
+    expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'rm3:10:20:0.7:12' }).searchFeedback)?.minTerms).toBe(12);
     expect(() => loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'rm4' })).toThrow(/RHIZOME_SEARCH_FEEDBACK/);
   });
 });

@@ -243,7 +243,7 @@ describe('pseudo-relevance feedback on the kept postings', () => {
       const e = build();
       const ranker = new KeywordRanker(e);
       const plain = await ranker.top('t', ['graph'], 100);
-      const f = { method, docs: 5, terms: 5, originalWeight: 0.5 };
+      const f = { method, docs: 5, terms: 5, originalWeight: 0.5, minTerms: 0 };
       const fed = await ranker.top('t', ['graph'], 100, f);
       expect(fed.expansion?.map((x) => x.term)).toEqual(expect.arrayContaining(['vertex', 'edg']));
       // Same members (every one holds "graph"), a different order; total and stats unchanged.
@@ -259,11 +259,15 @@ describe('pseudo-relevance feedback on the kept postings', () => {
     });
   }
 
-  it('off, or nothing to learn from, is the first pass exactly', async () => {
+  it('off, nothing to learn from, or a query shorter than minTerms is the first pass exactly', async () => {
     const e = build();
     const ranker = new KeywordRanker(e);
     const plain = await ranker.top('t', ['other'], 100);
     expect(await ranker.top('t', ['other'], 100, null)).toEqual(plain);
-    expect((await ranker.top('t', ['nothing'], 100, { method: 'rm3', docs: 5, terms: 5, originalWeight: 0.5 })).hits).toEqual([]);
+    expect((await ranker.top('t', ['nothing'], 100, { method: 'rm3', docs: 5, terms: 5, originalWeight: 0.5, minTerms: 0 })).hits).toEqual([]);
+    // A query shorter than minTerms: the first pass as it is.
+    const graph = await ranker.top('t', ['graph'], 100);
+    expect(await ranker.top('t', ['graph'], 100, { method: 'rm3', docs: 5, terms: 5, originalWeight: 0.5, minTerms: 2 })).toEqual(graph);
+    expect((await ranker.top('t', ['graph', 'graph'], 100, { method: 'rm3', docs: 5, terms: 5, originalWeight: 0.5, minTerms: 2 })).expansion).toBeDefined();
   });
 });
