@@ -26,7 +26,7 @@ import { wire } from '../../src/wiring.js';
 import type { Collection } from './collection.js';
 import { mean, recallAt } from './metrics.js';
 import { FEEDBACK_DEFAULTS, type FeedbackSettings, formatFeedback } from '../../src/search/keyword/feedback.js';
-import { type FeedbackScore, feedbackSweep } from './search-eval.js';
+import { type FeedbackScore, feedbackSweep, pairedDiff } from './search-eval.js';
 
 interface Turn { id: string; speaker: string; text: string }
 interface Conversation { id: string; speakers: string[]; sessions: { date: string; turns: Turn[] }[] }
@@ -154,7 +154,10 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
     const halfOf = (xs: number[]): [number, number] => [r4(mean(xs.filter((_, i) => i % 2 === 1))), r4(mean(xs.filter((_, i) => i % 2 === 0)))];
     const halves = { keyword: [r4(mean(per.keyword)), ...halfOf(per.keyword)], hybrid: [r4(mean(per.hybrid)), ...halfOf(per.hybrid)] } as MemoryResult['halves'];
     const feedback = Object.fromEntries(
-      [...perSetting].map(([k, v]) => [k, { keyword: r4(mean(v.keyword)), hybrid: r4(mean(v.hybrid)), keyword_halves: halfOf(v.keyword), hybrid_halves: halfOf(v.hybrid) }]),
+      [...perSetting].map(([k, v]) => [
+        k,
+        { keyword: r4(mean(v.keyword)), hybrid: r4(mean(v.hybrid)), keyword_halves: halfOf(v.keyword), hybrid_halves: halfOf(v.hybrid), keyword_diff: pairedDiff(v.keyword, per.keyword), hybrid_diff: pairedDiff(v.hybrid, per.hybrid) },
+      ]),
     );
     return {
       halves,

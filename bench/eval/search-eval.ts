@@ -48,6 +48,17 @@ export interface FeedbackScore {
   hybrid: number;
   keyword_halves: [number, number];
   hybrid_halves: [number, number];
+  /** Mean per-query difference from the same mode without feedback, and its standard error (paired). */
+  keyword_diff: [number, number];
+  hybrid_diff: [number, number];
+}
+
+/** Mean of the per-query differences a − b and its standard error. */
+export function pairedDiff(a: number[], b: number[]): [number, number] {
+  const d = a.map((x, i) => x - b[i]);
+  const m = mean(d);
+  const sd = Math.sqrt(d.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, d.length - 1));
+  return [Math.round(m * 1e4) / 1e4, Math.round((sd / Math.sqrt(Math.max(1, d.length))) * 1e4) / 1e4];
 }
 
 export interface ModeScore {
@@ -226,7 +237,17 @@ export async function evaluateSearch(
       Object.fromEntries(EVAL_MODES.map((m) => [m, r4(mean(perQuery[m].filter((_, i) => i % 2 === (odd ? 1 : 0)).map((x) => x.ndcg)))])) as Record<EvalMode, number>;
     const halfOf = (xs: number[]): [number, number] => [r4(mean(xs.filter((_, i) => i % 2 === 1))), r4(mean(xs.filter((_, i) => i % 2 === 0)))];
     const feedback = Object.fromEntries(
-      [...perSetting].map(([k, v]) => [k, { keyword: r4(mean(v.keyword)), hybrid: r4(mean(v.hybrid)), keyword_halves: halfOf(v.keyword), hybrid_halves: halfOf(v.hybrid) }]),
+      [...perSetting].map(([k, v]) => [
+        k,
+        {
+          keyword: r4(mean(v.keyword)),
+          hybrid: r4(mean(v.hybrid)),
+          keyword_halves: halfOf(v.keyword),
+          hybrid_halves: halfOf(v.hybrid),
+          keyword_diff: pairedDiff(v.keyword, perQuery.keyword.map((x) => x.ndcg)),
+          hybrid_diff: pairedDiff(v.hybrid, perQuery.hybrid.map((x) => x.ndcg)),
+        },
+      ]),
     );
     return {
       feedback,
@@ -285,12 +306,16 @@ export function formatTable(r: CollectionResult): string {
     ...(Object.keys(r.feedback).length
       ? [
           `pseudo-relevance feedback (nDCG@10; without: keyword ${r.modes.keyword.ndcg10.toFixed(4)} (${r.halves.odd.keyword.toFixed(4)} / ${r.halves.even.keyword.toFixed(4)}), hybrid ${r.modes.hybrid.ndcg10.toFixed(4)} (${r.halves.odd.hybrid.toFixed(4)} / ${r.halves.even.hybrid.toFixed(4)})):`,
-          `| setting | keyword | odd / even | hybrid | odd / even |`,
-          `|---|---|---|---|---|`,
-          ...Object.entries(r.feedback).map(([k, f]) => `| ${k} | ${f.keyword.toFixed(4)} | ${f.keyword_halves[0].toFixed(4)} / ${f.keyword_halves[1].toFixed(4)} | ${f.hybrid.toFixed(4)} | ${f.hybrid_halves[0].toFixed(4)} / ${f.hybrid_halves[1].toFixed(4)} |`),
+          `| setting | keyword | odd / even | difference ± s.e. | hybrid | odd / even | difference ± s.e. |`,
+          `|---|---|---|---|---|---|---|`,
+          ...Object.entries(r.feedback).map(
+            ([k, f]) =>
+              `| ${k} | ${f.keyword.toFixed(4)} | ${f.keyword_halves[0].toFixed(4)} / ${f.keyword_halves[1].toFixed(4)} | ${sign(f.keyword_diff[0])} ± ${f.keyword_diff[1].toFixed(4)} | ${f.hybrid.toFixed(4)} | ${f.hybrid_halves[0].toFixed(4)} / ${f.hybrid_halves[1].toFixed(4)} | ${sign(f.hybrid_diff[0])} ± ${f.hybrid_diff[1].toFixed(4)} |`,
+          ),
         ]
       : []),
   ].join('\n');
 }
 
+const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
