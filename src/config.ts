@@ -119,7 +119,7 @@ export interface Config {
   readonly limits: RateLimits;
   /** Largest archived copy of a captured page, in bytes (RHIZOME_ARCHIVE_MAX_BYTES; 0: none kept). */
   readonly archiveMaxBytes: number;
-  /** Pseudo-relevance feedback on the keyword side (RHIZOME_SEARCH_FEEDBACK: off, rm3, bo1 or method:docs:terms:weight[:minTerms]); unset: off, the default (docs/search-quality.md). */
+  /** Pseudo-relevance feedback on the keyword side (RHIZOME_SEARCH_FEEDBACK: off, rm3, bo1 or method:docs:terms:weight[:minTerms]); unset: FEEDBACK_SERVED, RM3 for queries of 15+ content words (docs/search-quality.md). */
   readonly searchFeedback?: string;
   /** Memory the tenants' in-memory vector indexes may hold in this process (RHIZOME_INDEX_MEMORY_MB); the least recently used are evicted beyond it. */
   readonly indexMemoryBytes: number;

@@ -48,7 +48,7 @@ export interface MemoryResult {
   /** Out-of-domain queries asked of every conversation: share with no semantic-only hit (hybrid), and empty semantic mode. */
   abstention: { queries_from: string; queries: number; hybrid_no_semantic_only: number; semantic_empty: number };
   ingest_seconds: number;
-  /** recall@10 without feedback, all and odd / even questions, beside `feedback`. */
+  /** recall@10 as served, all and odd / even questions, beside `feedback`. */
   halves: Record<'keyword' | 'hybrid', [number, number, number]>;
   /** Per feedback setting (method:docs:terms:weight): recall@10 (FeedbackScore's fields hold recall here). */
   feedback: Record<string, FeedbackScore>;
@@ -89,15 +89,16 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
     const cats: Record<string, Record<MemoryRoute, number[]>> = {};
     let semanticEmpty = 0;
     const route = s.keywordRoute!;
+    const served = route.feedback;
     const sweep = feedbackSweep();
     const perSetting = new Map(sweep.map((f) => [formatFeedback(f), { keyword: [] as number[], hybrid: [] as number[] }]));
-    const fed = async (f: FeedbackSettings, tenantId: string, text: string) => {
+    const fed = async (f: FeedbackSettings | null, tenantId: string, text: string) => {
       route.feedback = f;
       try {
         const run = async (mode: 'keyword' | 'hybrid') => (await s.search.search(tenantId, { query: text, mode, page: 1, per_page: 10 })).data.map((n) => n.id);
         return { keyword: await run('keyword'), hybrid: await run('hybrid') };
       } finally {
-        route.feedback = null;
+        route.feedback = served;
       }
     };
     const turnsOf = (ids: string[]) => ids.map((id) => turnOf.get(id) ?? id);
@@ -197,7 +198,7 @@ export function formatMemoryTable(r: MemoryResult): string {
     `abstention: ${r.abstention.queries} ${r.abstention.queries_from} queries: no semantic-only hit ${(r.abstention.hybrid_no_semantic_only * 100).toFixed(1)}%, semantic mode empty ${(r.abstention.semantic_empty * 100).toFixed(1)}%`,
     ...(Object.keys(r.feedback).length
       ? [
-          `pseudo-relevance feedback (recall@10; without: keyword ${r.halves.keyword[0].toFixed(4)} (${r.halves.keyword[1].toFixed(4)} / ${r.halves.keyword[2].toFixed(4)}), hybrid ${r.halves.hybrid[0].toFixed(4)} (${r.halves.hybrid[1].toFixed(4)} / ${r.halves.hybrid[2].toFixed(4)})):`,
+          `pseudo-relevance feedback (recall@10; as served: keyword ${r.halves.keyword[0].toFixed(4)} (${r.halves.keyword[1].toFixed(4)} / ${r.halves.keyword[2].toFixed(4)}), hybrid ${r.halves.hybrid[0].toFixed(4)} (${r.halves.hybrid[1].toFixed(4)} / ${r.halves.hybrid[2].toFixed(4)})):`,
           `| setting | keyword | odd / even | hybrid | odd / even |`,
           `|---|---|---|---|---|`,
           ...Object.entries(r.feedback).map(([k, f]) => `| ${k} | ${f.keyword.toFixed(4)} | ${f.keyword_halves[0].toFixed(4)} / ${f.keyword_halves[1].toFixed(4)} | ${f.hybrid.toFixed(4)} | ${f.hybrid_halves[0].toFixed(4)} / ${f.hybrid_halves[1].toFixed(4)} |`),

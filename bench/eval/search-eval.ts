@@ -10,7 +10,8 @@
 //   keyword_rm3 / hybrid_rm3 / keyword_bo1 / hybrid_bo1   the same with pseudo-relevance feedback
 //           on the keyword side (search/keyword/feedback.ts, FEEDBACK_DEFAULTS); and every
 //           setting of RHIZOME_EVAL_FEEDBACK (comma-separated, e.g. rm3:5:20:0.7; FEEDBACK_SWEEP
-//           unless set), keyword and hybrid, in the `feedback` table
+//           unless set; `off` for none), keyword and hybrid, in the `feedback` table; keyword
+//           and hybrid above are as served (FEEDBACK_SERVED: RM3 for 15+ content words)
 // Then abstention: other collections' queries are asked against this one (they are about
 // something else), counting how many get no hit drawn in by meaning alone.
 import { SqliteStore } from '../../src/db/store/sqlite-store.js';
@@ -37,9 +38,9 @@ export type EvalMode = (typeof EVAL_MODES)[number];
 /** Feedback settings compared in one run: fbDocs 3/5/10 × fbTerms 10/20 × original weight 0.5/0.7, both methods. */
 export const FEEDBACK_SWEEP: string[] = ['rm3', 'bo1'].flatMap((m) => [3, 5, 10].flatMap((d) => [10, 20].flatMap((t) => [0.5, 0.7].map((w) => `${m}:${d}:${t}:${w}`))));
 
-/** The feedback settings this run compares (RHIZOME_EVAL_FEEDBACK, else FEEDBACK_SWEEP). */
-export function feedbackSweep(env = process.env.RHIZOME_EVAL_FEEDBACK): FeedbackSettings[] {
-  return (env ?? FEEDBACK_SWEEP.join(',')).split(',').filter((x) => x.trim()).map((x) => parseFeedback(x)!).filter(Boolean);
+/** The feedback settings this run compares (RHIZOME_EVAL_FEEDBACK, else `off` and FEEDBACK_SWEEP; `off`: none, against what is served). */
+export function feedbackSweep(env = process.env.RHIZOME_EVAL_FEEDBACK): (FeedbackSettings | null)[] {
+  return (env ?? ['off', ...FEEDBACK_SWEEP].join(',')).split(',').filter((x) => x.trim()).map((x) => parseFeedback(x));
 }
 
 /** One feedback setting's keyword and hybrid nDCG@10 (all, odd and even queries). */
@@ -48,7 +49,7 @@ export interface FeedbackScore {
   hybrid: number;
   keyword_halves: [number, number];
   hybrid_halves: [number, number];
-  /** Mean per-query difference from the same mode without feedback, and its standard error (paired). */
+  /** Mean per-query difference from the same mode as served, and its standard error (paired). */
   keyword_diff: [number, number];
   hybrid_diff: [number, number];
 }
@@ -139,10 +140,11 @@ export async function evaluateSearch(
     const docs = (ids: string[]) => ids.map((id) => docOf.get(id) ?? id);
     let inDomainAbstained = 0;
     const route = s.keywordRoute!;
+    const served = route.feedback;
     const sweep = feedbackSweep();
     const perSetting = new Map(sweep.map((f) => [formatFeedback(f), { keyword: [] as number[], hybrid: [] as number[] }]));
     /** Keyword (page of 100) and hybrid rankings with this feedback setting. */
-    const withFeedback = async (f: FeedbackSettings, text: string) => {
+    const withFeedback = async (f: FeedbackSettings | null, text: string) => {
       route.feedback = f;
       try {
         const keyword = (await s.search.search(tenantId, { query: text, mode: 'keyword', page: 1, per_page: 100 })).data.map((n) => n.id);
@@ -151,7 +153,7 @@ export async function evaluateSearch(
           .map((h) => idOfSeq.get(h.seq)!);
         return { keyword, hybrid };
       } finally {
-        route.feedback = null;
+        route.feedback = served;
       }
     };
     for (const q of c.queries) {
@@ -305,7 +307,7 @@ export function formatTable(r: CollectionResult): string {
     `  own queries with no semantic-only hit: ${pct(r.in_domain_no_semantic_only)}`,
     ...(Object.keys(r.feedback).length
       ? [
-          `pseudo-relevance feedback (nDCG@10; without: keyword ${r.modes.keyword.ndcg10.toFixed(4)} (${r.halves.odd.keyword.toFixed(4)} / ${r.halves.even.keyword.toFixed(4)}), hybrid ${r.modes.hybrid.ndcg10.toFixed(4)} (${r.halves.odd.hybrid.toFixed(4)} / ${r.halves.even.hybrid.toFixed(4)})):`,
+          `pseudo-relevance feedback (nDCG@10; as served: keyword ${r.modes.keyword.ndcg10.toFixed(4)} (${r.halves.odd.keyword.toFixed(4)} / ${r.halves.even.keyword.toFixed(4)}), hybrid ${r.modes.hybrid.ndcg10.toFixed(4)} (${r.halves.odd.hybrid.toFixed(4)} / ${r.halves.even.hybrid.toFixed(4)})):`,
           `| setting | keyword | odd / even | difference ± s.e. | hybrid | odd / even | difference ± s.e. |`,
           `|---|---|---|---|---|---|---|`,
           ...Object.entries(r.feedback).map(

@@ -17,7 +17,8 @@
 //   score = α·bm25(q) + (1 − α)·|q|·Σ_t w_t·bm25(t)          (α = `originalWeight`)
 // A weighted term scores by its own idf, so a common term chosen by feedback weighs
 // little. Bo1 chooses differently and is scored the same way. Pure; measured in
-// docs/search-quality.md ("Pseudo-relevance feedback"), off by default.
+// docs/search-quality.md ("Pseudo-relevance feedback"): served for long queries only
+// (FEEDBACK_SERVED), as it lowered every lab collection's short queries.
 import { stemmer } from 'stemmer';
 import { STOPWORDS } from '../text.js';
 import { contribution } from './bm25.js';
@@ -41,6 +42,14 @@ export const FEEDBACK_DEFAULTS: Record<FeedbackMethod, FeedbackSettings> = {
   rm3: { method: 'rm3', docs: 10, terms: 10, originalWeight: 0.5, minTerms: 0 },
   bo1: { method: 'bo1', docs: 3, terms: 10, originalWeight: 0.5, minTerms: 0 },
 };
+
+/**
+ * What is served unless RHIZOME_SEARCH_FEEDBACK says otherwise: RM3 from the best 10, 20
+ * terms, the original query weighing 0.7, for queries of 15 content words or more (a
+ * paragraph describing a need, as CISI's; no question of the lab collections is that long).
+ * Measured in docs/search-quality.md ("Pseudo-relevance feedback").
+ */
+export const FEEDBACK_SERVED = 'rm3:10:20:0.7:15';
 
 /** Candidate terms read for Bo1's tenant statistics, most frequent in the feedback nodes first (bounds one query's reads). */
 export const MAX_CANDIDATES = 300;
@@ -70,7 +79,8 @@ export function parseFeedback(text: string | undefined): FeedbackSettings | null
   return out;
 }
 
-export const formatFeedback = (f: FeedbackSettings) => `${f.method}:${f.docs}:${f.terms}:${f.originalWeight}${f.minTerms ? `:${f.minTerms}` : ''}`;
+export const formatFeedback = (f: FeedbackSettings | null) => (f === null ? 'off' : formatSetting(f));
+const formatSetting = (f: FeedbackSettings) => `${f.method}:${f.docs}:${f.terms}:${f.originalWeight}${f.minTerms ? `:${f.minTerms}` : ''}`;
 
 /** One feedback node: its first-pass score and its terms (the engine's indexed form) with their column-weighted frequency. */
 export interface FeedbackDoc {

@@ -17,7 +17,7 @@ export class KeywordRoute implements KeywordSearch {
   readonly ranker: KeywordRanker;
   /** false: every query is scored by the engine (the route before the module; the bench and the lab compare both). */
   useModule = true;
-  /** Pseudo-relevance feedback on the module's route (config search.feedback; null: off, the default — docs/search-quality.md). */
+  /** Pseudo-relevance feedback on the module's route (RHIZOME_SEARCH_FEEDBACK, else FEEDBACK_SERVED; null: off — docs/search-quality.md). */
   feedback: FeedbackSettings | null = null;
 
   constructor(

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { contribution } from '../../../src/search/keyword/bm25.js';
-import { bo1Terms, candidateTerms, type FeedbackDoc, parseFeedback, rescore, rm3Terms, usableTerm } from '../../../src/search/keyword/feedback.js';
+import { bo1Terms, candidateTerms, FEEDBACK_SERVED, type FeedbackDoc, parseFeedback, rescore, rm3Terms, usableTerm } from '../../../src/search/keyword/feedback.js';
 
 const doc = (score: number, tf: Record<string, number>): FeedbackDoc => ({ score, tf: new Map(Object.entries(tf)) });
 
@@ -86,8 +86,10 @@ describe('the setting', () => {
     for (const bad of ['rm4', 'rm3:0', 'rm3:5:20:1.5', 'bo1:5:20:0.5:1.5', 'bo1:5:20:0.5:1:2', 'rm3:x']) expect(() => parseFeedback(bad), bad).toThrow();
   });
 
-  it('is RHIZOME_SEARCH_FEEDBACK, off unless set, and a malformed one stops the start', () => {
-    expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x' }).searchFeedback)).toBeNull();
+  it('is RHIZOME_SEARCH_FEEDBACK (unset: the served RM3 for long queries; off: none), and a malformed one stops the start', () => {
+    expect(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x' }).searchFeedback).toBeUndefined();
+    expect(parseFeedback(FEEDBACK_SERVED)).toEqual({ method: 'rm3', docs: 10, terms: 20, originalWeight: 0.7, minTerms: 15 });
+    expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'off' }).searchFeedback)).toBeNull();
     expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'bo1:5:20:0.7' }).searchFeedback)?.method).toBe('bo1');
     expect(parseFeedback(loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'rm3:10:20:0.7:12' }).searchFeedback)?.minTerms).toBe(12);
     expect(() => loadConfig({ RHIZOME_DATA_DIR: '/tmp/x', RHIZOME_SEARCH_FEEDBACK: 'rm4' })).toThrow(/RHIZOME_SEARCH_FEEDBACK/);
