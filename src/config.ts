@@ -48,6 +48,11 @@ const envSchema = z.object({
   RHIZOME_PG_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   // Memory the tenants' in-memory vector indexes may hold in one process, in MB (docs/operators.md).
   RHIZOME_INDEX_MEMORY_MB: z.coerce.number().int().min(16).default(512),
+  // off, rm3, bo1 or method:docs:terms:weight[:minTerms] (search/keyword/feedback.ts parseFeedback checks the ranges at start-up).
+  RHIZOME_SEARCH_FEEDBACK: z
+    .string()
+    .regex(/^\s*(?:|off|none|(?:rm3|bo1)(?::\d+(?::\d+(?::\d*\.?\d+(?::\d+)?)?)?)?)\s*$/i, 'off, rm3, bo1 or method:docs:terms:weight[:minTerms] (e.g. rm3:10:20:0.7:12)')
+    .optional(),
 });
 
 /**
@@ -114,6 +119,8 @@ export interface Config {
   readonly limits: RateLimits;
   /** Largest archived copy of a captured page, in bytes (RHIZOME_ARCHIVE_MAX_BYTES; 0: none kept). */
   readonly archiveMaxBytes: number;
+  /** Pseudo-relevance feedback on the keyword side (RHIZOME_SEARCH_FEEDBACK: off, rm3, bo1 or method:docs:terms:weight[:minTerms]); unset: FEEDBACK_SERVED, RM3 for queries of 15+ content words (docs/search-quality.md). */
+  readonly searchFeedback?: string;
   /** Memory the tenants' in-memory vector indexes may hold in this process (RHIZOME_INDEX_MEMORY_MB); the least recently used are evicted beyond it. */
   readonly indexMemoryBytes: number;
   readonly tuning?: Tuning;
@@ -198,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     archiveMaxBytes: e.RHIZOME_ARCHIVE_MAX_BYTES,
     indexMemoryBytes: e.RHIZOME_INDEX_MEMORY_MB * 1024 * 1024,
+    searchFeedback: e.RHIZOME_SEARCH_FEEDBACK,
     ...overrides,
   };
   return Object.freeze(config);

@@ -30,6 +30,7 @@ import { ImportsService } from './services/interop/imports.service.js';
 import { NodesService } from './services/nodes/nodes.service.js';
 import { KeywordWarmer } from './services/nodes/keyword-warmer.js';
 import { KeywordRoute } from './services/nodes/keyword-route.js';
+import { FEEDBACK_SERVED, parseFeedback } from './search/keyword/feedback.js';
 import { SearchService } from './services/nodes/search.service.js';
 import { SemanticGates } from './services/nodes/semantic-gates.js';
 import { TagsService } from './services/tags/tags.service.js';
@@ -113,6 +114,7 @@ export async function buildContainer(o: ServiceOptions) {
   // The operator's side: operator keys, tenants over the API, /metrics.
   // Ranked keyword queries: one module over the engine's postings (services/nodes/keyword-route.ts).
   const keywordRoute = repos.keywordSource ? new KeywordRoute(repos.search, repos.keywordSource) : null;
+  if (keywordRoute) keywordRoute.feedback = parseFeedback(config.searchFeedback ?? FEEDBACK_SERVED);
   const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => keywordRoute?.ranker.cache.bytes() ?? null });
   indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
   indexEvents.evict = () => metrics.evictions.inc({ index: 'vector' });

@@ -5,6 +5,9 @@
 //   cosine    the model's plain cosine over every turn, no threshold
 //   keyword / semantic / hybrid   GET /nodes as served
 //   context   POST /context with the question as its query
+//   keyword_rm3 / hybrid_rm3 / keyword_bo1 / hybrid_bo1   keyword and hybrid with pseudo-relevance
+//             feedback (FEEDBACK_DEFAULTS); and each setting of the sweep (search-eval.ts
+//             feedbackSweep) in `feedback`, with odd / even question halves
 // scoring recall@10: the share of a question's evidence turns in the first 10.
 // Then abstention: another collection's queries (about something else) are asked of each
 // conversation, counting how many get no hit drawn in by meaning alone.
@@ -22,12 +25,14 @@ import { HYBRID_POOL, rankSides } from '../../src/services/nodes/search.service.
 import { wire } from '../../src/wiring.js';
 import type { Collection } from './collection.js';
 import { mean, recallAt } from './metrics.js';
+import { FEEDBACK_DEFAULTS, type FeedbackSettings, formatFeedback } from '../../src/search/keyword/feedback.js';
+import { type FeedbackScore, feedbackSweep, pairedDiff } from './search-eval.js';
 
 interface Turn { id: string; speaker: string; text: string }
 interface Conversation { id: string; speakers: string[]; sessions: { date: string; turns: Turn[] }[] }
 interface Question { id: string; conversation: string; text: string; evidence: string[]; category: string }
 
-export const MEMORY_ROUTES = ['bm25', 'cosine', 'keyword', 'semantic', 'hybrid', 'context'] as const;
+export const MEMORY_ROUTES = ['bm25', 'cosine', 'keyword', 'semantic', 'hybrid', 'context', 'keyword_rm3', 'hybrid_rm3', 'keyword_bo1', 'hybrid_bo1'] as const;
 export type MemoryRoute = (typeof MEMORY_ROUTES)[number];
 
 export interface MemoryResult {
@@ -43,6 +48,10 @@ export interface MemoryResult {
   /** Out-of-domain queries asked of every conversation: share with no semantic-only hit (hybrid), and empty semantic mode. */
   abstention: { queries_from: string; queries: number; hybrid_no_semantic_only: number; semantic_empty: number };
   ingest_seconds: number;
+  /** recall@10 as served, all and odd / even questions, beside `feedback`. */
+  halves: Record<'keyword' | 'hybrid', [number, number, number]>;
+  /** Per feedback setting (method:docs:terms:weight): recall@10 (FeedbackScore's fields hold recall here). */
+  feedback: Record<string, FeedbackScore>;
 }
 
 export function loadConversations(dir: string): { name: string; conversations: Conversation[]; questions: Question[] } {
@@ -79,6 +88,19 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
     const per: Record<MemoryRoute, number[]> = Object.fromEntries(MEMORY_ROUTES.map((r) => [r, []])) as never;
     const cats: Record<string, Record<MemoryRoute, number[]>> = {};
     let semanticEmpty = 0;
+    const route = s.keywordRoute!;
+    const served = route.feedback;
+    const sweep = feedbackSweep();
+    const perSetting = new Map(sweep.map((f) => [formatFeedback(f), { keyword: [] as number[], hybrid: [] as number[] }]));
+    const fed = async (f: FeedbackSettings | null, tenantId: string, text: string) => {
+      route.feedback = f;
+      try {
+        const run = async (mode: 'keyword' | 'hybrid') => (await s.search.search(tenantId, { query: text, mode, page: 1, per_page: 10 })).data.map((n) => n.id);
+        return { keyword: await run('keyword'), hybrid: await run('hybrid') };
+      } finally {
+        route.feedback = served;
+      }
+    };
     const turnsOf = (ids: string[]) => ids.map((id) => turnOf.get(id) ?? id);
     for (const q of questions) {
       const tenantId = tenantOf.get(q.conversation)!;
@@ -87,6 +109,14 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
       const plain = buildPlainFtsQuery(q.text);
       const semantic = await search('semantic');
       if (semantic.length === 0) semanticEmpty++;
+      const rm3 = await fed(FEEDBACK_DEFAULTS.rm3, tenantId, q.text);
+      const bo1 = await fed(FEEDBACK_DEFAULTS.bo1, tenantId, q.text);
+      for (const f of sweep) {
+        const got = await fed(f, tenantId, q.text);
+        const at = perSetting.get(formatFeedback(f))!;
+        at.keyword.push(recallAt(turnsOf(got.keyword), rel, 10));
+        at.hybrid.push(recallAt(turnsOf(got.hybrid), rel, 10));
+      }
       const ranked: Record<MemoryRoute, string[]> = {
         bm25: plain ? await s.repos.fts!.plainBm25(tenantId, plain, 10) : [],
         cosine: await plainCosine(s, tenantId, q.text, 10),
@@ -94,6 +124,10 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
         semantic,
         hybrid: await search('hybrid'),
         context: (await s.context.context(tenantId, { mode: 'hybrid', query: q.text, limit: 10 })).nodes.map((n) => n.id),
+        keyword_rm3: rm3.keyword,
+        hybrid_rm3: rm3.hybrid,
+        keyword_bo1: bo1.keyword,
+        hybrid_bo1: bo1.hybrid,
       };
       cats[q.category] ??= Object.fromEntries(MEMORY_ROUTES.map((r) => [r, []])) as never;
       for (const r of MEMORY_ROUTES) {
@@ -118,7 +152,17 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
       }
     }
     const avg = (xs: Record<MemoryRoute, number[]>) => Object.fromEntries(MEMORY_ROUTES.map((r) => [r, r4(mean(xs[r]))])) as Record<MemoryRoute, number>;
+    const halfOf = (xs: number[]): [number, number] => [r4(mean(xs.filter((_, i) => i % 2 === 1))), r4(mean(xs.filter((_, i) => i % 2 === 0)))];
+    const halves = { keyword: [r4(mean(per.keyword)), ...halfOf(per.keyword)], hybrid: [r4(mean(per.hybrid)), ...halfOf(per.hybrid)] } as MemoryResult['halves'];
+    const feedback = Object.fromEntries(
+      [...perSetting].map(([k, v]) => [
+        k,
+        { keyword: r4(mean(v.keyword)), hybrid: r4(mean(v.hybrid)), keyword_halves: halfOf(v.keyword), hybrid_halves: halfOf(v.hybrid), keyword_diff: pairedDiff(v.keyword, per.keyword), hybrid_diff: pairedDiff(v.hybrid, per.hybrid) },
+      ]),
+    );
     return {
+      halves,
+      feedback,
       collection: name,
       conversations: conversations.length,
       turns,
@@ -152,6 +196,14 @@ export function formatMemoryTable(r: MemoryResult): string {
     ...MEMORY_ROUTES.map((m) => `| ${m} | ${r.recall10[m].toFixed(3)} | ${cats.map((c) => r.by_category[c][m].toFixed(3)).join(' | ')} |`),
     `semantic mode empty for ${(r.semantic_empty * 100).toFixed(1)}% of the questions`,
     `abstention: ${r.abstention.queries} ${r.abstention.queries_from} queries: no semantic-only hit ${(r.abstention.hybrid_no_semantic_only * 100).toFixed(1)}%, semantic mode empty ${(r.abstention.semantic_empty * 100).toFixed(1)}%`,
+    ...(Object.keys(r.feedback).length
+      ? [
+          `pseudo-relevance feedback (recall@10; as served: keyword ${r.halves.keyword[0].toFixed(4)} (${r.halves.keyword[1].toFixed(4)} / ${r.halves.keyword[2].toFixed(4)}), hybrid ${r.halves.hybrid[0].toFixed(4)} (${r.halves.hybrid[1].toFixed(4)} / ${r.halves.hybrid[2].toFixed(4)})):`,
+          `| setting | keyword | odd / even | hybrid | odd / even |`,
+          `|---|---|---|---|---|`,
+          ...Object.entries(r.feedback).map(([k, f]) => `| ${k} | ${f.keyword.toFixed(4)} | ${f.keyword_halves[0].toFixed(4)} / ${f.keyword_halves[1].toFixed(4)} | ${f.hybrid.toFixed(4)} | ${f.hybrid_halves[0].toFixed(4)} / ${f.hybrid_halves[1].toFixed(4)} |`),
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -27,6 +27,8 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const memoryOnly = flags.includes('--memory');
 // `--ask`: only the answers' quality (first citation vs hybrid precision@1), the quick loop for POST /ask.
 const askOnly = flags.includes('--ask');
+// `--search`: only search quality on the collections (no memory lab, no answers, no PARA or OCR), the quick loop for ranking.
+const searchOnly = flags.includes('--search');
 const dirs = (args.length ? args.map((d) => resolve(d)) : defaultDirs()).filter((dir) => {
   if (existsSync(join(dir, 'corpus.jsonl'))) return true;
   console.error(`skipping ${dir}: no corpus.jsonl`);
@@ -36,15 +38,17 @@ const collections: Collection[] = dirs.map(loadCollection);
 const embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-eval-model-')) });
 try {
   const memoryDir = join(packageRoot(), 'bench', 'lab', 'conversations');
-  if (!askOnly && existsSync(join(memoryDir, 'questions.jsonl'))) {
+  if (!askOnly && !searchOnly && existsSync(join(memoryDir, 'questions.jsonl'))) {
     const r = await evaluateMemory(memoryDir, embedder, collections.find((c) => c.name === 'cisi') ?? collections[0] ?? null);
     console.log(formatMemoryTable(r));
     console.log(JSON.stringify({ kind: 'memory_quality', ...r }));
   }
   for (const c of memoryOnly ? [] : collections) {
-    const ask = await evaluateAsk(c, embedder, collections.filter((o) => o !== c));
-    console.log(formatAskTable(ask));
-    console.log(JSON.stringify({ kind: 'ask_quality', ...ask }));
+    if (!searchOnly) {
+      const ask = await evaluateAsk(c, embedder, collections.filter((o) => o !== c));
+      console.log(formatAskTable(ask));
+      console.log(JSON.stringify({ kind: 'ask_quality', ...ask }));
+    }
     if (askOnly) continue;
     const traces: QueryTrace[] = [];
     const others = collections.filter((o) => o !== c);
@@ -59,7 +63,7 @@ try {
     console.log(JSON.stringify({ kind: 'search_quality', ...result }));
     if (traces.length) sweep(c.name, traces);
   }
-  const para = memoryOnly || askOnly ? null : (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
+  const para = memoryOnly || askOnly || searchOnly ? null : (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
   if (para) {
     const r = (await para.evaluateParaClassification({ embedder })) as {
       precision: number;
@@ -74,7 +78,7 @@ try {
     console.log(JSON.stringify({ kind: 'para_classification', ...r }));
   }
   // OCR character error rate on rendered screenshots and a photo (needs Chromium).
-  const ocr = memoryOnly || askOnly ? null : (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
+  const ocr = memoryOnly || askOnly || searchOnly ? null : (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
   if (ocr) {
     const r = await ocr.evaluateOcr();
     console.log(ocr.formatOcrTable(r));

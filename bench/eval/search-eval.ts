@@ -7,6 +7,11 @@
 //   rrf60   plain RRF(60) of BM25 and the semantic list
 //   context POST /context with the query (its first 100): it must rank at least as well as hybrid
 //   semantic_whole / hybrid_whole   the same with each note scored by its own vector only (no passages)
+//   keyword_rm3 / hybrid_rm3 / keyword_bo1 / hybrid_bo1   the same with pseudo-relevance feedback
+//           on the keyword side (search/keyword/feedback.ts, FEEDBACK_DEFAULTS); and every
+//           setting of RHIZOME_EVAL_FEEDBACK (comma-separated, e.g. rm3:5:20:0.7; FEEDBACK_SWEEP
+//           unless set; `off` for none), keyword and hybrid, in the `feedback` table; keyword
+//           and hybrid above are as served (FEEDBACK_SERVED: RM3 for 15+ content words)
 // Then abstention: other collections' queries are asked against this one (they are about
 // something else), counting how many get no hit drawn in by meaning alone.
 import { SqliteStore } from '../../src/db/store/sqlite-store.js';
@@ -24,10 +29,38 @@ import { keywordWeight } from '../../src/search/fusion.js';
 import { fuseConvex, fuseReciprocalRank } from './reference-fusion.js';
 import { HYBRID_POOL, rankSides, type SearchSides } from '../../src/services/nodes/search.service.js';
 import type { Collection } from './collection.js';
+import { FEEDBACK_DEFAULTS, type FeedbackSettings, formatFeedback, parseFeedback } from '../../src/search/keyword/feedback.js';
 import { mean, ndcgAt, recallAt } from './metrics.js';
 
-export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60', 'context', 'semantic_whole', 'hybrid_whole'] as const;
+export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60', 'context', 'semantic_whole', 'hybrid_whole', 'keyword_rm3', 'hybrid_rm3', 'keyword_bo1', 'hybrid_bo1'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
+
+/** Feedback settings compared in one run: fbDocs 3/5/10 × fbTerms 10/20 × original weight 0.5/0.7, both methods. */
+export const FEEDBACK_SWEEP: string[] = ['rm3', 'bo1'].flatMap((m) => [3, 5, 10].flatMap((d) => [10, 20].flatMap((t) => [0.5, 0.7].map((w) => `${m}:${d}:${t}:${w}`))));
+
+/** The feedback settings this run compares (RHIZOME_EVAL_FEEDBACK, else `off` and FEEDBACK_SWEEP; `off`: none, against what is served). */
+export function feedbackSweep(env = process.env.RHIZOME_EVAL_FEEDBACK): (FeedbackSettings | null)[] {
+  return (env ?? ['off', ...FEEDBACK_SWEEP].join(',')).split(',').filter((x) => x.trim()).map((x) => parseFeedback(x));
+}
+
+/** One feedback setting's keyword and hybrid nDCG@10 (all, odd and even queries). */
+export interface FeedbackScore {
+  keyword: number;
+  hybrid: number;
+  keyword_halves: [number, number];
+  hybrid_halves: [number, number];
+  /** Mean per-query difference from the same mode as served, and its standard error (paired). */
+  keyword_diff: [number, number];
+  hybrid_diff: [number, number];
+}
+
+/** Mean of the per-query differences a − b and its standard error. */
+export function pairedDiff(a: number[], b: number[]): [number, number] {
+  const d = a.map((x, i) => x - b[i]);
+  const m = mean(d);
+  const sd = Math.sqrt(d.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, d.length - 1));
+  return [Math.round(m * 1e4) / 1e4, Math.round((sd / Math.sqrt(Math.max(1, d.length))) * 1e4) / 1e4];
+}
 
 export interface ModeScore {
   ndcg10: number;
@@ -59,6 +92,8 @@ export interface CollectionResult {
   /** In-domain queries (this collection's own) with no semantic-only hit: the cost of abstaining. */
   in_domain_no_semantic_only: number;
   abstention: Abstention[];
+  /** Per feedback setting (method:docs:terms:weight). */
+  feedback: Record<string, FeedbackScore>;
 }
 
 /** Per query: the raw sides and the judged documents (kept for fusion experiments). */
@@ -104,6 +139,23 @@ export async function evaluateSearch(
     const perQuery = Object.fromEntries(EVAL_MODES.map((m) => [m, [] as { ndcg: number; recall: number }[]])) as Record<EvalMode, { ndcg: number; recall: number }[]>;
     const docs = (ids: string[]) => ids.map((id) => docOf.get(id) ?? id);
     let inDomainAbstained = 0;
+    const route = s.keywordRoute!;
+    const served = route.feedback;
+    const sweep = feedbackSweep();
+    const perSetting = new Map(sweep.map((f) => [formatFeedback(f), { keyword: [] as number[], hybrid: [] as number[] }]));
+    /** Keyword (page of 100) and hybrid rankings with this feedback setting. */
+    const withFeedback = async (f: FeedbackSettings | null, text: string) => {
+      route.feedback = f;
+      try {
+        const keyword = (await s.search.search(tenantId, { query: text, mode: 'keyword', page: 1, per_page: 100 })).data.map((n) => n.id);
+        const hybrid = rankSides(await s.search.sides(tenantId, text, {}, 'hybrid', HYBRID_POOL), 'hybrid')
+          .slice(0, 100)
+          .map((h) => idOfSeq.get(h.seq)!);
+        return { keyword, hybrid };
+      } finally {
+        route.feedback = served;
+      }
+    };
     for (const q of c.queries) {
       const rel = c.relevant.get(q.id)!;
       const run = async (mode: 'keyword' | 'semantic') => (await s.search.search(tenantId, { query: q.text, mode, page: 1, per_page: 100 })).data.map((n) => n.id);
@@ -119,6 +171,14 @@ export async function evaluateSearch(
       const semanticWhole = await run('semantic');
       const hybridWhole = ids(rankSides(await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL), 'hybrid'));
       s.vectors.usePassages = true;
+      const rm3 = await withFeedback(FEEDBACK_DEFAULTS.rm3, q.text);
+      const bo1 = await withFeedback(FEEDBACK_DEFAULTS.bo1, q.text);
+      for (const f of sweep) {
+        const got = await withFeedback(f, q.text);
+        const at = perSetting.get(formatFeedback(f))!;
+        at.keyword.push(ndcgAt(docs(got.keyword), rel, 10));
+        at.hybrid.push(ndcgAt(docs(got.hybrid), rel, 10));
+      }
       const seqOf = new Map([...bm25, ...semantic].map((id, i) => [id, i]));
       const idOf = new Map([...seqOf].map(([id, i]) => [i, id]));
       const asHits = (list: string[]) => list.map((id, r) => ({ seq: seqOf.get(id)!, score: -r }));
@@ -131,6 +191,10 @@ export async function evaluateSearch(
         rrf60: fuseReciprocalRank(asHits(bm25), asHits(semantic)).map((h) => idOf.get(h.seq)!),
         semantic_whole: semanticWhole,
         hybrid_whole: hybridWhole,
+        keyword_rm3: rm3.keyword,
+        hybrid_rm3: rm3.hybrid,
+        keyword_bo1: bo1.keyword,
+        hybrid_bo1: bo1.hybrid,
         context: (await s.context.context(tenantId, { query: q.text, mode: 'hybrid', limit: 100 })).nodes.map((n) => n.id),
       };
       for (const m of EVAL_MODES) {
@@ -173,7 +237,22 @@ export async function evaluateSearch(
     ) as Record<EvalMode, ModeScore>;
     const half = (odd: boolean) =>
       Object.fromEntries(EVAL_MODES.map((m) => [m, r4(mean(perQuery[m].filter((_, i) => i % 2 === (odd ? 1 : 0)).map((x) => x.ndcg)))])) as Record<EvalMode, number>;
+    const halfOf = (xs: number[]): [number, number] => [r4(mean(xs.filter((_, i) => i % 2 === 1))), r4(mean(xs.filter((_, i) => i % 2 === 0)))];
+    const feedback = Object.fromEntries(
+      [...perSetting].map(([k, v]) => [
+        k,
+        {
+          keyword: r4(mean(v.keyword)),
+          hybrid: r4(mean(v.hybrid)),
+          keyword_halves: halfOf(v.keyword),
+          hybrid_halves: halfOf(v.hybrid),
+          keyword_diff: pairedDiff(v.keyword, perQuery.keyword.map((x) => x.ndcg)),
+          hybrid_diff: pairedDiff(v.hybrid, perQuery.hybrid.map((x) => x.ndcg)),
+        },
+      ]),
+    );
     return {
+      feedback,
       collection: c.name,
       docs: c.docs.length,
       queries: c.queries.length,
@@ -209,7 +288,7 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 export function formatTable(r: CollectionResult): string {
-  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60', context: 'context (POST /context)', semantic_whole: 'semantic, no passages', hybrid_whole: 'hybrid, no passages' };
+  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60', context: 'context (POST /context)', semantic_whole: 'semantic, no passages', hybrid_whole: 'hybrid, no passages', keyword_rm3: `keyword + ${formatFeedback(FEEDBACK_DEFAULTS.rm3)}`, hybrid_rm3: `hybrid + ${formatFeedback(FEEDBACK_DEFAULTS.rm3)}`, keyword_bo1: `keyword + ${formatFeedback(FEEDBACK_DEFAULTS.bo1)}`, hybrid_bo1: `hybrid + ${formatFeedback(FEEDBACK_DEFAULTS.bo1)}` };
   const rows = EVAL_MODES.map(
     (m) =>
       `| ${label[m].padEnd(26)} | ${r.modes[m].ndcg10.toFixed(4)} | ${(r.modes[m].vs_bm25_pct >= 0 ? '+' : '') + r.modes[m].vs_bm25_pct.toFixed(1)}% | ${r.modes[m].recall100.toFixed(4)} | ${r.halves.odd[m].toFixed(4)} / ${r.halves.even[m].toFixed(4)} |`,
@@ -226,7 +305,19 @@ export function formatTable(r: CollectionResult): string {
     `abstention (out-of-domain queries):`,
     ...abst,
     `  own queries with no semantic-only hit: ${pct(r.in_domain_no_semantic_only)}`,
+    ...(Object.keys(r.feedback).length
+      ? [
+          `pseudo-relevance feedback (nDCG@10; as served: keyword ${r.modes.keyword.ndcg10.toFixed(4)} (${r.halves.odd.keyword.toFixed(4)} / ${r.halves.even.keyword.toFixed(4)}), hybrid ${r.modes.hybrid.ndcg10.toFixed(4)} (${r.halves.odd.hybrid.toFixed(4)} / ${r.halves.even.hybrid.toFixed(4)})):`,
+          `| setting | keyword | odd / even | difference ± s.e. | hybrid | odd / even | difference ± s.e. |`,
+          `|---|---|---|---|---|---|---|`,
+          ...Object.entries(r.feedback).map(
+            ([k, f]) =>
+              `| ${k} | ${f.keyword.toFixed(4)} | ${f.keyword_halves[0].toFixed(4)} / ${f.keyword_halves[1].toFixed(4)} | ${sign(f.keyword_diff[0])} ± ${f.keyword_diff[1].toFixed(4)} | ${f.hybrid.toFixed(4)} | ${f.hybrid_halves[0].toFixed(4)} / ${f.hybrid_halves[1].toFixed(4)} | ${sign(f.hybrid_diff[0])} ± ${f.hybrid_diff[1].toFixed(4)} |`,
+          ),
+        ]
+      : []),
   ].join('\n');
 }
 
+const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

@@ -168,6 +168,11 @@ export class Fts5KeywordSource implements KeywordSource {
     return [...out.values()];
   }
 
+  /** FTS5 re-tokenises the nodes as they are now (nodes()): the terms it indexed for them. */
+  async termVectors(tenantId: string, seqs: number[]): Promise<NodeTerms[]> {
+    return seqs.length ? await this.nodes(tenantId, seqs) : [];
+  }
+
   /** The single term FTS5 indexes for each quoted phrase (null: it makes none or several). */
   async indexedTerms(phrases: string[]): Promise<(string | null)[]> {
     await this.store.turn();

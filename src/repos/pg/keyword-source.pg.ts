@@ -82,6 +82,13 @@ export class PgKeywordSource implements KeywordSource {
     return [];
   }
 
+  /** Each node's weighted tf per lexeme and length, as the keyword trigger keeps them. */
+  async termVectors(tenantId: string, seqs: number[]): Promise<NodeTerms[]> {
+    if (seqs.length === 0) return [];
+    const r = await this.db.query<{ seq: string | number; len: number; tf: Record<string, number> }>('SELECT seq, len, tf FROM node_keywords WHERE tenant_id = $1 AND seq = ANY($2::bigint[])', [tenantId, seqs]);
+    return r.rows.map((row) => ({ seq: Number(row.seq), len: Number(row.len), tf: new Map(Object.entries(row.tf).map(([t, f]) => [t, Number(f)])) }));
+  }
+
   /** The lexeme of each FTS5 phrase, as the index and its SQL ranking read it (null: none or several). */
   async indexedTerms(phrases: string[]): Promise<(string | null)[]> {
     return phrases.map((p) => {

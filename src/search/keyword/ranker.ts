@@ -3,11 +3,12 @@
 // (KeywordSource), the nodes changed since are taken in, and the exact top k is walked in
 // memory with FTS5's BM25 (top-k.ts). The engine is only read, never asked to score.
 import { idf } from './bm25.js';
+import { bo1Terms, candidateTerms, type ExpansionPostings, type FeedbackDoc, type FeedbackSettings, rescore, rm3Terms, type WeightedTerm } from './feedback.js';
 import { DocLengths } from './lengths.js';
 import { PostingsCache } from './postings-cache.js';
 import { packPostings } from './postings.js';
 import type { KeywordSource } from './source.js';
-import { TenantPostings } from './tenant-postings.js';
+import { type TermView, TenantPostings } from './tenant-postings.js';
 import { type ScoredSeq, Walk, type WalkPhrase } from './top-k.js';
 
 export interface RankedKeywords {
@@ -16,6 +17,8 @@ export interface RankedKeywords {
   total: number;
   /** N and each term's df as the ranking read them (the absolute score's normalisation). */
   stats: { n: number; df: number[] };
+  /** The expansion terms the second pass added (pseudo-relevance feedback), when it ran. */
+  expansion?: WeightedTerm[];
 }
 
 /** Work per event-loop turn while warming (ms): one term's read is the longest step (~0.1–0.3 s for a term in every one of 100k notes). */
@@ -40,9 +43,11 @@ export class KeywordRanker {
 
   /**
    * The best `k` of the tenant's nodes for these terms (the query's phrases in order; a
-   * term twice counts twice, as two FTS5 phrases do), best first.
+   * term twice counts twice, as two FTS5 phrases do), best first. With `feedback`, those k
+   * scored again with the expansion its feedback nodes give (feedback.ts): re-ordered, never
+   * joined by a node holding none of the terms.
    */
-  async top(tenantId: string, terms: string[], k: number): Promise<RankedKeywords> {
+  async top(tenantId: string, terms: string[], k: number, feedback: FeedbackSettings | null = null): Promise<RankedKeywords> {
     const t = await this.tenant(tenantId);
     t.lastUsed = Date.now();
     await this.sync(tenantId, t);
@@ -57,9 +62,40 @@ export class KeywordRanker {
       const phrases: WalkPhrase[] = [];
       for (const v of views) if (v && v.df > 0) phrases.push({ view: v, idf: idf(n, v.df) });
       Object.assign(result, this.walk.top(phrases, t.lengths, avgdl, k));
+      if (feedback && terms.length >= feedback.minTerms && result.hits.length > 1) await this.feedback(tenantId, t, terms, result, feedback);
     }
     this.cache.trim(new Set(terms));
     return result;
+  }
+
+  /** The second pass: expansion terms from the best `docs` hits, every hit scored again (the order of `result.hits` changes, not its members). */
+  private async feedback(tenantId: string, t: TenantPostings, terms: string[], result: RankedKeywords, f: FeedbackSettings): Promise<void> {
+    const top = result.hits.slice(0, f.docs);
+    const vectors = new Map((await this.source.termVectors(tenantId, top.map((h) => h.seq))).map((v) => [v.seq, v.tf]));
+    const docs: FeedbackDoc[] = top.filter((h) => vectors.has(h.seq)).map((h) => ({ score: h.score, tf: vectors.get(h.seq)! }));
+    if (docs.length === 0) return;
+    let chosen: WeightedTerm[];
+    if (f.method === 'rm3') chosen = rm3Terms(docs, f.terms);
+    else {
+      const candidates = candidateTerms(docs);
+      const { n } = await this.read(tenantId, t, candidates);
+      const cf = new Map(candidates.map((term) => [term, frequencies(t.view(term)).cf]));
+      chosen = bo1Terms(docs, f.terms, n, (term) => cf.get(term) ?? 0, candidates);
+    }
+    if (chosen.length === 0) return;
+    const { n, totalLen } = await this.read(tenantId, t, chosen.map((c) => c.term));
+    await this.sync(tenantId, t);
+    if (n <= 0) return;
+    const want = new Set(result.hits.map((h) => h.seq));
+    const expansion: ExpansionPostings[] = [];
+    for (const c of chosen) {
+      const v = t.view(c.term);
+      if (!v || v.df === 0) continue;
+      expansion.push({ weight: c.weight, idf: idf(n, v.df), tf: frequencies(v, want).tf });
+    }
+    result.hits = rescore(result.hits, expansion, f.originalWeight, terms.length, (seq) => t.lengths.get(seq), totalLen / n);
+    result.expansion = chosen;
+    this.cache.trim(new Set([...terms, ...chosen.map((c) => c.term)]));
   }
 
   /**
@@ -149,4 +185,27 @@ export class KeywordRanker {
     }
     return p;
   }
+}
+
+/** A term's frequency in the tenant (the sum of its weighted tf) and, for the nodes in `want`, its weighted tf there. */
+function frequencies(v: TermView | null, want?: Set<number>): { cf: number; tf: Map<number, number> } {
+  const tf = new Map<number, number>();
+  let cf = 0;
+  if (!v) return { cf, tf };
+  const p = v.p;
+  let seq = 0;
+  for (let i = 0; i < p.length; i++) {
+    seq = p.gaps ? seq + p.gaps[i] : p.seqs![i];
+    if (v.skip) {
+      const j = seq - v.skipBase;
+      if (j >= 0 && j < v.skip.length && v.skip[j]) continue;
+    }
+    cf += p.wtf[i];
+    if (want?.has(seq)) tf.set(seq, p.wtf[i]);
+  }
+  for (let e = 0; e < v.extraSeqs.length; e++) {
+    cf += v.extraWtf[e];
+    if (want?.has(v.extraSeqs[e])) tf.set(v.extraSeqs[e], v.extraWtf[e]);
+  }
+  return { cf, tf };
 }

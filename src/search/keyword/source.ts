@@ -51,6 +51,8 @@ export interface KeywordSource {
   changes(tenantId: string, from: number): { seqs: number[]; next: number };
   /** These nodes as they are now (absent from the answer: no longer indexed). */
   nodes(tenantId: string, seqs: number[]): Promise<NodeTerms[]>;
+  /** These nodes' terms and lengths as indexed now (pseudo-relevance feedback reads its feedback nodes; absent: not indexed). */
+  termVectors(tenantId: string, seqs: number[]): Promise<NodeTerms[]>;
   /** The term the engine indexes for each of a query's quoted phrases (null: none or several). */
   indexedTerms(phrases: string[]): Promise<(string | null)[]>;
   /** Whether the caller is inside a transaction (its uncommitted writes are in no change log). */

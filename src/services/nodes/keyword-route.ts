@@ -10,12 +10,15 @@ import type { NodeFilter, NodeRowWithPara } from '../../repos/nodes.repo.js';
 import { isFiltered } from '../../repos/nodes.repo.js';
 import type { KeywordSearch, KeywordTop } from '../../repos/search.repo.js';
 import { KeywordRanker } from '../../search/keyword/ranker.js';
+import type { FeedbackSettings } from '../../search/keyword/feedback.js';
 import type { KeywordSource } from '../../search/keyword/source.js';
 
 export class KeywordRoute implements KeywordSearch {
   readonly ranker: KeywordRanker;
   /** false: every query is scored by the engine (the route before the module; the bench and the lab compare both). */
   useModule = true;
+  /** Pseudo-relevance feedback on the module's route (RHIZOME_SEARCH_FEEDBACK, else FEEDBACK_SERVED; null: off — docs/search-quality.md). */
+  feedback: FeedbackSettings | null = null;
 
   constructor(
     private readonly engine: KeywordSearch,
@@ -27,7 +30,7 @@ export class KeywordRoute implements KeywordSearch {
   async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop> {
     if (this.useModule && !isFiltered(f) && !this.source.inTransaction && phrases.length && limit > 0) {
       const terms = await this.source.indexedTerms(phrases);
-      if (terms.every((t) => t !== null)) return await this.ranker.top(tenantId, terms as string[], limit);
+      if (terms.every((t) => t !== null)) return await this.ranker.top(tenantId, terms as string[], limit, this.feedback);
     }
     return await this.engine.keywordTop(tenantId, phrases, f, limit);
   }

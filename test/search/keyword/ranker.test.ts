@@ -72,6 +72,10 @@ class MemoryEngine implements KeywordSource {
     return seqs.flatMap((s) => this.of(tenantId).get(s) ?? []);
   }
 
+  async termVectors(tenantId: string, seqs: number[]) {
+    return await this.nodes(tenantId, seqs);
+  }
+
   /** BM25 the plain way: every node, each phrase in order, ties by seq; with the total and df. */
   async reference(tenantId: string, terms: string[], k: number) {
     const docs = [...this.of(tenantId).values()];
@@ -214,5 +218,56 @@ describe('keyword ranking from kept postings (no database)', () => {
     expect([...unpackSeqs(b)]).toEqual([3, 9, 60_000]);
     expect(b.wtf).toBeInstanceOf(Float32Array);
     expect(b.maxWtf).toBe(7);
+  });
+});
+
+describe('pseudo-relevance feedback on the kept postings', () => {
+  const build = () => {
+    const e = new MemoryEngine();
+    // "graph" notes: 5 that also say "vertex" and "edg" often (the first pass's best), then 10
+    // with "graph" once and a word of their own, then 10 with "graph" once and "vertex"/"edg"
+    // (level with the previous 10 on the first pass, after them by seq); notes with
+    // "vertex"/"edg" but no "graph"; and others.
+    let seq = 0;
+    for (let i = 0; i < 5; i++) e.write('t', ++seq, { graph: 3, vertex: 2, edg: 2, filler: 1 });
+    for (let i = 0; i < 10; i++) e.write('t', ++seq, { graph: 1, filler: 1, [`n${i}`]: 4 });
+    for (let i = 0; i < 10; i++) e.write('t', ++seq, { graph: 1, vertex: 2, edg: 2, filler: 1 });
+    for (let i = 0; i < 20; i++) e.write('t', ++seq, { vertex: 4, edg: 4, filler: 1 });
+    for (let i = 0; i < 60; i++) e.write('t', ++seq, { other: 3, filler: 1, [`w${i}`]: 1 });
+    for (const d of e.docs.get('t')!.values()) for (const [t, f] of d.tf) if (f === 0) d.tf.delete(t);
+    return e;
+  };
+
+  for (const method of ['rm3', 'bo1'] as const) {
+    it(`${method}: re-orders the first pass's hits by the expansion, adds none, and is deterministic`, async () => {
+      const e = build();
+      const ranker = new KeywordRanker(e);
+      const plain = await ranker.top('t', ['graph'], 100);
+      const f = { method, docs: 5, terms: 5, originalWeight: 0.5, minTerms: 0 };
+      const fed = await ranker.top('t', ['graph'], 100, f);
+      expect(fed.expansion?.map((x) => x.term)).toEqual(expect.arrayContaining(['vertex', 'edg']));
+      // Same members (every one holds "graph"), a different order; total and stats unchanged.
+      expect(new Set(fed.hits.map((h) => h.seq))).toEqual(new Set(plain.hits.map((h) => h.seq)));
+      for (const h of fed.hits) expect(e.docs.get('t')!.get(h.seq)!.tf.has('graph')).toBe(true);
+      expect(fed.hits.map((h) => h.seq)).not.toEqual(plain.hits.map((h) => h.seq));
+      expect([fed.total, fed.stats]).toEqual([plain.total, plain.stats]);
+      // The nodes holding the expansion terms rise among the graph notes.
+      const top15 = fed.hits.slice(0, 15).map((h) => e.docs.get('t')!.get(h.seq)!);
+      expect(top15.every((d) => d.tf.has('vertex') && d.tf.has('edg'))).toBe(true);
+      expect(plain.hits.slice(5, 15).every((h) => !e.docs.get('t')!.get(h.seq)!.tf.has('vertex'))).toBe(true);
+      expect(await new KeywordRanker(e).top('t', ['graph'], 100, f)).toEqual(fed);
+    });
+  }
+
+  it('off, nothing to learn from, or a query shorter than minTerms is the first pass exactly', async () => {
+    const e = build();
+    const ranker = new KeywordRanker(e);
+    const plain = await ranker.top('t', ['other'], 100);
+    expect(await ranker.top('t', ['other'], 100, null)).toEqual(plain);
+    expect((await ranker.top('t', ['nothing'], 100, { method: 'rm3', docs: 5, terms: 5, originalWeight: 0.5, minTerms: 0 })).hits).toEqual([]);
+    // A query shorter than minTerms: the first pass as it is.
+    const graph = await ranker.top('t', ['graph'], 100);
+    expect(await ranker.top('t', ['graph'], 100, { method: 'rm3', docs: 5, terms: 5, originalWeight: 0.5, minTerms: 2 })).toEqual(graph);
+    expect((await ranker.top('t', ['graph', 'graph'], 100, { method: 'rm3', docs: 5, terms: 5, originalWeight: 0.5, minTerms: 2 })).expansion).toBeDefined();
   });
 });
