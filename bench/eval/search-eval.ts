@@ -32,7 +32,7 @@ import type { Collection } from './collection.js';
 import { FEEDBACK_DEFAULTS, type FeedbackSettings, formatFeedback, parseFeedback } from '../../src/search/keyword/feedback.js';
 import { mean, ndcgAt, recallAt } from './metrics.js';
 
-export const EVAL_MODES = ['bm25', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60', 'context', 'semantic_whole', 'hybrid_whole', 'keyword_rm3', 'hybrid_rm3', 'keyword_bo1', 'hybrid_bo1'] as const;
+export const EVAL_MODES = ['bm25', 'cosine', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60', 'context', 'semantic_whole', 'hybrid_whole', 'keyword_rm3', 'hybrid_rm3', 'keyword_bo1', 'hybrid_bo1'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
 
 /** Feedback settings compared in one run: fbDocs 3/5/10 × fbTerms 10/20 × original weight 0.5/0.7, both methods. */
@@ -169,6 +169,9 @@ export async function evaluateSearch(
       const semantic = await run('semantic');
       s.vectors.usePassages = false;
       const semanticWhole = await run('semantic');
+      // The model's plain cosine: whole-note vectors, nearest first, no gate (the issue's baseline for the semantic mode).
+      const qv = await s.embedding.embedQuery(q.text);
+      const cosine = qv ? (await s.vectors.knn(tenantId, qv, 100)).map((h) => h.id) : [];
       const hybridWhole = ids(rankSides(await s.search.sides(tenantId, q.text, {}, 'hybrid', HYBRID_POOL), 'hybrid'));
       s.vectors.usePassages = true;
       const rm3 = await withFeedback(FEEDBACK_DEFAULTS.rm3, q.text);
@@ -184,6 +187,7 @@ export async function evaluateSearch(
       const asHits = (list: string[]) => list.map((id, r) => ({ seq: seqOf.get(id)!, score: -r }));
       const rankings: Record<EvalMode, string[]> = {
         bm25,
+        cosine,
         keyword: await run('keyword'),
         semantic,
         before: ids(fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length))),
@@ -288,7 +292,7 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 export function formatTable(r: CollectionResult): string {
-  const label: Record<EvalMode, string> = { bm25: 'bm25', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60', context: 'context (POST /context)', semantic_whole: 'semantic, no passages', hybrid_whole: 'hybrid, no passages', keyword_rm3: `keyword + ${formatFeedback(FEEDBACK_DEFAULTS.rm3)}`, hybrid_rm3: `hybrid + ${formatFeedback(FEEDBACK_DEFAULTS.rm3)}`, keyword_bo1: `keyword + ${formatFeedback(FEEDBACK_DEFAULTS.bo1)}`, hybrid_bo1: `hybrid + ${formatFeedback(FEEDBACK_DEFAULTS.bo1)}` };
+  const label: Record<EvalMode, string> = { bm25: 'bm25', cosine: 'plain cosine (whole notes, no gate)', keyword: 'keyword', semantic: 'semantic', before: 'hybrid (previous: min-max)', hybrid: 'hybrid (calibrated)', rrf60: 'rrf60', context: 'context (POST /context)', semantic_whole: 'semantic, no passages', hybrid_whole: 'hybrid, no passages', keyword_rm3: `keyword + ${formatFeedback(FEEDBACK_DEFAULTS.rm3)}`, hybrid_rm3: `hybrid + ${formatFeedback(FEEDBACK_DEFAULTS.rm3)}`, keyword_bo1: `keyword + ${formatFeedback(FEEDBACK_DEFAULTS.bo1)}`, hybrid_bo1: `hybrid + ${formatFeedback(FEEDBACK_DEFAULTS.bo1)}` };
   const rows = EVAL_MODES.map(
     (m) =>
       `| ${label[m].padEnd(26)} | ${r.modes[m].ndcg10.toFixed(4)} | ${(r.modes[m].vs_bm25_pct >= 0 ? '+' : '') + r.modes[m].vs_bm25_pct.toFixed(1)}% | ${r.modes[m].recall100.toFixed(4)} | ${r.halves.odd[m].toFixed(4)} / ${r.halves.even[m].toFixed(4)} |`,
