@@ -17,7 +17,7 @@ import { WorkerEmbedder } from '../src/embed/worker-embedder.js';
 import { createApp } from '../src/http/app.js';
 import { newId } from '../src/ids.js';
 import { memoryLogger } from '../src/logger.js';
-import { buildPlainFtsQuery } from '../src/search/fts-query.js';
+import { buildPlainFtsQuery, contentTerms } from '../src/search/fts-query.js';
 import { embeddedPassages } from '../src/search/passages.js';
 import { fuseReciprocalRank } from './eval/reference-fusion.js';
 import { SyntheticCorpus } from './synthetic.js';
@@ -154,6 +154,33 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
     }
     c.s.keywordRoute!.useModule = true;
     out({ kind: 'search_latency_keyword_module', nodes: n, mode, query_embedding: 'excluded', kept_terms: c.s.keywordRoute!.ranker.cache.get(c.tenantId)?.size ?? 0, module_p50_ms: pct(on, 50), module_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
+  }
+  // Long queries (15+ content words: several queries run together) with the served
+  // pseudo-relevance feedback and without it, query by query in turns: what the second pass
+  // costs (docs/search-quality.md#pseudo-relevance-feedback).
+  const served = c.s.keywordRoute!.feedback;
+  if (served) {
+    const long: string[] = [];
+    for (let i = 0; long.length < 60 && i < queries.length; i++) {
+      let text = queries[i].text;
+      for (let j = i + 1; contentTerms(text).length < served.minTerms && j < queries.length; j++) text += ` ${queries[j].text}`;
+      c.embedder.known.set(text, c.corpus.vector(queries[i].subtopic));
+      long.push(text);
+    }
+    for (const mode of ['keyword', 'hybrid'] as const) {
+      const on: number[] = [];
+      const off: number[] = [];
+      for (const [i, text] of long.entries()) {
+        for (const withFeedback of i % 2 ? [true, false] : [false, true]) {
+          c.s.keywordRoute!.feedback = withFeedback ? served : null;
+          const t0 = process.hrtime.bigint();
+          await c.s.search.search(c.tenantId, { query: text, mode, page: 1, per_page: 20 });
+          if (i >= 5) (withFeedback ? on : off).push(ms(t0));
+        }
+      }
+      c.s.keywordRoute!.feedback = served;
+      out({ kind: 'search_latency_feedback', nodes: n, mode, query_embedding: 'excluded', min_terms: served.minTerms, feedback_p50_ms: pct(on, 50), feedback_p95_ms: pct(on, 95), without_p50_ms: pct(off, 50), without_p95_ms: pct(off, 95), queries: on.length });
+    }
   }
   // Nodes scored with their passages (the served route) and by their own vectors only,
   // query by query in turns, so a busy neighbour slows both sides alike.
