@@ -191,7 +191,7 @@ export async function evaluateSearch(
         keyword: await run('keyword'),
         semantic,
         before: ids(fuseConvex(sides.keyword, sides.semantic, keywordWeight(contentTerms(q.text).length))),
-        hybrid: ids(hybridHits),
+        hybrid: (await s.search.search(tenantId, { query: q.text, mode: 'hybrid', page: 1, per_page: 100 })).data.map((n) => n.id), // as GET /nodes serves it (a period said orders)
         rrf60: fuseReciprocalRank(asHits(bm25), asHits(semantic)).map((h) => idOf.get(h.seq)!),
         semantic_whole: semanticWhole,
         hybrid_whole: hybridWhole,

@@ -1,14 +1,15 @@
 // A period said in a query ("in March 2023", "last May") or given as occurred_after /
 // occurred_before puts the nodes of that period first, the best matches among them first,
 // then the rest: a node dated in it (occurred_at, else created_at) takes the upper half of
-// the scale; one that only mentions a date in it stays in the lower half with a nudge (a
-// later note that names the year is evidence, not the event; on CISI, where abstracts name
-// years, putting them first cost 2% nDCG@10 and a 0.05 nudge 1%). POST /context and
-// POST /ask order by it. Pure.
+// the scale; one that only mentions a date in it stays in the lower half, the mention
+// breaking ties only (a later note that names the year is evidence, not the event; on CISI,
+// where abstracts name years, putting them first cost 2% nDCG@10, a 0.05 nudge 1%, and 0.005
+// still 0.1%, context then ranking below search). GET /nodes, POST /context and POST /ask
+// order by it. Pure.
 import { inRange, mentionInRange, type DateRange } from './query-dates.js';
 
-/** What a date the text mentions (not the node's own) adds within the out-of-period half of the scale. */
-export const MENTION_NUDGE = 0.005;
+/** What a date the text mentions (not the node's own) adds within the out-of-period half of the scale: a tie-breaker. */
+export const MENTION_NUDGE = 1e-6;
 
 export interface Dated {
   occurred_at: string | null;
