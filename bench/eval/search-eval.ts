@@ -38,9 +38,14 @@ export type EvalMode = (typeof EVAL_MODES)[number];
 /** Feedback settings compared in one run: fbDocs 3/5/10 × fbTerms 10/20 × original weight 0.5/0.7, both methods. */
 export const FEEDBACK_SWEEP: string[] = ['rm3', 'bo1'].flatMap((m) => [3, 5, 10].flatMap((d) => [10, 20].flatMap((t) => [0.5, 0.7].map((w) => `${m}:${d}:${t}:${w}`))));
 
-/** The feedback settings this run compares (RHIZOME_EVAL_FEEDBACK, else `off` and FEEDBACK_SWEEP; `off`: none, against what is served). */
+/**
+ * The feedback settings this run compares against what is served (RHIZOME_EVAL_FEEDBACK:
+ * comma-separated settings, `sweep` for `off` and all of FEEDBACK_SWEEP; unset: `off` only,
+ * so a plain `npm run eval` stays short — the sweep multiplies every query's work by 25).
+ */
 export function feedbackSweep(env = process.env.RHIZOME_EVAL_FEEDBACK): (FeedbackSettings | null)[] {
-  return (env ?? ['off', ...FEEDBACK_SWEEP].join(',')).split(',').filter((x) => x.trim()).map((x) => parseFeedback(x));
+  const list = env === 'sweep' ? ['off', ...FEEDBACK_SWEEP].join(',') : (env ?? 'off');
+  return list.split(',').filter((x) => x.trim()).map((x) => parseFeedback(x));
 }
 
 /** One feedback setting's keyword and hybrid nDCG@10 (all, odd and even queries). */
