@@ -13,6 +13,7 @@ import type { EmbeddingSpace, KnnHit, VectorsApi } from '../repos/vectors.repo.j
 import { embeddingKey, embeddingText, textHash } from '../search/embedding-text.js';
 import { byScore, ExactScan } from './exact-scan.js';
 import { IndexesByUse, type BudgetOptions } from './indexes-by-use.js';
+import { bestOfVectors } from './max-passage.js';
 import { SemanticIndexes, type IndexHit, type IndexStats } from './semantic-index.js';
 
 export type { KnnHit } from '../repos/vectors.repo.js';
@@ -343,28 +344,16 @@ export class VectorStore {
     return await this.passageIndex.search(tenantId, vec, Math.min(held, Math.max(2 * nodes, 20), PASSAGE_CANDIDATES));
   }
 
-  /** Each node's similarity: the best of its own vector's and its passages' (the passage named when it wins). */
+  /** Each node's similarity from all its vectors (max-passage.ts). */
   private async scoreNodes(tenantId: string, vec: Float32Array, seqs: number[], known: IndexHit[] = [], knownPassages: IndexHit[] = []): Promise<ScoredNode[]> {
     // Scores a k-NN already computed are reused (search() and scoreOf() compute the same
     // approximate cosine): only the rest are computed.
-    const best = new Map<number, ScoredNode>();
-    for (const h of known) best.set(h.seq, { seq: h.seq, id: h.id, score: h.score });
-    const missing = known.length ? seqs.filter((s) => !best.has(s)) : seqs;
-    for (const h of await this.index.scoreOf(tenantId, vec, missing)) best.set(h.seq, { seq: h.seq, id: h.id, score: h.score });
-    if (this.passageIndex && this.usePassages) {
-      const take = (p: IndexHit) => {
-        const cur = best.get(p.owner!);
-        if (!cur || p.score > cur.score || (p.score === cur.score && cur.passage !== undefined && p.seq < cur.passage)) best.set(p.owner!, { seq: p.owner!, id: p.id, score: p.score, passage: p.seq });
-      };
-      const seen = new Set<number>();
-      for (const p of knownPassages) {
-        seen.add(p.seq);
-        take(p);
-      }
-      const keys = (await this.passageIndex.keysOf(tenantId, seqs)).filter((k) => !seen.has(k));
-      for (const p of await this.passageIndex.scoreOf(tenantId, vec, keys)) take(p);
-    }
-    return [...best.values()];
+    const knownSeqs = new Set(known.map((h) => h.seq));
+    const own = [...known, ...(await this.index.scoreOf(tenantId, vec, known.length ? seqs.filter((s) => !knownSeqs.has(s)) : seqs))];
+    if (!this.passageIndex || !this.usePassages) return bestOfVectors(own, []);
+    const seen = new Set(knownPassages.map((p) => p.seq));
+    const keys = (await this.passageIndex.keysOf(tenantId, seqs)).filter((k) => !seen.has(k));
+    return bestOfVectors(own, [...knownPassages, ...(await this.passageIndex.scoreOf(tenantId, vec, keys))]);
   }
 
   /**
