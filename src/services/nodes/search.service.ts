@@ -10,7 +10,7 @@ import type { NodeFilter, NodeRowWithPara, NodesRepo } from '../../repos/nodes.r
 import type { KeywordSearch } from '../../repos/search.repo.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
 import { abstentionFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
-import type { TenantGate } from '../../search/tenant-gate.js';
+import { gateLine, type TenantGate } from '../../search/tenant-gate.js';
 import { fuseCalibrated, hybridKeywordWeight, type CalibratedHit, type SideHit } from '../../search/calibrated-fusion.js';
 import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { annotationMatches, highlightsFor, snippetOf } from '../../search/highlights.js';
@@ -243,7 +243,7 @@ export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hy
   const keyword: SideHit[] = sides.keyword.map((h) => ({ seq: h.seq, score: keywordScore(h.score, sides.maxBm25), raw: h.score }));
   const scale = sides.scale;
   if (mode === 'keyword') return keyword.map((h) => ({ seq: h.seq, score: h.score, keyword: true, semantic: false }));
-  const gate = semanticOnlyMin(sides);
+  const gate = semanticOnlyMin(sides, mode === 'semantic' ? 'semantic' : 'hybrid');
   const semantic: SideHit[] = scale
     ? sides.semantic.filter((h) => h.score > Math.min(scale.floor, gate)).map((h) => ({ seq: h.seq, score: semanticScore(h.score, scale), raw: h.score }))
     : [];
@@ -259,14 +259,14 @@ export function rankSides(sides: SearchSides, mode: 'keyword' | 'semantic' | 'hy
 
 /**
  * The cosine a hit drawn by meaning alone must exceed: the tenant's own gate when it has
- * one (nothing unless the query's best match speaks, then its list line), else the
- * calibrated best-of-N gate; Infinity without a query vector.
+ * one (nothing unless the query's best match speaks, then its list line; the semantic mode
+ * speaks from its own line, search/tenant-gate.ts), else the calibrated best-of-N gate;
+ * Infinity without a query vector.
  */
-export function semanticOnlyMin(sides: SearchSides): number {
+export function semanticOnlyMin(sides: SearchSides, mode: 'semantic' | 'hybrid' = 'hybrid'): number {
   if (!sides.scale) return Infinity;
   if (!sides.gate) return abstentionFloor(sides.scale, sides.vectors);
-  const best = sides.semantic.reduce((m, h) => Math.max(m, h.score), -Infinity);
-  return best > sides.gate.speak ? sides.gate.list : Infinity;
+  return gateLine(sides.semantic.reduce((m, h) => Math.max(m, h.score), -Infinity), sides.gate, mode);
 }
 
 const plainText = (s: string) => s.replace(/\s+/g, ' ').trim();
