@@ -38,6 +38,13 @@ describe('extractAnswer', () => {
     const ex = extractAnswer('How warm does garden waste get?', [{ ...src('a', 'A hot compost pile reaches sixty degrees. It smells.', 0.6), byMeaning: true }]);
     expect(ex.sentences[0].text).toBe('A hot compost pile reaches sixty degrees.');
   });
+  it('keeps search\'s order between notes it scored level: its first note is cited first', () => {
+    // The second note says more of the question, at the same relevance.
+    const sources = [src('a', 'The watcher waits for the process to finish.', 0.69), src('b', 'Wait here for the signal to finish.', 0.69)];
+    const ex = extractAnswer('wait for a signal to finish', sources);
+    expect(ex.sentences[0].source).toBe(0);
+    expect(ex.sentences.map((x) => x.source)).toContain(1);
+  });
   it('weighs rare words over common ones', () => {
     const rarity = new Map([['project', 0.1], ['deadline', 3]]);
     const sources = [src('a', 'The project meeting is weekly. The deadline is 3 March.', 0.8)];

@@ -130,7 +130,9 @@ export function extractAnswer(question: string, sources: AnswerSource[], opts: {
     if (first >= 0 && answers.some(Boolean)) answers[first] = true;
   }
 
-  const pool = all.filter((s) => answers[s.source] && (s.coverage > 0 || sources[s.source].byMeaning)).sort((a, b) => b.score - a.score || b.coverage - a.coverage || a.source - b.source || a.start - b.start);
+  // Notes search scored level keep search's order (its first note is heard first even when
+  // another says more of the question); within a note, the sentence that says most.
+  const pool = all.filter((s) => answers[s.source] && (s.coverage > 0 || sources[s.source].byMeaning)).sort((a, b) => b.score - a.score || a.source - b.source || b.coverage - a.coverage || a.start - b.start);
   // A note drawn in by meaning with no word of the question: its best sentence is its first.
   for (let i = 0; i < sources.length; i++) if (answers[i] && !pool.some((s) => s.source === i) && best[i]) pool.push(best[i]!);
 
