@@ -19,6 +19,18 @@ export interface Dated {
 }
 
 /**
+ * The candidates for a period: the best matches overall and, each its own pool of `pool`,
+ * the best within the period that the first did not hold. Cut to one pool by relevance
+ * before the period ordered them, a month's notes were crowded out by better matches from
+ * other months (conversation lab: month questions 0.105 → 0.210 with two pools).
+ */
+export function periodPools<T extends { seq: number }>(overall: T[], within: T[], pool = Number.POSITIVE_INFINITY): T[] {
+  const top = overall.slice(0, pool);
+  const seen = new Set(top.map((h) => h.seq));
+  return [...top, ...within.filter((h) => !seen.has(h.seq)).slice(0, pool)];
+}
+
+/**
  * Hits re-scored for a period (periodScore), best first; equal scores keep the order given
  * (search's). Hits without dates (gone meanwhile) are left out.
  */

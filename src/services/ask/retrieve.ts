@@ -8,7 +8,7 @@ import type { NodeFilter } from '../../repos/nodes.repo.js';
 import { meaningLine, type AnswerSource } from '../../search/answer/extract.js';
 import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 import { roundScore } from '../../search/score.js';
-import { periodFirst } from '../../search/period-rank.js';
+import { periodFirst, periodPools } from '../../search/period-rank.js';
 import { parseQueryDates, type DateRange } from '../../search/query-dates.js';
 import type { SearchService } from '../nodes/search.service.js';
 
@@ -74,10 +74,9 @@ export async function retrieve(search: Ranker, repo: ContextRepo, tenantId: stri
  */
 async function inPeriodFirst(search: Ranker, repo: ContextRepo, tenantId: string, question: string, filter: NodeFilter, range: DateRange, overall: { hits: CalibratedHit[]; cosine: Map<number, number> }) {
   const within = await search.rankWithEvidence(tenantId, question, { ...filter, occurred_after: range.after, occurred_before: range.before });
-  const pool = new Map<number, CalibratedHit>();
-  for (const h of [...overall.hits.slice(0, PERIOD_POOL), ...within.hits.slice(0, PERIOD_POOL)]) if (!pool.has(h.seq)) pool.set(h.seq, h);
-  const cards = new Map((await repo.cardsBySeq(tenantId, [...pool.keys()])).map((c) => [c.seq, c]));
-  return { hits: periodFirst([...pool.values()], cards, range), cosine: new Map([...overall.cosine, ...within.cosine]) };
+  const pool = periodPools(overall.hits, within.hits, PERIOD_POOL);
+  const cards = new Map((await repo.cardsBySeq(tenantId, pool.map((h) => h.seq))).map((c) => [c.seq, c]));
+  return { hits: periodFirst(pool, cards, range), cosine: new Map([...overall.cosine, ...within.cosine]) };
 }
 
 /**

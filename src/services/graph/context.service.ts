@@ -29,7 +29,7 @@ import type { Calibration, Scale } from '../../search/calibration.js';
 import { bestPassages } from '../../search/passages.js';
 import { annotationMatches, type AnnotationMatch } from '../../search/highlights.js';
 import { parseQueryDates, type DateRange } from '../../search/query-dates.js';
-import { periodScore } from '../../search/period-rank.js';
+import { periodPools, periodScore } from '../../search/period-rank.js';
 import type { CalibratedHit } from '../../search/calibrated-fusion.js';
 
 const HOP1 = 0.8;
@@ -161,15 +161,9 @@ export class ContextService {
     const cands = await this.graph(tenantId, focus);
     const period = range ? { occurred_after: range.after, occurred_before: range.before } : {};
     const pool = Math.min(300, Math.max(30, req.limit * 3));
-    const top: CalibratedHit[] = [];
-    if (query) {
-      // The best matches overall and, with a period, the best within it, each list its own
-      // pool: a month's notes are not crowded out by better matches from other months (cut
-      // to one pool by relevance before the period ordered them, they were).
-      top.push(...(await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags })).slice(0, pool));
-      const seen = new Set(top.map((h) => h.seq));
-      if (range) top.push(...(await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags, ...period })).filter((h) => !seen.has(h.seq)).slice(0, pool));
-    }
+    // The best matches overall and, with a period, the best within it (search/period-rank.ts periodPools).
+    const overall = query ? await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags }) : [];
+    const top: CalibratedHit[] = periodPools(overall, query && range ? await this.d.search.rank(tenantId, query, req.mode, { tags: req.tags, ...period }) : [], pool);
     const cards = new Map((await this.d.repo.cardsBySeq(tenantId, top.map((h) => h.seq))).map((c) => [c.id, c]));
     // A period with nothing to match (no words besides the date): its latest nodes.
     if (range && !query) for (const c of await this.d.repo.cards(tenantId, await this.d.repo.inRange(tenantId, range.after ?? '0000', range.before ?? '9999', pool))) cards.set(c.id, c);

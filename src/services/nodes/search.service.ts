@@ -16,7 +16,7 @@ import { buildFtsQuery, contentTerms } from '../../search/fts-query.js';
 import { annotationMatches, highlightsFor, snippetOf } from '../../search/highlights.js';
 import { keywordScore, maxAttainableBm25 } from '../../search/keyword-score.js';
 import { NORMALISE_DEPTH, type RankedHit } from '../../search/fusion.js';
-import { periodFirst } from '../../search/period-rank.js';
+import { periodFirst, periodPools } from '../../search/period-rank.js';
 import { parseQueryDates, type DateRange } from '../../search/query-dates.js';
 import { roundScore } from '../../search/score.js';
 import { quoteTerm } from '../../search/text.js';
@@ -93,8 +93,7 @@ export class SearchService {
    */
   private async inPeriodFirst(tenantId: string, query: string, filter: NodeFilter, mode: 'keyword' | 'semantic' | 'hybrid', pool: number, range: DateRange, overall: CalibratedHit[]): Promise<CalibratedHit[]> {
     const within = rankSides(await this.sides(tenantId, query, { ...filter, occurred_after: range.after, occurred_before: range.before }, mode, pool), mode);
-    const seen = new Set(overall.map((h) => h.seq));
-    const hits = [...overall, ...within.filter((h) => !seen.has(h.seq))];
+    const hits = periodPools(overall, within);
     const dates = new Map((await this.nodes.datesBySeqs(tenantId, hits.map((h) => h.seq))).map((d) => [d.seq, d]));
     return periodFirst(hits, dates, range);
   }
