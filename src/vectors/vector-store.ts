@@ -335,6 +335,26 @@ export class VectorStore {
   }
 
   /**
+   * The best similarity a vector reaches among the tenant's vectors (its notes' own and their
+   * passages', as nearest() scores them), from the in-memory indexes alone: no storage read,
+   * so a statistic over many vectors (the semantic gate's sixty probes,
+   * services/nodes/semantic-gates.ts) costs no round trips. On PostgreSQL under load, checking
+   * each probe's hit against the nodes table held a tenant's first search by meaning ~1 s
+   * (`npm run bench:tenants`). A note deleted a moment ago may still count. Exact from
+   * storage while the indexes load; null when the tenant has no vector.
+   */
+  async bestSimilarity(tenantId: string, vec: Float32Array): Promise<number | null> {
+    await this.byUse?.use(tenantId); // under a budget: loads the tenant's indexes if need be
+    if (await this.isLoading(tenantId)) return (await this.exact.nearest(tenantId, vec, 1, {}, this.usePassages))[0]?.score ?? null;
+    if ((await this.index.warm(tenantId)) === 0) return null;
+    const [own] = await this.index.search(tenantId, vec, 1);
+    const held = this.usePassages ? ((await this.passageIndex?.warm(tenantId)) ?? 0) : 0;
+    const [passage] = held ? await this.passagesNear(tenantId, vec, 1, held) : [];
+    const best = Math.max(own?.score ?? -Infinity, passage?.score ?? -Infinity);
+    return Number.isFinite(best) ? best : null;
+  }
+
+  /**
    * The passages nearest to a vector: twice as many as the nodes wanted, at most
    * PASSAGE_CANDIDATES (a long note's passages crowd together, so deeper lists mostly repeat
    * notes already found; every candidate is then scored with all its passages anyway).

@@ -69,6 +69,22 @@ describe('statements per request', () => {
     expect(body.data.map((n: { title: string; para_item_ids: string[] }) => [n.title, n.para_item_ids]).sort()).toEqual([['Compost heap', [area.id]], ['Compost tea', []]]);
   });
 
+  it("a tenant's first search by meaning measures its semantic gate from the indexes, not with a storage read per probe", async () => {
+    await t.s.queue.start();
+    for (let i = 0; i < 40; i++) await t.req('POST', '/api/v1/nodes', { title: `Garden note ${i}`, content: `Compost, seedlings and watering schedule number ${i}.` });
+    await t.s.queue.idle();
+    await t.req('GET', '/api/v1/nodes?query=compost&mode=keyword'); // the key and the keyword side warmed
+    const first = countStatements(t.s.db);
+    const res = await t.req('GET', '/api/v1/nodes?query=how%20do%20seedlings%20grow&mode=semantic');
+    expect(res.status).toBe(200);
+    const atFirst = first.n;
+    const second = countStatements(t.s.db);
+    await t.req('GET', '/api/v1/nodes?query=when%20to%20water%20the%20garden&mode=semantic');
+    // The gate's sixty probes (measured once, on the first query) add no statement each:
+    // only the sample of note lengths it reads once.
+    expect(atFirst - second.n).toBeLessThanOrEqual(3);
+  });
+
   it("a suspended tenant's key is still refused with the status read alongside it", async () => {
     const other = await t.tenant('beta');
     expect((await t.req('GET', '/api/v1/nodes', undefined, other.auth)).status).toBe(200);
