@@ -80,8 +80,3 @@ export function gateLine(best: number, gate: TenantGate, mode: 'semantic' | 'hyb
   if (mode === 'semantic') return best > gate.mode ? Math.min(gate.list, gate.mode) : Infinity;
   return best > gate.speak ? gate.list : Infinity;
 }
-
-/** Which semantic-only hits pass: none unless the best one speaks, then those above the list line. */
-export function passesGate(cos: number, best: number, gate: TenantGate, mode: 'semantic' | 'hybrid' = 'hybrid'): boolean {
-  return cos > gateLine(best, gate, mode);
-}
