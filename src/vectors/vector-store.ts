@@ -8,41 +8,18 @@
 import { EventEmitter } from 'node:events';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { isFiltered, type NodeFilter, type NodesRepo } from '../repos/nodes.repo.js';
-import type { PassageSpan, PassagesRepo, PassageWrite } from '../repos/passages.repo.js';
+import type { PassageSpan, PassagesRepo } from '../repos/passages.repo.js';
 import type { EmbeddingSpace, KnnHit, VectorsApi } from '../repos/vectors.repo.js';
 import { embeddingKey, embeddingText, textHash } from '../search/embedding-text.js';
 import { byScore, ExactScan } from './exact-scan.js';
 import { IndexesByUse, type BudgetOptions } from './indexes-by-use.js';
 import { bestOfVectors } from './max-passage.js';
 import { SemanticIndexes, type IndexHit, type IndexStats } from './semantic-index.js';
+import type { EmbeddedEvent, ScoredNode, VectorWrite } from './vector-shapes.js';
 
 export type { KnnHit } from '../repos/vectors.repo.js';
 
-export interface VectorWrite {
-  nodeId: string;
-  /** The embedding text the vector was computed from: it is stored only if the node still has it. */
-  text: string;
-  vector: Float32Array;
-  /**
-   * A long note's passage vectors and the body they were cut from (stored only if the node
-   * still has exactly that body). Without them a long note's own vector is stored but the
-   * node is not marked embedded for its whole text: its embedding job computes them.
-   */
-  passages?: { body: string; vectors: PassageWrite[] };
-}
-
-export interface ScoredNode {
-  seq: number;
-  id: string;
-  score: number; // approximate cosine similarity
-  /** The passage whose vector gave the score, when one of the note's passages is closer than the note itself. */
-  passage?: number;
-}
-
-export interface EmbeddedEvent {
-  tenantId: string;
-  nodeIds: string[];
-}
+export type { EmbeddedEvent, ScoredNode, VectorWrite } from './vector-shapes.js';
 
 export interface VectorStoreDeps {
   /** VectorsRepo (SQLite's vec0) or PgVectorsRepo (PostgreSQL). */
