@@ -2,7 +2,7 @@
 // passages', the passage named when it wins (an equal score goes to the earlier passage).
 // Whichever index found a node, it is scored from all its vectors alike. Pure.
 import type { IndexHit } from './semantic-index.js';
-import type { ScoredNode } from './vector-store.js';
+import type { ScoredNode } from './vector-shapes.js';
 
 /** Each node's best score, from its own vector's scores and its passages' (`owner`: the node's seq). */
 export function bestOfVectors(own: IndexHit[], passages: IndexHit[]): ScoredNode[] {

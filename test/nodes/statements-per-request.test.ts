@@ -3,7 +3,7 @@
 // API key's lookup reads its tenant's status with it; GET /nodes/{id} reads the node, its
 // PARA assignments (which give para_item_ids too) and its highlights once each; a list page
 // is not read a second time to be shown, and a page's rows carry their PARA ids.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/store/contract.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -74,12 +74,17 @@ describe('statements per request', () => {
     for (let i = 0; i < 40; i++) await t.req('POST', '/api/v1/nodes', { title: `Garden note ${i}`, content: `Compost, seedlings and watering schedule number ${i}.` });
     await t.s.queue.idle();
     await t.req('GET', '/api/v1/nodes?query=compost&mode=keyword'); // the key and the keyword side warmed
+    const probes = vi.spyOn(t.s.vectors, 'bestSimilarity');
     const first = countStatements(t.s.db);
     const res = await t.req('GET', '/api/v1/nodes?query=how%20do%20seedlings%20grow&mode=semantic');
     expect(res.status).toBe(200);
     const atFirst = first.n;
+    // The gate was measured on this first query (one probe per calibration question), not skipped.
+    expect(probes.mock.calls.length).toBeGreaterThanOrEqual(30);
+    probes.mockClear();
     const second = countStatements(t.s.db);
     await t.req('GET', '/api/v1/nodes?query=when%20to%20water%20the%20garden&mode=semantic');
+    expect(probes).not.toHaveBeenCalled();
     // The gate's sixty probes (measured once, on the first query) add no statement each:
     // only the sample of note lengths it reads once.
     expect(atFirst - second.n).toBeLessThanOrEqual(3);
