@@ -99,7 +99,9 @@ describePg('rhizome serve on PostgreSQL', () => {
       cluster('pause');
       const timed = async (r: () => Promise<Response>) => {
         const t0 = performance.now();
-        const res = await r();
+        const res = await r().catch((e: Error) => {
+          throw new Error(`${e.message}; the server (exit ${server.proc.exitCode}) said: ${server.stderr().slice(-2000)}`);
+        });
         expect(performance.now() - t0, 'the 503 came within 2 s').toBeLessThan(2_000);
         return res;
       };

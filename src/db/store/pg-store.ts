@@ -76,6 +76,10 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
     });
     // An idle client's error (the server restarted) must not crash the process: the pool drops it.
     this.pool.on('error', () => {});
+    // Nor a checked-out client's: the pool listens only while a client is idle, and a session
+    // the server ends between two statements of a transaction would otherwise be an uncaught
+    // exception. Its next statement fails as unavailable and the client is destroyed.
+    this.pool.on('connect', (client) => client.on('error', () => {}));
     this.tx = new Transactions<pg.PoolClient>(
       {
         begin: async () => {
