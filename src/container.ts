@@ -33,6 +33,7 @@ import { KeywordRoute } from './services/nodes/keyword-route.js';
 import { FEEDBACK_SERVED, parseFeedback } from './search/keyword/feedback.js';
 import { SearchService } from './services/nodes/search.service.js';
 import { SemanticGates } from './services/nodes/semantic-gates.js';
+import { detached } from './db/store/transactions.js';
 import { TagsService } from './services/tags/tags.service.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
 import { ParaService } from './services/para/para.service.js';
@@ -87,13 +88,13 @@ export async function buildContainer(o: ServiceOptions) {
   const storage = new StorageState(clock);
   const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
   // What the index budget reports, bound to /metrics once it exists (below).
-  const indexEvents: { load?: (ms: number) => void; evict?: () => void } = {};
+  const indexEvents: { load?: (tenantId: string, ms: number) => void; evict?: () => void } = {};
   const vectors = new VectorStore({
     repo: repos.vectors, nodes: repos.nodes, tx, passages: repos.passages,
     budget: {
       bytes: config.indexMemoryBytes,
       loadInRequestMax: config.tuning?.indexLoadInRequestMax,
-      onLoad: (_t, ms) => indexEvents.load?.(ms),
+      onLoad: (t, ms) => indexEvents.load?.(t, ms),
       onEvict: () => indexEvents.evict?.(),
       onError: (t, e) => log.error(`loading the vector index of tenant ${t} failed; its searches are answered from storage`, e),
     },
@@ -116,15 +117,19 @@ export async function buildContainer(o: ServiceOptions) {
   const keywordRoute = repos.keywordSource ? new KeywordRoute(repos.search, repos.keywordSource) : null;
   if (keywordRoute) keywordRoute.feedback = parseFeedback(config.searchFeedback ?? FEEDBACK_SERVED);
   const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => keywordRoute?.ranker.cache.bytes() ?? null });
-  indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
   indexEvents.evict = () => metrics.evictions.inc({ index: 'vector' });
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
   const tags = new TagsService(tx, repos.tags, repos.nodes, clock);
-  const semanticGates = new SemanticGates({ embedder, vectors, textLengths: async (t, n) => await repos.nodes.textLengths(t, n) });
+  const semanticGates = new SemanticGates({ embedder, vectors, textLengths: async (t, n) => await repos.nodes.textLengths(t, n), stored: repos.semanticGates, now: () => new Date(clock.now()).toISOString() });
   // Highlights on nodes (W3C selectors); search and context lead to them, with their notes.
   const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
   const search = new SearchService(keywordRoute ?? repos.search, repos.nodes, vectors, embedding, semanticGates, highlights, clock);
+  // A tenant's index came into memory: its gate is measured (or read) now, not on its first query.
+  indexEvents.load = (t) => {
+    metrics.indexLoads.inc({ index: 'vector' });
+    detached(() => void search.prepareGate(t).catch((e: unknown) => log.error(`measuring the semantic gate of tenant ${t} failed`, e)));
+  };
   // SQLite reads a tenant's common terms ahead at start; PostgreSQL reads each term on first use (every process of a pool would read them all).
   const keywordWarmer = keywordRoute && repos.fts ? new KeywordWarmer(keywordRoute.ranker, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);

@@ -98,6 +98,8 @@ async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {
       break;
     }
     n += await c.vectors.warm(id);
+    // Its semantic gate too (read from storage, or measured once): its first query finds it ready.
+    await c.search.prepareGate(id).catch((e: unknown) => c.log.error(`measuring the semantic gate of tenant ${id} failed`, e));
   }
   return n;
 }

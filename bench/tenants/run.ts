@@ -207,6 +207,11 @@ async function scrape(url: string, key: string): Promise<Record<string, number>>
     tenants_loaded: sum('rhizome_tenants_loaded'),
     index_vectors: sum('rhizome_vector_index_vectors'),
     rss_mb: Math.round(sum('process_resident_memory_bytes') / 1048576),
+    // Where the rest of RSS is: V8's heap (the indexes' maps and ids among it) and memory outside it (typed arrays, buffers).
+    heap_used_mb: Math.round(sum('nodejs_heap_size_used_bytes') / 1048576),
+    heap_total_mb: Math.round(sum('nodejs_heap_size_total_bytes') / 1048576),
+    external_mb: Math.round(sum('nodejs_external_memory_bytes') / 1048576),
+    keyword_mb: Math.round(sum('rhizome_keyword_memory_bytes') / 1048576),
   };
 }
 

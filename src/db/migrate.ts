@@ -19,6 +19,7 @@ import { highlightsSchema } from './migrations/highlights-schema.js';
 import { captureSnapshotsSchema } from './migrations/capture-snapshots-schema.js';
 import { operatorsSchema } from './migrations/operators-schema.js';
 import { nodePassagesSchema } from './migrations/node-passages.js';
+import { semanticGatesSchema } from './migrations/semantic-gates.js';
 
 export type Step = (db: Database.Database) => void;
 
@@ -56,6 +57,8 @@ const MIGRATIONS: Step[] = [
   operatorsSchema,
   // Passages of long notes with their own vectors.
   nodePassagesSchema,
+  // Each tenant's semantic gate, measured once and read by every process.
+  semanticGatesSchema,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

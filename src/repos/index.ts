@@ -37,6 +37,7 @@ import { PassagesRepo } from './passages.repo.js';
 import { WebhooksRepo } from './webhooks.repo.js';
 import { FeedsRepo } from './feeds.repo.js';
 import { RulesRepo } from './rules.repo.js';
+import { SemanticGatesRepo } from './semantic-gates.repo.js';
 
 export function createRepos(db: SqliteStore | PgStore) {
   if (db instanceof PgStore) return createPgRepos(db);
@@ -90,6 +91,7 @@ function portableRepos(db: Database) {
     feeds: new FeedsRepo(db),
     rules: new RulesRepo(db),
     passages: new PassagesRepo(db),
+    semanticGates: new SemanticGatesRepo(db),
   };
 }
 

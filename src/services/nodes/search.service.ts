@@ -110,6 +110,16 @@ export class SearchService {
     return semanticOnlyMin({ keyword: [], maxBm25: 0, semantic, keywordCosine: [], scale, gate, vectors, queryTerms: 0 });
   }
 
+  /**
+   * Measures the tenant's semantic gate unless one is kept and fresh: called once its index
+   * is in memory (loaded ahead at start-up or by use), so its first query finds it ready.
+   */
+  async prepareGate(tenantId: string): Promise<void> {
+    if (!this.gates) return;
+    const scale = (await this.embedding.ready()).query;
+    await this.gates.gateFor(tenantId, await this.vectors.count(tenantId), scale);
+  }
+
   /** A query ranked as GET /nodes ranks it (absolute scores, the semantic gate), best first: what context and answers build on. */
   async rank(tenantId: string, query: string, mode: 'keyword' | 'semantic' | 'hybrid', filter: NodeFilter = {}, pool = mode === 'hybrid' ? HYBRID_POOL : CANDIDATE_POOL): Promise<CalibratedHit[]> {
     return rankSides(await this.sides(tenantId, query, filter, mode, pool), mode);

@@ -1,12 +1,17 @@
 // Each tenant's semantic gate (search/tenant-gate.ts), measured on its own notes: the
 // calibration set's queries are asked of them once, and again when the tenant's note count
-// has moved by a tenth. The first query of a tenant waits for the measurement (a k-NN per
-// probe, in slices of a few ms between event-loop turns); later ones use the kept gate while a new one is
-// measured, so a tenant's ranking changes only when its notes have.
+// has moved by a tenth. A measured gate is kept in storage (semantic_gates), so a tenant is
+// measured once, by whichever process first holds its index, and a process meeting it cold
+// reads one row. The first query of a tenant never measured waits for the measurement (a
+// k-NN per probe, in slices of a few ms between event-loop turns); later ones use the kept
+// gate while a new one is measured, so a tenant's ranking changes only when its notes have.
+// SearchService.prepareGate measures it in the background once a tenant's index is in
+// memory, so a tenant loaded ahead of its first query does not pay for it then.
 import type { Embedder } from '../../embed/embedder.js';
 import { abstentionFloor, calibrationTexts, quantile, type Scale } from '../../search/calibration.js';
 import { MIN_PROBED_NOTES, tenantGate, type TenantGate } from '../../search/tenant-gate.js';
 import type { VectorStore } from '../../vectors/vector-store.js';
+import type { StoredGate } from '../../repos/semantic-gates.repo.js';
 
 /** Notes whose length is sampled (the latest). */
 const LENGTH_SAMPLE = 500;
@@ -15,16 +20,11 @@ const PROBE_SLICE_MS = 8;
 /** The note count may move this much before the gate is measured again. */
 const REMEASURE_DRIFT = 0.1;
 
-interface Kept {
-  model: string;
-  notes: number;
-  gate: TenantGate;
-}
-
 export class SemanticGates {
   private probes: { model: string; vectors: Promise<Float32Array[]> } | undefined;
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new Map<string, StoredGate>();
   private readonly measuring = new Map<string, Promise<TenantGate>>();
+  private readonly reading = new Map<string, Promise<StoredGate | null>>();
 
   constructor(
     private readonly d: {
@@ -32,6 +32,9 @@ export class SemanticGates {
       vectors: Pick<VectorStore, 'bestSimilarity' | 'isLoading'>;
       /** Text lengths of the tenant's latest notes (a sample). */
       textLengths(tenantId: string, sample: number): Promise<number[]>;
+      /** Where measured gates are kept for every process (none: this process's memory only). */
+      stored?: { get(tenantId: string): Promise<StoredGate | null>; put(tenantId: string, g: StoredGate, at: string): Promise<void> };
+      now?: () => string;
     },
   ) {}
 
@@ -39,14 +42,27 @@ export class SemanticGates {
   async gateFor(tenantId: string, notes: number, scale: Scale): Promise<TenantGate | null> {
     if (notes < MIN_PROBED_NOTES) return null;
     const model = this.d.embedder.modelId;
-    const k = this.kept.get(tenantId);
-    const fresh = k && k.model === model && Math.abs(notes - k.notes) <= REMEASURE_DRIFT * k.notes;
-    if (fresh) return k.gate;
+    const k = await this.known(tenantId, model);
+    if (k && k.model === model && Math.abs(notes - k.notes) <= REMEASURE_DRIFT * k.notes) return k.gate;
     // While its index loads, a k-NN is an exact scan of storage: 60 probes of a large tenant
     // would hold its first searches for seconds. The gate is measured once the index is in.
     if (await this.d.vectors.isLoading(tenantId)) return k && k.model === model ? k.gate : null;
     const pending = this.measure(tenantId, notes, scale, model);
     return k && k.model === model ? k.gate : pending;
+  }
+
+  /** The gate this process holds, else the one kept in storage (measured by a process before it, or another one): one read at a time per tenant. */
+  private async known(tenantId: string, model: string): Promise<StoredGate | undefined> {
+    const k = this.kept.get(tenantId);
+    if ((k && k.model === model) || !this.d.stored) return k;
+    let r = this.reading.get(tenantId);
+    if (!r) {
+      r = this.d.stored.get(tenantId).finally(() => this.reading.delete(tenantId));
+      this.reading.set(tenantId, r);
+    }
+    const row = await r;
+    if (row && row.model === model && this.kept.get(tenantId)?.model !== model) this.kept.set(tenantId, row);
+    return this.kept.get(tenantId) ?? k;
   }
 
   /** Forgets a tenant (deleted, or its notes replaced wholesale). */
@@ -75,6 +91,8 @@ export class SemanticGates {
       const medianChars = quantile(await this.d.textLengths(tenantId, LENGTH_SAMPLE), 0.5);
       const gate = tenantGate(best, scale, medianChars, abstentionFloor(scale, notes));
       this.kept.set(tenantId, { model, notes, gate });
+      // Derived data: a gate that could not be stored is measured again by the next process.
+      await this.d.stored?.put(tenantId, { model, notes, gate }, this.d.now?.() ?? new Date().toISOString()).catch(() => undefined);
       return gate;
     })().finally(() => this.measuring.delete(tenantId));
     this.measuring.set(tenantId, m);
