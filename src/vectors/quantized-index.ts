@@ -35,6 +35,9 @@ export const PARTITION_MIN_SIZE = 20_000;
 export const PROBE_FRACTION = 1 / 32;
 export const PROBE_MIN = 8;
 
+/** V8's heap per entry of the seq → slot map (bench/lab/index-heap.ts: ~30 B). */
+export const SLOT_MAP_BYTES = 32;
+
 export interface ScoredSeq {
   seq: number;
   score: number; // approximate cosine similarity
@@ -177,8 +180,20 @@ export class QuantizedIndex {
 
   /** Bytes per stored vector: code, int8 vector, scale, seq, and the partition's share. */
   bytesPerVector(): number {
-    const own = this.words * 4 + this.dimension + 4 + 8;
+    const own = this.slotBytes();
     return this.size ? own + (this.partition ? this.partition.heldBytes() / this.size : 0) : own;
+  }
+
+  /**
+   * The memory the index holds: its arrays at their capacity (they grow by doubling), the
+   * seq → slot map on V8's heap, and the partition. What a memory budget must count.
+   */
+  heldBytes(): number {
+    return this.cap * this.slotBytes() + this.size * SLOT_MAP_BYTES + (this.partition?.heldBytes() ?? 0);
+  }
+
+  private slotBytes(): number {
+    return this.words * 4 + this.dimension + 4 + 8;
   }
 
   /** The k nearest by cosine, best first (approximate: see RERANK_CANDIDATES). */

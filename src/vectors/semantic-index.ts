@@ -38,6 +38,15 @@ interface TenantIndex {
   ownerIds: Map<number, string>;
 }
 
+/**
+ * V8's heap per entry of the maps beside the index (bench/lab/index-heap.ts, 200 tenants ×
+ * 1,000 vectors: 109 B per node vector with its slot, 171 B per passage of three a node): a
+ * node id with its map entry, a passage's owner, a node's list of passage keys.
+ */
+export const ID_ENTRY_BYTES = 80;
+export const OWNER_ENTRY_BYTES = 32;
+export const OWNER_LIST_BYTES = 200;
+
 const WARM_PAGE = 5000;
 /** The longest the partition's training and filing runs per event-loop turn. */
 export const PARTITION_SLICE_MS = 15;
@@ -263,9 +272,12 @@ export class SemanticIndexes {
     return this.tenants.delete(tenantId);
   }
 
-  /** The bytes each held tenant's index takes (its codes and partition). */
+  /**
+   * The bytes each held tenant's index takes: its arrays, its partition, and what it keeps on
+   * V8's heap beside them (node ids, passages' owners) — what the memory budget counts.
+   */
   held(): Map<string, number> {
-    return new Map([...this.tenants].map(([id, t]) => [id, t.index.size * t.index.bytesPerVector()]));
+    return new Map([...this.tenants].map(([id, t]) => [id, t.index.heldBytes() + (t.ids.size + t.ownerIds.size) * ID_ENTRY_BYTES + t.owners.size * OWNER_ENTRY_BYTES + t.byOwner.size * OWNER_LIST_BYTES]));
   }
 
   /** Drops every tenant's index (they load again from the source); returns the tenants that had one. */

@@ -1,0 +1,35 @@
+// What the memory budget counts of a tenant's index: its arrays at their capacity (they grow
+// by doubling) and what it keeps on V8's heap beside them (bench/lab/index-heap.ts measures
+// those constants), not only the bytes of the vectors it holds.
+import { expect, it } from 'vitest';
+import { QuantizedIndex, SLOT_MAP_BYTES } from '../../src/vectors/quantized-index.js';
+import { ID_ENTRY_BYTES, OWNER_ENTRY_BYTES, OWNER_LIST_BYTES, SemanticIndexes, type StoredVector } from '../../src/vectors/semantic-index.js';
+
+const D = 64;
+const v = (i: number) => Float32Array.from({ length: D }, (_, j) => Math.sin(i + j));
+
+it('an index holds its arrays at capacity and its seq → slot map', () => {
+  const ix = new QuantizedIndex(D);
+  for (let i = 1; i <= 1025; i++) ix.upsert(i, v(i));
+  // 1,025 vectors live in arrays grown to 2,048 slots.
+  expect(ix.heldBytes()).toBe(2048 * ix.bytesPerVector() + 1025 * SLOT_MAP_BYTES);
+});
+
+it("a tenant's held bytes count its node ids, and a passage index its owners and their lists", async () => {
+  const page = (passages: boolean) => async (_t: string, after: number) => {
+    const vectors: StoredVector[] = Array.from({ length: 30 }, (_, i) =>
+      passages ? { seq: 1000 + i, id: `nod_${Math.floor(i / 3)}`, owner: Math.floor(i / 3) + 1, embedding: Buffer.from(v(i).buffer) } : { seq: i + 1, id: `nod_${i}`, embedding: Buffer.from(v(i).buffer) },
+    );
+    return { vectors: after ? [] : vectors, last: null };
+  };
+  const make = (passages: boolean) => new SemanticIndexes({ space: async () => ({ model_id: 'm', dimension: D }), page: page(passages), some: async () => [] });
+  const nodes = make(false);
+  await nodes.warm('t');
+  const arrays = new QuantizedIndex(D);
+  for (let i = 1; i <= 30; i++) arrays.upsert(i, v(i));
+  expect(nodes.held().get('t')).toBe(arrays.heldBytes() + 30 * ID_ENTRY_BYTES);
+  const passages = make(true);
+  await passages.warm('t');
+  // Thirty passages of ten nodes: an owner per passage, an id and a list of keys per node.
+  expect(passages.held().get('t')).toBe(arrays.heldBytes() + 10 * ID_ENTRY_BYTES + 30 * OWNER_ENTRY_BYTES + 10 * OWNER_LIST_BYTES);
+});
