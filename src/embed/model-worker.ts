@@ -14,6 +14,8 @@ type Pending = { resolve: (v: Float32Array[]) => void; reject: (e: Error) => voi
 /** Restarts allowed within RESTART_WINDOW_MS before the embedder gives up (a crash loop). */
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
+/** The longest close() waits for a model still loading. */
+const CLOSE_WAIT_MS = 15_000;
 
 export interface ModelWorkerOptions {
   /** Nice value for the worker thread (Linux: per thread): background embedding yields the CPU. */
@@ -65,6 +67,9 @@ export class ModelWorker {
 
   async close(): Promise<void> {
     this.closing = true;
+    // A worker terminated while onnxruntime sets itself up in it aborts the whole process
+    // (a native error thrown through the teardown): a load under way finishes, or fails, first.
+    if (this.state === 'loading') await Promise.race([this.ready.catch(() => {}), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
     await this.worker.terminate();
     this.rejectPending('embedder closed');
   }
