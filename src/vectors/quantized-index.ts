@@ -185,11 +185,12 @@ export class QuantizedIndex {
   }
 
   /**
-   * The memory the index holds: its arrays at their capacity (they grow by doubling), the
-   * seq → slot map on V8's heap, and the partition. What a memory budget must count.
+   * The memory the index holds: every slot it has written (a removed vector's slot stays
+   * until reused; capacity never written is untouched pages, not resident), the seq → slot
+   * map on V8's heap, and the partition. What a memory budget must count.
    */
   heldBytes(): number {
-    return this.cap * this.slotBytes() + this.size * SLOT_MAP_BYTES + (this.partition?.heldBytes() ?? 0);
+    return this.used * this.slotBytes() + this.size * SLOT_MAP_BYTES + (this.partition?.heldBytes() ?? 0);
   }
 
   private slotBytes(): number {
