@@ -7,7 +7,7 @@
 //   node --expose-gc /tmp/index-heap.mjs passages   (three passages a node)
 import { SemanticIndexes, type StoredVector } from '../../src/vectors/semantic-index.js';
 
-const TENANTS = 200;
+const TENANTS = Number(process.env.TENANTS ?? 200);
 const PER_TENANT = 1000;
 const D = 512;
 const passages = process.argv[2] === 'passages';
@@ -45,4 +45,6 @@ console.log(JSON.stringify({
   array_bytes_per_vector: Math.round((after.arrayBuffers - before.arrayBuffers) / vectors),
   counted_mb: Math.round(counted / 1048576),
   measured_mb: Math.round(measured / 1048576),
+  heap_total_mb: Math.round(after.heapTotal / 1048576),
+  rss_mb: Math.round(after.rss / 1048576),
 }));
