@@ -46,8 +46,9 @@ const envSchema = z.object({
   RHIZOME_DATABASE_URL: z.preprocess(emptyIsUnset, z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional()),
   // Connections each process keeps to PostgreSQL (docs/storage-contract.md).
   RHIZOME_PG_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
-  // Memory the tenants' in-memory vector indexes may hold in one process, in MB (docs/operators.md).
-  RHIZOME_INDEX_MEMORY_MB: z.coerce.number().int().min(16).default(512),
+  // Memory the tenants' in-memory vector indexes may hold in one process, in MB (docs/operators.md):
+  // with the runtime and model (~190 MB) and V8's heap under load, a process stays under 1 GB.
+  RHIZOME_INDEX_MEMORY_MB: z.coerce.number().int().min(16).default(384),
   // off, rm3, bo1 or method:docs:terms:weight[:minTerms] (search/keyword/feedback.ts parseFeedback checks the ranges at start-up).
   RHIZOME_SEARCH_FEEDBACK: z
     .string()

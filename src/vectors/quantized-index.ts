@@ -88,6 +88,11 @@ export class QuantizedIndex {
     return this.slotOf.has(seq);
   }
 
+  /** Where the vector of `seq` is stored (a slot freed by remove() is handed out again). */
+  slot(seq: number): number | undefined {
+    return this.slotOf.get(seq);
+  }
+
   upsert(seq: number, v: Float32Array): void {
     if (v.length !== this.dimension) throw new Error(`vector has ${v.length} dimensions, index ${this.dimension}`);
     let slot = this.slotOf.get(seq);

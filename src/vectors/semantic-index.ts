@@ -5,6 +5,7 @@
 // change of embedding space (model or dimension) drops every index, and hits are checked
 // against the nodes table by VectorStore.nearest (a deleted node's code lingers until pruned).
 import { QuantizedIndex, type ScoredSeq } from './quantized-index.js';
+import { SlotIds } from './slot-ids.js';
 
 export interface StoredVector {
   seq: number;
@@ -24,7 +25,8 @@ export interface VectorSource {
 
 interface TenantIndex {
   index: QuantizedIndex;
-  ids: Map<number, string>;
+  /** Each node vector's node id, by its slot in the index. */
+  ids: SlotIds;
   /** The source's cursor: what has been read from vec0 so far. */
   after: number;
   complete: boolean;
@@ -40,8 +42,9 @@ interface TenantIndex {
 
 /**
  * V8's heap per entry of the maps beside the index (bench/lab/index-heap.ts, 200 tenants ×
- * 1,000 vectors: 109 B per node vector with its slot, 171 B per passage of three a node): a
- * node id with its map entry, a passage's owner, a node's list of passage keys.
+ * 1,000 vectors: 171 B per passage of three a node): a node id with its map entry (passages'
+ * owners; a node vector's id is packed in SlotIds, 32 B), a passage's owner, a node's list of
+ * passage keys.
  */
 export const ID_ENTRY_BYTES = 80;
 export const OWNER_ENTRY_BYTES = 32;
@@ -88,7 +91,7 @@ export class SemanticIndexes {
     }
     let t = this.tenants.get(tenantId);
     if (!t) {
-      t = { index: new QuantizedIndex(space.dimension), ids: new Map(), after: 0, complete: false, background: false, partitioning: false, owners: new Map(), byOwner: new Map(), ownerIds: new Map() };
+      t = { index: new QuantizedIndex(space.dimension), ids: new SlotIds(), after: 0, complete: false, background: false, partitioning: false, owners: new Map(), byOwner: new Map(), ownerIds: new Map() };
       this.tenants.set(tenantId, t);
     }
     return t;
@@ -134,7 +137,7 @@ export class SemanticIndexes {
       if (held !== v.id) t.ownerIds.set(v.owner, v.id);
     }
     t.index.upsert(v.seq, f);
-    if (v.owner === undefined) t.ids.set(v.seq, v.id);
+    if (v.owner === undefined) t.ids.set(t.index.slot(v.seq)!, v.id);
     if (v.owner !== undefined && t.owners.get(v.seq) !== v.owner) {
       if (t.owners.has(v.seq)) this.drop(t, v.seq); // a key another node's passage had
       t.index.upsert(v.seq, f);
@@ -147,7 +150,7 @@ export class SemanticIndexes {
 
   private hit(t: TenantIndex, h: ScoredSeq): IndexHit {
     const owner = t.owners.get(h.seq);
-    return owner === undefined ? { seq: h.seq, score: h.score, id: t.ids.get(h.seq)! } : { seq: h.seq, score: h.score, id: t.ownerIds.get(owner)!, owner };
+    return owner === undefined ? { seq: h.seq, score: h.score, id: t.ids.get(t.index.slot(h.seq)!)! } : { seq: h.seq, score: h.score, id: t.ownerIds.get(owner)!, owner };
   }
 
   /** Loads the tenant's vectors now (the first query would otherwise pay for it). */
@@ -223,8 +226,7 @@ export class SemanticIndexes {
   }
 
   private drop(t: TenantIndex, key: number): void {
-    t.index.remove(key);
-    t.ids.delete(key);
+    t.index.remove(key); // its slot's id is written over when the slot is handed out again
     const owner = t.owners.get(key);
     if (owner === undefined) return;
     t.owners.delete(key);
@@ -277,7 +279,7 @@ export class SemanticIndexes {
    * V8's heap beside them (node ids, passages' owners) — what the memory budget counts.
    */
   held(): Map<string, number> {
-    return new Map([...this.tenants].map(([id, t]) => [id, t.index.heldBytes() + (t.ids.size + t.ownerIds.size) * ID_ENTRY_BYTES + t.owners.size * OWNER_ENTRY_BYTES + t.byOwner.size * OWNER_LIST_BYTES]));
+    return new Map([...this.tenants].map(([id, t]) => [id, t.index.heldBytes() + t.ids.heldBytes(ID_ENTRY_BYTES) + t.ownerIds.size * ID_ENTRY_BYTES + t.owners.size * OWNER_ENTRY_BYTES + t.byOwner.size * OWNER_LIST_BYTES]));
   }
 
   /** Drops every tenant's index (they load again from the source); returns the tenants that had one. */

@@ -4,6 +4,7 @@
 import { expect, it } from 'vitest';
 import { QuantizedIndex, SLOT_MAP_BYTES } from '../../src/vectors/quantized-index.js';
 import { ID_ENTRY_BYTES, OWNER_ENTRY_BYTES, OWNER_LIST_BYTES, SemanticIndexes, type StoredVector } from '../../src/vectors/semantic-index.js';
+import { SLOT_ID_BYTES, SlotIds } from '../../src/vectors/slot-ids.js';
 
 const D = 64;
 const v = (i: number) => Float32Array.from({ length: D }, (_, j) => Math.sin(i + j));
@@ -28,9 +29,28 @@ it("a tenant's held bytes count its node ids, and a passage index its owners and
   await nodes.warm('t');
   const arrays = new QuantizedIndex(D);
   for (let i = 1; i <= 30; i++) arrays.upsert(i, v(i));
-  expect(nodes.held().get('t')).toBe(arrays.heldBytes() + 30 * ID_ENTRY_BYTES);
+  // Node ids packed by slot: a row each.
+  expect(nodes.held().get('t')).toBe(arrays.heldBytes() + 30 * SLOT_ID_BYTES);
   const passages = make(true);
   await passages.warm('t');
   // Thirty passages of ten nodes: an owner per passage, an id and a list of keys per node.
   expect(passages.held().get('t')).toBe(arrays.heldBytes() + 10 * ID_ENTRY_BYTES + 30 * OWNER_ENTRY_BYTES + 10 * OWNER_LIST_BYTES);
+});
+
+it('packs ids by slot; one too wide for a row is kept beside them; a reused slot takes its new id', () => {
+  const ids = new SlotIds();
+  ids.set(0, 'nod_01kzabcdefghjkmnpqrstvwxyz');
+  const wide = `nod_${'x'.repeat(40)}`;
+  ids.set(5000, wide);
+  ids.set(7, 'nod_é');
+  expect(ids.get(0)).toBe('nod_01kzabcdefghjkmnpqrstvwxyz');
+  expect(ids.get(5000)).toBe(wide);
+  expect(ids.get(7)).toBe('nod_é');
+  expect(ids.get(6000)).toBeUndefined();
+  ids.set(5000, 'nod_short');
+  expect(ids.get(5000)).toBe('nod_short');
+  expect(ids.heldBytes(ID_ENTRY_BYTES)).toBe(5001 * SLOT_ID_BYTES);
+  ids.set(1, 'nod_\u{1F331}');
+  expect(ids.get(1)).toBe('nod_\u{1F331}');
+  expect(ids.heldBytes(ID_ENTRY_BYTES)).toBe(5001 * SLOT_ID_BYTES + ID_ENTRY_BYTES);
 });
