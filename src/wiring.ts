@@ -93,13 +93,18 @@ async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {
     while (!await c.vectors.loadSome(id, INDEX_SLICE)) await new Promise((r) => setImmediate(r));
     // Full: the last one goes back out and the rest load on their first request (evicting
     // as it went, start-up would read every tenant's vectors and keep the last ones listed).
-    if (budget !== null && [...c.vectors.heldBytes().values()].reduce((a, b) => a + b, 0) > budget) {
+    // The first stays, whatever its size: a single tenant larger than the budget is held
+    // whole (a laptop's one big notebook is not read at start only to be dropped).
+    const held = c.vectors.heldBytes();
+    const full = budget !== null && [...held.values()].reduce((a, b) => a + b, 0) > budget;
+    if (full && held.size > 1) {
       c.vectors.evict(id);
       break;
     }
     n += await c.vectors.warm(id);
     // Its semantic gate too (read from storage, or measured once): its first query finds it ready.
     await c.search.prepareGate(id).catch((e: unknown) => c.log.error(`measuring the semantic gate of tenant ${id} failed`, e));
+    if (full) break;
   }
   return n;
 }

@@ -4,6 +4,7 @@
 // large index loads in the background, and /metrics counts the loads and evictions.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExactScan } from '../../src/vectors/exact-scan.js';
+import { startBackground } from '../../src/wiring.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { operatorAuth, sample } from './helpers.js';
 
@@ -33,6 +34,21 @@ async function search(q: string, auth?: string) {
 }
 
 describe('vector indexes by use', () => {
+  it('at start-up loads tenants until the budget is full; the first stays even when it alone exceeds it', async () => {
+    // A budget of one byte: the first tenant listed (alpha) fills it on its own.
+    t = await makeTestApp({ config: { indexMemoryBytes: 1 } });
+    await t.s.queue.start();
+    const b = await t.tenant('beta');
+    await seed();
+    await seed(b.auth);
+    await t.s.queue.idle();
+    t.s.vectors.resetIndexes();
+    await startBackground(t.s);
+    await vi.waitFor(() => expect(t.log.lines.some((l) => /semantic index ready/.test(l))).toBe(true), { timeout: 10_000 });
+    // Held whole, not read and dropped; its gate measured with it. The next one was not loaded.
+    expect([...t.s.vectors.heldBytes().keys()]).toEqual([t.tenantId]);
+  });
+
   it('loads a tenant on its first request and evicts the least recently used beyond the budget', async () => {
     // A budget of one byte: only the tenant in use is ever held.
     t = await makeTestApp({ config: { indexMemoryBytes: 1 } });
