@@ -49,9 +49,12 @@ export async function startBackground(c: Container): Promise<void> {
   c.embedding.init().then(
     async () => {
       const t0 = Date.now();
-      const n = await loadIndexes(c, (await c.repos.tenants.list()).map((t) => t.id));
-      c.log.info(`semantic index ready: ${n} vector(s) in ${Date.now() - t0} ms`);
+      const { vectors, tenants } = await loadIndexes(c, (await c.repos.tenants.list()).map((t) => t.id));
+      c.log.info(`semantic index ready: ${vectors} vector(s) in ${Date.now() - t0} ms`);
       c.keywordWarmer?.start();
+      // Then each loaded tenant's semantic gate (read from storage, or measured once), beside
+      // the keyword warm-up: its first query by meaning finds it ready.
+      for (const id of tenants) await c.search.prepareGate(id).catch((e: unknown) => c.log.error(`measuring the semantic gate of tenant ${id} failed`, e));
     },
     (e) => {
       c.log.error('embedding initialisation failed; keyword search still works', e);
@@ -83,10 +86,11 @@ const LINK_CHECK_LOOK_MS = 6 * 3600_000;
 /**
  * Loads these tenants' vector indexes in the background, a slice per event-loop turn, until
  * the indexes' memory budget is full (the rest load on their first request); returns how
- * many vectors.
+ * many vectors, and which tenants.
  */
-async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {
+async function loadIndexes(c: Container, tenantIds: string[]): Promise<{ vectors: number; tenants: string[] }> {
   let n = 0;
+  const loaded: string[] = [];
   const budget = c.vectors.budgetBytes;
   for (const id of tenantIds) {
     await c.vectors.willLoad([id]);
@@ -102,11 +106,10 @@ async function loadIndexes(c: Container, tenantIds: string[]): Promise<number> {
       break;
     }
     n += await c.vectors.warm(id);
-    // Its semantic gate too (read from storage, or measured once): its first query finds it ready.
-    await c.search.prepareGate(id).catch((e: unknown) => c.log.error(`measuring the semantic gate of tenant ${id} failed`, e));
+    loaded.push(id);
     if (full) break;
   }
-  return n;
+  return { vectors: n, tenants: loaded };
 }
 
 /**

@@ -41,12 +41,15 @@ describe('vector indexes by use', () => {
     const b = await t.tenant('beta');
     await seed();
     await seed(b.auth);
+    // Enough notes for alpha's semantic gate to be measured (MIN_PROBED_NOTES).
+    for (let i = 0; i < 30; i++) await t.req('POST', '/api/v1/nodes', { title: `Garden note ${i}`, content: `Compost and seedlings, entry ${i}.` });
     await t.s.queue.idle();
     t.s.vectors.resetIndexes();
     await startBackground(t.s);
     await vi.waitFor(() => expect(t.log.lines.some((l) => /semantic index ready/.test(l))).toBe(true), { timeout: 10_000 });
-    // Held whole, not read and dropped; its gate measured with it. The next one was not loaded.
+    // Held whole, not read and dropped; the next one was not loaded. Its gate is measured next.
     expect([...t.s.vectors.heldBytes().keys()]).toEqual([t.tenantId]);
+    await vi.waitFor(async () => expect(await t.s.repos.semanticGates.get(t.tenantId)).not.toBeNull());
   });
 
   it('loads a tenant on its first request and evicts the least recently used beyond the budget', async () => {
