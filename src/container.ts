@@ -33,7 +33,6 @@ import { KeywordRoute } from './services/nodes/keyword-route.js';
 import { FEEDBACK_SERVED, parseFeedback } from './search/keyword/feedback.js';
 import { SearchService } from './services/nodes/search.service.js';
 import { SemanticGates } from './services/nodes/semantic-gates.js';
-import { detached } from './db/store/transactions.js';
 import { TagsService } from './services/tags/tags.service.js';
 import { ParaClassifier } from './services/para/para-classify.service.js';
 import { ParaService } from './services/para/para.service.js';
@@ -125,11 +124,7 @@ export async function buildContainer(o: ServiceOptions) {
   // Highlights on nodes (W3C selectors); search and context lead to them, with their notes.
   const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
   const search = new SearchService(keywordRoute ?? repos.search, repos.nodes, vectors, embedding, semanticGates, highlights, clock);
-  // A tenant's index came into memory: its gate is measured (or read) now, not on its first query.
-  indexEvents.load = (t) => {
-    metrics.indexLoads.inc({ index: 'vector' });
-    detached(() => void search.prepareGate(t).catch((e: unknown) => log.error(`measuring the semantic gate of tenant ${t} failed`, e)));
-  };
+  indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
   // SQLite reads a tenant's common terms ahead at start; PostgreSQL reads each term on first use (every process of a pool would read them all).
   const keywordWarmer = keywordRoute && repos.fts ? new KeywordWarmer(keywordRoute.ranker, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);

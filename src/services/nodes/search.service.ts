@@ -111,8 +111,8 @@ export class SearchService {
   }
 
   /**
-   * Measures the tenant's semantic gate unless one is kept and fresh: called once its index
-   * is in memory (loaded ahead at start-up or by use), so its first query finds it ready.
+   * Measures the tenant's semantic gate unless one is kept and fresh: called at start-up for
+   * the tenants whose indexes were loaded ahead, so their first queries find it ready.
    */
   async prepareGate(tenantId: string): Promise<void> {
     if (!this.gates) return;

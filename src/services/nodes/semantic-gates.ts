@@ -5,8 +5,8 @@
 // reads one row. The first query of a tenant never measured waits for the measurement (a
 // k-NN per probe, in slices of a few ms between event-loop turns); later ones use the kept
 // gate while a new one is measured, so a tenant's ranking changes only when its notes have.
-// SearchService.prepareGate measures it in the background once a tenant's index is in
-// memory, so a tenant loaded ahead of its first query does not pay for it then.
+// At start-up, SearchService.prepareGate measures (or reads) the gates of the tenants whose
+// indexes were loaded ahead, in the background, so their first queries do not pay for them.
 import type { Embedder } from '../../embed/embedder.js';
 import { abstentionFloor, calibrationTexts, quantile, type Scale } from '../../search/calibration.js';
 import { MIN_PROBED_NOTES, tenantGate, type TenantGate } from '../../search/tenant-gate.js';
