@@ -87,13 +87,13 @@ export async function buildContainer(o: ServiceOptions) {
   const storage = new StorageState(clock);
   const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
   // What the index budget reports, bound to /metrics once it exists (below).
-  const indexEvents: { load?: (tenantId: string, ms: number) => void; evict?: () => void } = {};
+  const indexEvents: { load?: (ms: number) => void; evict?: () => void } = {};
   const vectors = new VectorStore({
     repo: repos.vectors, nodes: repos.nodes, tx, passages: repos.passages,
     budget: {
       bytes: config.indexMemoryBytes,
       loadInRequestMax: config.tuning?.indexLoadInRequestMax,
-      onLoad: (t, ms) => indexEvents.load?.(t, ms),
+      onLoad: (_t, ms) => indexEvents.load?.(ms),
       onEvict: () => indexEvents.evict?.(),
       onError: (t, e) => log.error(`loading the vector index of tenant ${t} failed; its searches are answered from storage`, e),
     },
@@ -116,6 +116,7 @@ export async function buildContainer(o: ServiceOptions) {
   const keywordRoute = repos.keywordSource ? new KeywordRoute(repos.search, repos.keywordSource) : null;
   if (keywordRoute) keywordRoute.feedback = parseFeedback(config.searchFeedback ?? FEEDBACK_SERVED);
   const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => keywordRoute?.ranker.cache.bytes() ?? null });
+  indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
   indexEvents.evict = () => metrics.evictions.inc({ index: 'vector' });
   const embedQuery = (text: string) => embedding.embedQuery(text);
   const nodes = new NodesService(tx, repos.nodes, vectors, queue, clock, repos.paraAuto, events);
@@ -124,7 +125,6 @@ export async function buildContainer(o: ServiceOptions) {
   // Highlights on nodes (W3C selectors); search and context lead to them, with their notes.
   const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
   const search = new SearchService(keywordRoute ?? repos.search, repos.nodes, vectors, embedding, semanticGates, highlights, clock);
-  indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
   // SQLite reads a tenant's common terms ahead at start; PostgreSQL reads each term on first use (every process of a pool would read them all).
   const keywordWarmer = keywordRoute && repos.fts ? new KeywordWarmer(keywordRoute.ranker, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
