@@ -34,7 +34,7 @@ export interface AskQuality {
   foreign_abstained: Array<{ queries_from: string; queries: number; abstained: number }>;
   /** Mean extractive answer time (ms, query embedding included; the bench measures without). */
   ask_ms_mean: number;
-  sweep?: Array<{ rule: number; min_coverage: number; coverage_weight: number; top_first: boolean; first_citation_relevant: number; answered: number; foreign_abstained: number }>;
+  sweep?: Array<{ rule: number; min_coverage: number; coverage_weight: number; title_share: number; top_first: boolean; first_citation_relevant: number; answered: number; foreign_abstained: number }>;
 }
 
 const FOREIGN_QUERIES = 100;
@@ -42,7 +42,8 @@ const SWEEP = [0.3, 0.4];
 const WEIGHTS = [0];
 /** Which notes answer as they stand: those whose cosine clears floor + λ·(gate − floor) (λ = 1: the tenant's semantic gate). */
 const RULES = [0, 0.25, 0.5, 0.75, 1] as const;
-const KEYS = RULES.flatMap((rule) => SWEEP.flatMap((m) => WEIGHTS.flatMap((w) => [true].map((top) => ({ rule, m, w, top, key: `${rule}:${m}:${w}:${top}` })))));
+const TITLE_SHARES = [0.5, 0.75, 1];
+const KEYS = RULES.flatMap((rule) => SWEEP.flatMap((m) => WEIGHTS.flatMap((w) => TITLE_SHARES.map((ts) => ({ rule, m, w, ts, top: true, key: `${rule}:${m}:${w}:${ts}` })))));
 
 export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: Promise<void> }, foreign: Collection[] = []): Promise<AskQuality> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-ask-eval-'));
@@ -66,9 +67,9 @@ export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: 
       if (!sweepOn) return;
       const r = await retrieve(s.search, s.repos.context, tenantId, question, {}, new Date(s.clock.now()));
       const rarity = await s.search.termRarity(tenantId, question);
-      for (const { rule, m, w, top, key } of KEYS) {
+      for (const { rule, m, w, ts, top, key } of KEYS) {
         const sources = r.sources.map((src, i) => ({ ...src, byMeaning: r.cosines[i] > meaningLine(r.floor, r.gate, rule) }));
-        const ex = extractAnswer(question, sources, { minCoverage: m, coverageWeight: w, topFirst: top, rarity });
+        const ex = extractAnswer(question, sources, { minCoverage: m, coverageWeight: w, topFirst: top, rarity, titleShare: ts });
         const first = ex.sentences[0] ? r.sources[ex.sentences[0].source].node_id : null;
         const row = swept.get(key)!;
         if (rel) {
@@ -108,7 +109,7 @@ export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: 
       answered: r4(mean(answered)),
       foreign_abstained: foreignAbstained,
       ask_ms_mean: Math.round(mean(ms) * 10) / 10,
-      ...(sweepOn ? { sweep: KEYS.map(({ rule, m, w, top, key }) => ({ rule, min_coverage: m, coverage_weight: w, top_first: top, first_citation_relevant: r4(mean(swept.get(key)!.rel)), answered: r4(mean(swept.get(key)!.ans)), foreign_abstained: r4(mean(swept.get(key)!.foreign)) })) } : {}),
+      ...(sweepOn ? { sweep: KEYS.map(({ rule, m, w, ts, top, key }) => ({ rule, min_coverage: m, coverage_weight: w, title_share: ts, top_first: top, first_citation_relevant: r4(mean(swept.get(key)!.rel)), answered: r4(mean(swept.get(key)!.ans)), foreign_abstained: r4(mean(swept.get(key)!.foreign)) })) } : {}),
     };
   } finally {
     await s.queue.stop();
@@ -129,8 +130,8 @@ export function formatAskTable(r: AskQuality): string {
     ...r.foreign_abstained.map((f) => `  ${f.queries} ${f.queries_from} queries against ${r.collection}: "Your notes don't say" for ${pct(f.abstained)}`),
   ];
   if (r.sweep) {
-    lines.push('| answers as it stands | MIN_COVERAGE | COVERAGE_WEIGHT | TOP_FIRST | first citation relevant | answered | foreign abstained |', '|---|---|---|---|---|---|---|');
-    for (const x of r.sweep) lines.push(`| ${x.rule} | ${x.min_coverage} | ${x.coverage_weight} | ${x.top_first} | ${x.first_citation_relevant.toFixed(4)} | ${pct(x.answered)} | ${pct(x.foreign_abstained)} |`);
+    lines.push('| answers as it stands | MIN_COVERAGE | COVERAGE_WEIGHT | TITLE_SHARE | first citation relevant | answered | foreign abstained |', '|---|---|---|---|---|---|---|');
+    for (const x of r.sweep) lines.push(`| ${x.rule} | ${x.min_coverage} | ${x.coverage_weight} | ${x.title_share} | ${x.first_citation_relevant.toFixed(4)} | ${pct(x.answered)} | ${pct(x.foreign_abstained)} |`);
   }
   return lines.join('\n');
 }

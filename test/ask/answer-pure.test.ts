@@ -34,6 +34,13 @@ describe('extractAnswer', () => {
     const ex = extractAnswer('When did the chess federation reschedule the tournament?', [src('a', 'The tournament of roses parade.', 0.4)]);
     expect(ex.sentences).toEqual([]);
   });
+  it('hears a note whose title names what the question asks: its title is said by each of its sentences', () => {
+    // The title holds one of the question's three words, no sentence holds any: at half a
+    // title's weight (the former rule) its coverage was 1/6 and the notes did not say.
+    const ex = extractAnswer('levain schedule amounts', [src('a', 'Twice a day with equal weights of rye flour and water. Keep it warm.', 0.6, 'Levain')]);
+    expect(ex.answers).toEqual([true]);
+    expect(ex.sentences[0].text).toBe('Twice a day with equal weights of rye flour and water.');
+  });
   it('takes a note drawn in by meaning alone as it stands', () => {
     const ex = extractAnswer('How warm does garden waste get?', [{ ...src('a', 'A hot compost pile reaches sixty degrees. It smells.', 0.6), byMeaning: true }]);
     expect(ex.sentences[0].text).toBe('A hot compost pile reaches sixty degrees.');
