@@ -13,6 +13,7 @@ import { sweep } from './fusion-sweep.js';
 import { evaluateMemory, formatMemoryTable } from './memory-eval.js';
 import { evaluateSearch, formatTable, type QueryTrace } from './search-eval.js';
 import { evaluateAsk, formatAskTable } from './ask-eval.js';
+import { evaluatePassages, formatPassageTable, type PassageRule } from './passage-eval.js';
 
 function defaultDirs(): string[] {
   const root = packageRoot();
@@ -29,6 +30,8 @@ const memoryOnly = flags.includes('--memory');
 const askOnly = flags.includes('--ask');
 // `--search`: only search quality on the collections (no memory lab, no answers, no PARA or OCR), the quick loop for ranking.
 const searchOnly = flags.includes('--search');
+// `--passages`: only the paragraph-in-the-middle lab (passage-eval.ts; also part of the whole run), per collection with enough single-answer queries.
+const passagesOnly = flags.includes('--passages');
 const dirs = (args.length ? args.map((d) => resolve(d)) : defaultDirs()).filter((dir) => {
   if (existsSync(join(dir, 'corpus.jsonl'))) return true;
   console.error(`skipping ${dir}: no corpus.jsonl`);
@@ -38,12 +41,23 @@ const collections: Collection[] = dirs.map(loadCollection);
 const embedder = new WorkerEmbedder({ model: 'use-lite', cacheDir: mkdtempSync(join(tmpdir(), 'rhizome-eval-model-')) });
 try {
   const memoryDir = join(packageRoot(), 'bench', 'lab', 'conversations');
-  if (!askOnly && !searchOnly && existsSync(join(memoryDir, 'questions.jsonl'))) {
+  if (!askOnly && !searchOnly && !passagesOnly && existsSync(join(memoryDir, 'questions.jsonl'))) {
     const r = await evaluateMemory(memoryDir, embedder, collections.find((c) => c.name === 'cisi') ?? collections[0] ?? null);
     console.log(formatMemoryTable(r));
     console.log(JSON.stringify({ kind: 'memory_quality', ...r }));
   }
-  for (const c of memoryOnly ? [] : collections) {
+  // A long note's similarity: its own vector's alone, or the best of its own and its passages' (served).
+  const rules: PassageRule[] = [
+    { name: 'own vector only', set: (s) => ((s.vectors.usePassages = false), () => void (s.vectors.usePassages = true)) },
+    { name: 'best of own and passages (MaxP, served)', set: () => () => {} },
+  ];
+  for (const c of passagesOnly || !(memoryOnly || askOnly || searchOnly) ? collections : []) {
+    const r = await evaluatePassages(c, embedder, rules);
+    if (!r) continue;
+    console.log(formatPassageTable(r));
+    console.log(JSON.stringify({ kind: 'passage_quality', ...r }));
+  }
+  for (const c of memoryOnly || passagesOnly ? [] : collections) {
     if (!searchOnly) {
       const ask = await evaluateAsk(c, embedder, collections.filter((o) => o !== c));
       console.log(formatAskTable(ask));
@@ -63,7 +77,7 @@ try {
     console.log(JSON.stringify({ kind: 'search_quality', ...result }));
     if (traces.length) sweep(c.name, traces);
   }
-  const para = memoryOnly || askOnly || searchOnly ? null : (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
+  const para = memoryOnly || askOnly || searchOnly || passagesOnly ? null : (await import('./para.js').catch(() => null)) as null | { evaluateParaClassification: (o: { embedder: unknown }) => Promise<object> };
   if (para) {
     const r = (await para.evaluateParaClassification({ embedder })) as {
       precision: number;
@@ -78,7 +92,7 @@ try {
     console.log(JSON.stringify({ kind: 'para_classification', ...r }));
   }
   // OCR character error rate on rendered screenshots and a photo (needs Chromium).
-  const ocr = memoryOnly || askOnly || searchOnly ? null : (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
+  const ocr = memoryOnly || askOnly || searchOnly || passagesOnly ? null : (await import('./ocr.js').catch(() => null)) as null | typeof import('./ocr.js');
   if (ocr) {
     const r = await ocr.evaluateOcr();
     console.log(ocr.formatOcrTable(r));
