@@ -29,6 +29,13 @@ export interface PassageSpan {
 
 const bytesOf = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const COLUMNS = sql.raw('id AS seq, node_id AS id, node_seq AS owner, embedding');
+/**
+ * By the passage's key. Not `ORDER BY id`: both engines resolve an ORDER BY name to an output
+ * column first, and COLUMNS names the node's id `id` — pages were ordered by node id (a sort of
+ * every remaining row: loading 150k passages took ~40 s, quadratic) and their cursor, the last
+ * row's key, skipped passages of notes whose ids sort out of step with their keys.
+ */
+const BY_KEY = sql.raw('ORDER BY node_passages.id');
 
 export class PassagesRepo {
   constructor(private readonly db: Database) {}
@@ -62,20 +69,20 @@ export class PassagesRepo {
 
   /** The tenant's next passages after key `after` (0 to start), at most `limit`; `last` is the cursor to go on from (null: none left). */
   async page(tenantId: string, after: number, limit: number): Promise<{ vectors: StoredPassage[]; last: number | null }> {
-    const rows = await this.db.all(sql<StoredPassage>`SELECT ${COLUMNS} FROM node_passages WHERE tenant_id = ${tenantId} AND id > ${after} ORDER BY id LIMIT ${limit}`);
+    const rows = await this.db.all(sql<StoredPassage>`SELECT ${COLUMNS} FROM node_passages WHERE tenant_id = ${tenantId} AND id > ${after} ${BY_KEY} LIMIT ${limit}`);
     return { vectors: rows, last: rows.length < limit ? null : rows[rows.length - 1].seq };
   }
 
   /** The passages of these nodes. */
   async some(tenantId: string, nodeIds: string[]): Promise<StoredPassage[]> {
     if (nodeIds.length === 0) return [];
-    return await this.db.all(sql<StoredPassage>`SELECT ${COLUMNS} FROM node_passages WHERE tenant_id = ${tenantId} AND ${this.inList('node_id', nodeIds)} ORDER BY id`);
+    return await this.db.all(sql<StoredPassage>`SELECT ${COLUMNS} FROM node_passages WHERE tenant_id = ${tenantId} AND ${this.inList('node_id', nodeIds)} ${BY_KEY}`);
   }
 
   /** The passages of the nodes at these seqs. */
   async ofSeqs(tenantId: string, seqs: number[]): Promise<StoredPassage[]> {
     if (seqs.length === 0) return [];
-    return await this.db.all(sql<StoredPassage>`SELECT ${COLUMNS} FROM node_passages WHERE tenant_id = ${tenantId} AND ${this.inList('node_seq', seqs)} ORDER BY id`);
+    return await this.db.all(sql<StoredPassage>`SELECT ${COLUMNS} FROM node_passages WHERE tenant_id = ${tenantId} AND ${this.inList('node_seq', seqs)} ${BY_KEY}`);
   }
 
   /** Where these passages lie in their notes' bodies. */

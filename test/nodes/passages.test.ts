@@ -43,6 +43,35 @@ async function search(q: string, mode = 'semantic') {
 
 const passageRows = async (nodeId: string) => Number((await raw(t.s.db).prepare('SELECT count(*) AS n FROM node_passages WHERE node_id = ?').get(nodeId) as { n: number }).n);
 
+describe('reading passages back', () => {
+  it('pages through every passage by its key, whatever order the nodes\' ids sort in', async () => {
+    // Two notes whose ids sort one way and whose passages were written the other way (an
+    // imported or migrated id, or two ids made in one millisecond): pages must follow the
+    // passage key, not the node id. Ordered by the node id, the first page (the second note's
+    // passages) ended on the highest key and the next page skipped the first note's.
+    const a = await post({ title: 'First', content: 'short' });
+    const b = await post({ title: 'Second', content: 'short' });
+    const [first, second] = [a, b].sort((x, y) => (x.id < y.id ? -1 : 1));
+    const seqOf = async (id: string) => Number((await raw(t.s.db).prepare('SELECT seq FROM nodes WHERE id = ?').get(id) as { seq: number }).seq);
+    const vec = (x: number) => Float32Array.from({ length: 8 }, (_, i) => (i === 0 ? 1 : x));
+    const three = (x: number) => [0, 1, 2].map((i) => ({ start: i * 10, end: i * 10 + 5, vector: vec(x + i) }));
+    await t.s.db.withTx(async () => {
+      await t.s.repos.passages.replace(t.tenantId, await seqOf(second.id), second.id, three(0.1)); // lower keys
+      await t.s.repos.passages.replace(t.tenantId, await seqOf(first.id), first.id, three(0.5)); // higher keys
+    });
+    const keys: number[] = [];
+    let after = 0;
+    for (let pages = 0; pages < 10; pages++) {
+      const { vectors, last } = await t.s.repos.passages.page(t.tenantId, after, 3);
+      keys.push(...vectors.map((v) => v.seq));
+      if (last === null) break;
+      after = last;
+    }
+    expect(keys).toHaveLength(6);
+    expect(keys).toEqual([...keys].sort((x, y) => x - y));
+  });
+});
+
 describe('passages of long notes', () => {
   beforeEach(async () => {
     for (const f of FILLER) await post({ title: f.split(' ').slice(0, 4).join(' '), content: f });
