@@ -65,11 +65,6 @@ export class SemanticGates {
     return this.kept.get(tenantId) ?? k;
   }
 
-  /** Forgets a tenant (deleted, or its notes replaced wholesale). */
-  forget(tenantId: string): void {
-    this.kept.delete(tenantId);
-  }
-
   private measure(tenantId: string, notes: number, scale: Scale, model: string): Promise<TenantGate> {
     let m = this.measuring.get(tenantId);
     if (m !== undefined) return m;
