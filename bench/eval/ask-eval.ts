@@ -6,19 +6,11 @@
 // collections' queries (about something else) measure how often the answer abstains where
 // it should. With RHIZOME_EVAL_SWEEP=1 the answer's constants are swept over the same
 // retrievals.
-import { SqliteStore } from '../../src/db/store/sqlite-store.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
-import { buildContainer } from '../../src/container.js';
-import { wire } from '../../src/wiring.js';
-import { openDatabase } from '../../src/db/open.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { memoryLogger } from '../../src/logger.js';
 import { extractAnswer, meaningLine } from '../../src/search/answer/extract.js';
 import { retrieve } from '../../src/services/ask/retrieve.js';
 import type { Collection } from './collection.js';
+import { openEvalApp } from './eval-app.js';
 import { mean } from './metrics.js';
 
 export interface AskQuality {
@@ -46,13 +38,9 @@ const TITLE_SHARES = [0.5, 0.75, 1];
 const KEYS = RULES.flatMap((rule) => SWEEP.flatMap((m) => WEIGHTS.flatMap((w) => TITLE_SHARES.map((ts) => ({ rule, m, w, ts, top: true, key: `${rule}:${m}:${w}:${ts}` })))));
 
 export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: Promise<void> }, foreign: Collection[] = []): Promise<AskQuality> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-ask-eval-'));
-  const db = openDatabase(join(dataDir, 'rhizome.db'));
-  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
-  await s.embedding.init();
-  await s.queue.start();
+  const app = await openEvalApp(embedder, 'ask-eval');
+  const { s, db, tenantId } = app;
   try {
-    const { tenant_id: tenantId } = await s.tenants.create('eval');
     const docOf = new Map<string, string>();
     for (const d of c.docs) docOf.set((await s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text })).id, d.id);
     await s.queue.idle(60 * 60_000);
@@ -112,9 +100,7 @@ export async function evaluateAsk(c: Collection, embedder: Embedder & { ready?: 
       ...(sweepOn ? { sweep: KEYS.map(({ rule, m, w, ts, top, key }) => ({ rule, min_coverage: m, coverage_weight: w, title_share: ts, top_first: top, first_citation_relevant: r4(mean(swept.get(key)!.rel)), answered: r4(mean(swept.get(key)!.ans)), foreign_abstained: r4(mean(swept.get(key)!.foreign)) })) } : {}),
     };
   } finally {
-    await s.queue.stop();
-    db.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await app.close();
   }
 }
 

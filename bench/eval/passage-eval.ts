@@ -5,18 +5,10 @@
 // collection is, one note each. A query finds its answer only by finding that long note: with
 // its own vector alone the paragraph is a seventh of the note's meaning. The rules for a long
 // note's similarity (its own vector's and its passages') are compared on the same tenant.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
-import { buildContainer } from '../../src/container.js';
-import { openDatabase } from '../../src/db/open.js';
-import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { memoryLogger } from '../../src/logger.js';
 import { PASSAGE_CHARS } from '../../src/search/passages.js';
-import { wire } from '../../src/wiring.js';
 import type { Collection } from './collection.js';
+import { openEvalApp } from './eval-app.js';
 import { mean } from './metrics.js';
 
 /** Long notes built (one per query), and documents around the hidden one in each. */
@@ -53,13 +45,9 @@ export async function evaluatePassages(c: Collection, embedder: Embedder & { rea
   if (picked.length < MIN_QUERIES) return null;
   const hidden = new Set(picked.map((x) => x.doc.id));
   const others = c.docs.filter((d) => !hidden.has(d.id) && d.text.length <= 1500);
-  const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-passage-eval-'));
-  const db = openDatabase(join(dataDir, 'rhizome.db'));
-  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
-  await s.embedding.init();
-  await s.queue.start();
+  const app = await openEvalApp(embedder, 'passage-eval');
+  const { s, tenantId } = app;
   try {
-    const { tenant_id: tenantId } = await s.tenants.create('eval');
     for (const d of c.docs) if (!hidden.has(d.id)) await s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text });
     const longOf = new Map<string, string>();
     const lengths: number[] = [];
@@ -97,9 +85,7 @@ export async function evaluatePassages(c: Collection, embedder: Embedder & { rea
     }
     return { collection: c.name, queries: picked.length, long_note_chars: Math.round(mean(lengths)), rules: out };
   } finally {
-    await s.queue.stop();
-    db.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await app.close();
   }
 }
 

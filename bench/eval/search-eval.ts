@@ -14,21 +14,13 @@
 //           and hybrid above are as served (FEEDBACK_SERVED: RM3 for 15+ content words)
 // Then abstention: other collections' queries are asked against this one (they are about
 // something else), counting how many get no hit drawn in by meaning alone.
-import { SqliteStore } from '../../src/db/store/sqlite-store.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
-import { buildContainer } from '../../src/container.js';
-import { wire } from '../../src/wiring.js';
-import { openDatabase } from '../../src/db/open.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { memoryLogger } from '../../src/logger.js';
 import { contentTerms, buildPlainFtsQuery } from '../../src/search/fts-query.js';
 import { keywordWeight } from '../../src/search/fusion.js';
 import { fuseConvex, fuseReciprocalRank } from './reference-fusion.js';
 import { HYBRID_POOL, rankSides, type SearchSides } from '../../src/services/nodes/search.service.js';
 import type { Collection } from './collection.js';
+import { openEvalApp } from './eval-app.js';
 import { FEEDBACK_DEFAULTS, type FeedbackSettings, formatFeedback, parseFeedback } from '../../src/search/keyword/feedback.js';
 import { mean, ndcgAt, recallAt } from './metrics.js';
 
@@ -121,13 +113,9 @@ export async function evaluateSearch(
   foreign: Collection[] = [],
   onTrace?: (t: QueryTrace) => void,
 ): Promise<CollectionResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'rhizome-search-eval-'));
-  const db = openDatabase(join(dataDir, 'rhizome.db'));
-  const s = wire(await buildContainer({ config: loadConfig({ RHIZOME_DATA_DIR: dataDir, RHIZOME_LOG: 'silent' }), db: new SqliteStore(db), embedder, log: memoryLogger() }));
-  await s.embedding.init();
-  await s.queue.start();
+  const app = await openEvalApp(embedder, 'search-eval');
+  const { s, db, tenantId } = app;
   try {
-    const { tenant_id: tenantId } = await s.tenants.create('eval');
     const t0 = Date.now();
     const docOf = new Map<string, string>();
     for (const d of c.docs) docOf.set((await s.nodes.create(tenantId, { title: (d.title || d.text).slice(0, 500) || d.id, content: d.text })).id, d.id);
@@ -272,9 +260,7 @@ export async function evaluateSearch(
       abstention,
     };
   } finally {
-    await s.queue.stop();
-    db.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await app.close();
   }
 }
 
