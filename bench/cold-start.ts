@@ -24,7 +24,7 @@ import { SyntheticCorpus } from './synthetic.js';
 /** One note in this many is a long article with passages, when the folder has passages. */
 const PASSAGE_EVERY = 5;
 
-export async function writeFolder(n: number, passages = false): Promise<{ dir: string; apiKey: string }> {
+async function writeFolder(n: number, passages = false): Promise<{ dir: string; apiKey: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-bench-cold-'));
   const corpus = new SyntheticCorpus();
   const embedder = { modelId: USE_LITE_MODEL_ID, dimension: 512, embed: async (t: string[]) => t.map(() => corpus.vector(0)), close: async () => {} } as unknown as Embedder;

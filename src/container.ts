@@ -87,13 +87,13 @@ export async function buildContainer(o: ServiceOptions) {
   const storage = new StorageState(clock);
   const queue = new JobQueue(repos.jobs, clock, log, 2, storage);
   // What the index budget reports, bound to /metrics once it exists (below).
-  const indexEvents: { load?: (ms: number) => void; evict?: () => void } = {};
+  const indexEvents: { load?: () => void; evict?: () => void } = {};
   const vectors = new VectorStore({
     repo: repos.vectors, nodes: repos.nodes, tx, passages: repos.passages,
     budget: {
       bytes: config.indexMemoryBytes,
       loadInRequestMax: config.tuning?.indexLoadInRequestMax,
-      onLoad: (_t, ms) => indexEvents.load?.(ms),
+      onLoad: () => indexEvents.load?.(),
       onEvict: () => indexEvents.evict?.(),
       onError: (t, e) => log.error(`loading the vector index of tenant ${t} failed; its searches are answered from storage`, e),
     },
