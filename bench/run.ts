@@ -18,6 +18,15 @@ if (process.argv.includes('--cold')) {
   console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
   process.exit(0);
 }
+// `--pg`: only PostgreSQL beside SQLite (below), at RHIZOME_BENCH_PG_NODES: the quick loop for the engines.
+if (process.argv.includes('--pg')) {
+  if (!process.env.RHIZOME_BENCH_DATABASE_URL) throw new Error('--pg needs RHIZOME_BENCH_DATABASE_URL');
+  const { benchPostgres } = await import('./pg.js');
+  const pgSizes = (process.env.RHIZOME_BENCH_PG_NODES ?? '10000').split(',').map(Number).filter((n) => n > 0);
+  for (const n of pgSizes) await benchPostgres({ nodes: n, url: process.env.RHIZOME_BENCH_DATABASE_URL }, (l) => console.log(JSON.stringify(l)));
+  console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
+  process.exit(0);
+}
 await benchSearch({ sizes: sizes.length ? sizes : [10_000, 100_000] });
 // `--search`: only the search bench above, the quick loop for search speed and memory.
 if (process.argv.includes('--search')) {

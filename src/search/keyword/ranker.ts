@@ -9,7 +9,7 @@ import { PostingsCache } from './postings-cache.js';
 import { packPostings } from './postings.js';
 import type { KeywordSource } from './source.js';
 import { type TermView, TenantPostings } from './tenant-postings.js';
-import { type ScoredSeq, Walk, type WalkPhrase } from './top-k.js';
+import { type ScoredSeq, seqSet, Walk, type WalkPhrase } from './top-k.js';
 
 export interface RankedKeywords {
   hits: ScoredSeq[];
@@ -45,9 +45,10 @@ export class KeywordRanker {
    * The best `k` of the tenant's nodes for these terms (the query's phrases in order; a
    * term twice counts twice, as two FTS5 phrases do), best first. With `feedback`, those k
    * scored again with the expansion its feedback nodes give (feedback.ts): re-ordered, never
-   * joined by a node holding none of the terms.
+   * joined by a node holding none of the terms. With `only` (a filter), the nodes matching
+   * any term are handed to it, and only those it keeps are ranked and counted.
    */
-  async top(tenantId: string, terms: string[], k: number, feedback: FeedbackSettings | null = null): Promise<RankedKeywords> {
+  async top(tenantId: string, terms: string[], k: number, feedback: FeedbackSettings | null = null, only?: (matching: number[]) => Promise<Iterable<number>>): Promise<RankedKeywords> {
     const t = await this.tenant(tenantId);
     t.lastUsed = Date.now();
     await this.sync(tenantId, t);
@@ -61,7 +62,9 @@ export class KeywordRanker {
       const avgdl = totalLen / n;
       const phrases: WalkPhrase[] = [];
       for (const v of views) if (v && v.df > 0) phrases.push({ view: v, idf: idf(n, v.df) });
-      Object.assign(result, this.walk.top(phrases, t.lengths, avgdl, k));
+      // The views are snapshots: a write taken in while the filter is read changes none of them.
+      const allowed = only && phrases.length ? seqSet(await only(matching(phrases.map((ph) => ph.view)))) : null;
+      Object.assign(result, this.walk.top(phrases, t.lengths, avgdl, k, allowed));
       if (feedback && terms.length >= feedback.minTerms && result.hits.length > 1) await this.feedback(tenantId, t, terms, result, feedback);
     }
     this.cache.trim(new Set(terms));
@@ -185,6 +188,33 @@ export class KeywordRanker {
     }
     return p;
   }
+}
+
+/** Every node holding any of these views' terms, ascending (marked in a bitmap over their span, then read out). */
+function matching(views: TermView[]): number[] {
+  let hi = -1;
+  for (const v of views) hi = Math.max(hi, v.p.last, v.extraSeqs.length ? v.extraSeqs[v.extraSeqs.length - 1] : -1);
+  const bits = new Uint8Array(hi + 1);
+  let count = 0;
+  const mark = (s: number) => {
+    if (!bits[s]) (bits[s] = 1), count++;
+  };
+  for (const v of views) {
+    const p = v.p;
+    let seq = 0;
+    for (let i = 0; i < p.length; i++) {
+      seq = p.gaps ? seq + p.gaps[i] : p.seqs![i];
+      if (v.skip) {
+        const j = seq - v.skipBase;
+        if (j >= 0 && j < v.skip.length && v.skip[j]) continue;
+      }
+      mark(seq);
+    }
+    for (const s of v.extraSeqs) mark(s);
+  }
+  const out = new Array<number>(count);
+  for (let s = 0, i = 0; i < count; s++) if (bits[s]) out[i++] = s;
+  return out;
 }
 
 /** A term's frequency in the tenant (the sum of its weighted tf) and, for the nodes in `want`, its weighted tf there. */

@@ -21,6 +21,25 @@ export interface WalkPhrase {
   idf: number;
 }
 
+/** The nodes a filtered query may return: seq s when bits[s - base] (absent: every node). */
+export interface SeqSet {
+  bits: Uint8Array;
+  base: number;
+}
+
+/** A SeqSet of these seqs. */
+export function seqSet(seqs: Iterable<number>): SeqSet {
+  let lo = Number.MAX_SAFE_INTEGER;
+  let hi = -1;
+  for (const s of seqs) {
+    if (s < lo) lo = s;
+    if (s > hi) hi = s;
+  }
+  const bits = new Uint8Array(hi < 0 ? 0 : hi - lo + 1);
+  for (const s of seqs) bits[s - lo] = 1;
+  return { bits, base: hi < 0 ? 0 : lo };
+}
+
 export class Walk {
   private acc = new Float64Array(0);
   /** 1: scored (met by a phrase while open); 2: matched only (counted for the total). */
@@ -53,8 +72,8 @@ export class Walk {
     this.touched[this.count++] = seq;
   }
 
-  /** The k best nodes for these phrases (in query order), best first, and how many nodes match any. */
-  top(phrases: WalkPhrase[], lengths: DocLengths, avgdl: number, k: number): { hits: ScoredSeq[]; total: number } {
+  /** The k best nodes for these phrases (in query order), best first, and how many nodes match any (of `only`, when given). */
+  top(phrases: WalkPhrase[], lengths: DocLengths, avgdl: number, k: number, only: SeqSet | null = null): { hits: ScoredSeq[]; total: number } {
     try {
       const ub = phrases.map((ph) => upperBound(ph.idf, ph.view.maxWtf, avgdl));
       let rest = ub.reduce((a, b) => a + b, 0);
@@ -65,7 +84,7 @@ export class Walk {
       for (let i = 0; i < phrases.length; i++) {
         rest -= ub[i];
         restPostings -= phrases[i].view.df;
-        total += this.add(phrases[i], lengths, avgdl, open);
+        total += this.add(phrases[i], lengths, avgdl, open, only);
         if (!open) this.cutPhrases++;
         // Checked while open, when the postings still to come outnumber the sums the check
         // reads: the k-th best partial sum against what the rest could add.
@@ -78,7 +97,7 @@ export class Walk {
   }
 
   /** Adds a phrase's contributions (open: to every node holding it; else to the nodes met); returns how many nodes it newly matched. */
-  private add(ph: WalkPhrase, lengths: DocLengths, avgdl: number, open: boolean): number {
+  private add(ph: WalkPhrase, lengths: DocLengths, avgdl: number, open: boolean, only: SeqSet | null): number {
     const v = ph.view;
     const p = v.p;
     const ex = v.extraSeqs;
@@ -95,6 +114,9 @@ export class Walk {
     const sb = v.skipBase;
     const sl = skip ? skip.length : 0;
     const idf = ph.idf;
+    const ob = only ? only.bits : null;
+    const obase = only ? only.base : 0;
+    const ol = ob ? ob.length : 0;
     let fresh = 0;
     // Kept postings and the changed nodes holding the term, merged in seq order (each node once).
     let e = 0;
@@ -105,11 +127,18 @@ export class Walk {
         const j = seq - sb;
         if (j >= 0 && j < sl && skip[j]) continue;
       }
-      while (e < ex.length && ex[e] < seq) fresh += this.meet(ex[e], v.extraWtf[e++], idf, lens, lb, avgdl, open);
+      if (ob) {
+        const j = seq - obase;
+        if (j < 0 || j >= ol || !ob[j]) continue;
+      }
+      while (e < ex.length && ex[e] < seq) {
+        if (!ob || ob[ex[e] - obase]) fresh += this.meet(ex[e], v.extraWtf[e], idf, lens, lb, avgdl, open);
+        e++;
+      }
       if (mark[seq] === 1) acc[seq] += contribution(idf, w[i], lens[seq - lb], avgdl);
       else fresh += this.meet(seq, w[i], idf, lens, lb, avgdl, open);
     }
-    while (e < ex.length) fresh += this.meet(ex[e], v.extraWtf[e++], idf, lens, lb, avgdl, open);
+    for (; e < ex.length; e++) if (!ob || ob[ex[e] - obase]) fresh += this.meet(ex[e], v.extraWtf[e], idf, lens, lb, avgdl, open);
     return fresh;
   }
 

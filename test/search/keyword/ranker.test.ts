@@ -77,13 +77,13 @@ class MemoryEngine implements KeywordSource {
   }
 
   /** BM25 the plain way: every node, each phrase in order, ties by seq; with the total and df. */
-  async reference(tenantId: string, terms: string[], k: number) {
+  async reference(tenantId: string, terms: string[], k: number, only?: (seq: number) => boolean) {
     const docs = [...this.of(tenantId).values()];
     const n = docs.length;
     const avgdl = docs.reduce((a, d) => a + d.len, 0) / n;
     const df = terms.map((t) => docs.filter((d) => d.tf.has(t)).length);
     const scored = docs
-      .filter((d) => terms.some((t) => d.tf.has(t)))
+      .filter((d) => terms.some((t) => d.tf.has(t)) && (!only || only(d.seq)))
       .map((d) => {
         let s = 0;
         terms.forEach((t, i) => {
@@ -146,6 +146,28 @@ describe('keyword ranking from kept postings (no database)', () => {
     expect((ranker as unknown as { walk: { cutPhrases: number } }).walk.cutPhrases).toBe(2);
     expect(await ranker.top('a', q, 3000)).toEqual(await e.reference('a', q, 3000));
     expect((ranker as unknown as { walk: { cutPhrases: number } }).walk.cutPhrases).toBe(0);
+  });
+
+  it('under a filter, hands it the matching nodes and ranks and counts only those it keeps, bit for bit', async () => {
+    const e = new MemoryEngine();
+    let s = 0;
+    seed(e, 'a', 3000, () => (s += 1 + Math.floor(rand() * 2)));
+    const ranker = new KeywordRanker(e);
+    await ranker.warm('a', 1);
+    // nodes changed after the read (taken in from the log) are filtered like the rest
+    for (let i = 0; i < 60; i++) e.write('a', 1 + Math.floor(rand() * s), rand() < 0.3 ? null : note());
+    for (const keep of [(q: number) => q % 7 === 0, (q: number) => q % 2 === 1, () => false]) {
+      for (const k of [1, 10, 5000]) {
+        for (const q of QUERIES) {
+          let handed: number[] = [];
+          const got = await ranker.top('a', q, k, null, async (m) => ((handed = m), m.filter(keep)));
+          expect(got, `${q.join(' ')} @${k}`).toEqual(await e.reference('a', q, k, keep));
+          // every node matching any term, ascending, each once
+          const matching = [...e.docs.get('a')!.values()].filter((d) => q.some((t) => d.tf.has(t))).map((d) => d.seq).sort((x, y) => x - y);
+          if (matching.length) expect(handed).toEqual(matching);
+        }
+      }
+    }
   });
 
   it('takes in inserts, updates and deletes after the read without reading postings again', async () => {
