@@ -13,6 +13,7 @@ import type { TenantsRepo } from '../../repos/tenants.repo.js';
 import type { TokensRepo } from '../../repos/tokens.repo.js';
 import type { UsersRepo } from '../../repos/users.repo.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { KeyCache } from './key-cache.js';
 
 export const ACCESS_TTL_S = 900;
 export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -46,7 +47,17 @@ export interface AuthDeps {
 }
 
 export class AuthService {
-  constructor(private readonly d: AuthDeps) {}
+  /** Active keys read lately (key-cache.ts). */
+  readonly keyCache: KeyCache;
+
+  constructor(private readonly d: AuthDeps & { keyCacheMs?: number }) {
+    this.keyCache = new KeyCache(d.keyCacheMs);
+  }
+
+  /** Forgets what is held of a tenant's keys (its status changed, or it is gone). */
+  forgetTenant(tenantId: string): void {
+    this.keyCache.forgetTenant(tenantId);
+  }
 
   // ------------------------------------------------------------ API keys
   async createApiKey(tenantId: string, name: string) {
@@ -62,13 +73,20 @@ export class AuthService {
   }
 
   async revokeApiKey(tenantId: string, id: string): Promise<void> {
-    if (!await this.d.apiKeys.revoke(tenantId, id, iso(this.d.clock.now()))) throw new NotFoundError('API key');
+    const revoked = await this.d.apiKeys.revoke(tenantId, id, iso(this.d.clock.now()));
+    this.keyCache.forgetKey(id);
+    if (!revoked) throw new NotFoundError('API key');
   }
 
   async authenticateApiKey(raw: string): Promise<Principal> {
     const dot = raw.indexOf('.');
     if (dot <= 0 || dot === raw.length - 1) throw new UnauthorizedError('Malformed API key: expected {key_id}.{secret}');
-    const row = await this.d.apiKeys.findActive(raw.slice(0, dot));
+    const keyId = raw.slice(0, dot);
+    let row = this.keyCache.get(keyId);
+    if (!row) {
+      row = await this.d.apiKeys.findActive(keyId);
+      if (row) this.keyCache.set(row);
+    }
     // Compute the digest even for unknown ids so timing does not tell which ids exist.
     const presented = hmac(this.d.keys.apiKeyHmac, raw.slice(dot + 1));
     if (!row || !digestsEqual(presented, row.secret_hmac)) throw new UnauthorizedError('Unknown or revoked API key');
@@ -78,6 +96,7 @@ export class AuthService {
       // Best effort: authenticating must never need a write (a full disk still serves reads).
       try {
         await this.d.apiKeys.touch(row.tenant_id, row.id, iso(now));
+        row.last_used_at = iso(now);
       } catch (e) {
         if (!isStorageError(e) && !isBusy(e)) throw e;
       }

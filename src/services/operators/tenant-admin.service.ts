@@ -53,6 +53,7 @@ export class TenantAdminService {
     const row = await this.get(tenantId);
     // Suspending a suspended tenant keeps the first suspension's time.
     if (row.status !== status) await this.d.repo.setStatus(tenantId, status, status === 'suspended' ? iso(this.d.clock.now()) : null);
+    this.d.auth.forgetTenant(tenantId);
     return await this.get(tenantId);
   }
 
@@ -88,6 +89,7 @@ export class TenantAdminService {
       for (const seq of await this.d.repo.nodeSeqs(tenantId)) await this.d.removeVector(tenantId, seq);
       return await this.d.purge.purge(tenantId);
     });
+    this.d.auth.forgetTenant(tenantId);
     return { tenant_id: tenantId, deleted_rows };
   }
 
