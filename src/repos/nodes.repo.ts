@@ -38,6 +38,25 @@ export function paraIdsColumn(engine: Engine): string {
         WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.archived = 0 ORDER BY p.created_at, p.para_item_id)) AS para_ids`;
 }
 
+/** A node's visible PARA associations with where they came from. */
+export interface ParaAssignmentRow {
+  para_item_id: string;
+  source: 'user' | 'auto';
+  score: number | null;
+  method: string | null;
+}
+
+/** The node's visible PARA associations as a JSON array, in para_item_ids order (one statement with the node). */
+function assignmentsColumn(engine: Engine): string {
+  return engine === 'postgres'
+    ? `(SELECT COALESCE(json_agg(json_build_object('para_item_id', p.para_item_id, 'source', p.source, 'score', p.score, 'method', p.method)
+          ORDER BY p.created_at, p.para_item_id), '[]'::json)::text
+        FROM node_para p WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.archived = 0) AS assignments`
+    : `(SELECT json_group_array(json_object('para_item_id', para_item_id, 'source', source, 'score', score, 'method', method))
+        FROM (SELECT p.para_item_id, p.source, p.score, p.method FROM node_para p
+        WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.archived = 0 ORDER BY p.created_at, p.para_item_id)) AS assignments`;
+}
+
 /** A node's own dates and the dates its text mentions (JSON array). */
 export interface NodeDates {
   seq: number;
@@ -170,6 +189,14 @@ export class NodesRepo {
 
   async get(tenantId: string, id: string): Promise<NodeRow | undefined> {
     return await this.db.one(sql<NodeRow>`SELECT * FROM nodes WHERE tenant_id = ${tenantId} AND id = ${id}`);
+  }
+
+  /** The node with its PARA associations (GET /nodes/{id}: one round trip, not two). */
+  async getWithAssignments(tenantId: string, id: string): Promise<(NodeRow & { assignments: ParaAssignmentRow[] }) | undefined> {
+    const row = await this.db.one(
+      sql<NodeRow & { assignments: string }>`SELECT n.*, ${sql.raw(assignmentsColumn(this.db.engine))} FROM nodes n WHERE n.tenant_id = ${tenantId} AND n.id = ${id}`,
+    );
+    return row ? { ...row, assignments: JSON.parse(row.assignments) as ParaAssignmentRow[] } : undefined;
   }
 
   /** Rows for these seqs, in no particular order. */

@@ -4,13 +4,6 @@
 import type { Database } from '../db/store/contract.js';
 import { sql } from '../db/store/sql.js';
 
-export interface ParaAssignmentRow {
-  para_item_id: string;
-  source: 'user' | 'auto';
-  score: number | null;
-  method: string | null;
-}
-
 export class ParaAutoRepo {
   constructor(private readonly db: Database) {}
 
@@ -69,13 +62,6 @@ export class ParaAutoRepo {
       this.db.engine === 'postgres'
         ? sql`DELETE FROM para_rejections WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND para_item_id IN (SELECT value FROM json_array_elements_text(${list}::json))`
         : sql`DELETE FROM para_rejections WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND para_item_id IN (SELECT value FROM json_each(${list}))`,
-    );
-  }
-
-  /** The node's visible associations with where they came from. */
-  async assignments(tenantId: string, nodeId: string): Promise<ParaAssignmentRow[]> {
-    return await this.db.all(
-      sql<ParaAssignmentRow>`SELECT para_item_id, source, score, method FROM node_para WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND archived = 0 ORDER BY created_at, para_item_id`,
     );
   }
 }

@@ -92,12 +92,12 @@ export class NodesService {
   }
 
   async get(tenantId: string, id: string): Promise<NodeDto> {
-    const row = await this.repo.get(tenantId, id);
-    if (!row) throw new NotFoundError('Node');
-    // The assignments, in the order para_item_ids lists them, give both (one statement).
-    const assignments = this.paraAuto ? await this.paraAuto.assignments(tenantId, id) : null;
-    const dto = toNodeDto(row, assignments ? assignments.map((a) => a.para_item_id) : await this.repo.paraItemIds(tenantId, id));
-    if (assignments) {
+    // The node and its assignments, in the order para_item_ids lists them, in one statement.
+    const found = await this.repo.getWithAssignments(tenantId, id);
+    if (!found) throw new NotFoundError('Node');
+    const { assignments, ...row } = found;
+    const dto = toNodeDto(row, assignments.map((a) => a.para_item_id));
+    if (this.paraAuto) {
       dto.para_assignments = assignments.map((a) => ({
         para_item_id: a.para_item_id,
         source: a.source,
