@@ -113,7 +113,7 @@ export async function buildContainer(o: ServiceOptions) {
   const calibration = () => embedding.ready();
   // The operator's side: operator keys, tenants over the API, /metrics.
   // Ranked keyword queries: one module over the engine's postings (services/nodes/keyword-route.ts).
-  const keywordRoute = repos.keywordSource ? new KeywordRoute(repos.search, repos.keywordSource) : null;
+  const keywordRoute = repos.keywordSource ? new KeywordRoute(repos.search, repos.keywordSource, (t, seqs, f) => repos.nodes.passing(t, seqs, f)) : null;
   if (keywordRoute) keywordRoute.feedback = parseFeedback(config.searchFeedback ?? FEEDBACK_SERVED);
   const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => keywordRoute?.ranker.cache.bytes() ?? null });
   indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });

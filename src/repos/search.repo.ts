@@ -1,8 +1,7 @@
 // FTS5's own keyword scoring: BM25 over the four fields, weighted, under the filters, in the
 // tenant's own FTS5 table (keyword-index.repo.ts). The ranked route (search/keyword/, fed by
-// keyword-source.sqlite.ts) ranks queries, filtered ones too (meeting() tells it which
-// matches meet the filter); this scores those inside a transaction and phrase queries, and
-// answers the counts and statistics.
+// keyword-source.sqlite.ts) ranks queries, filtered ones too; this scores those inside a
+// transaction and phrase queries, and answers the counts and statistics.
 import type Database from 'better-sqlite3';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
 import { ftsAnyOfQuoted } from '../search/text.js';
@@ -25,8 +24,6 @@ export interface KeywordSearch {
   keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number>;
   termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }>;
   nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]>;
-  /** Which of these nodes meet the filter, ascending (the keyword module ranks a filtered query over them). */
-  meeting(tenantId: string, f: NodeFilter, seqs: number[]): Promise<number[]>;
 }
 
 export class SearchRepo implements KeywordSearch {
@@ -99,14 +96,6 @@ export class SearchRepo implements KeywordSearch {
       .get(match, ...params) as number;
   }
 
-  meetingNow(tenantId: string, f: NodeFilter, seqs: number[]): number[] {
-    if (seqs.length === 0) return [];
-    const { sql, params } = filterSqlText(tenantId, f);
-    return this.prepare(`SELECT n.seq FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE ${sql} ORDER BY n.seq`)
-      .pluck()
-      .all(JSON.stringify(seqs), ...params) as number[];
-  }
-
   /** Rows for these seqs (the page being returned), by primary key, with their PARA item ids. */
   nodesBySeqsNow(tenantId: string, seqs: number[]): NodeRowWithPara[] {
     if (seqs.length === 0) return [];
@@ -148,11 +137,6 @@ export class SearchRepo implements KeywordSearch {
   async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]> {
     await this.store.turn();
     return this.nodesBySeqsNow(tenantId, seqs);
-  }
-
-  async meeting(tenantId: string, f: NodeFilter, seqs: number[]): Promise<number[]> {
-    await this.store.turn();
-    return this.meetingNow(tenantId, f, seqs);
   }
 
   async plainBm25(tenantId: string, match: string, limit: number): Promise<string[]> {

@@ -1,9 +1,8 @@
 // PostgreSQL's own keyword scoring: the same answers as SearchRepo gives over FTS5 (BM25
 // with the field weights, under the filters), from PgKeywordIndex. The FTS5 quoted phrases
 // the search service builds become lexemes (phraseLexemes). The ranked route
-// (search/keyword/, fed by keyword-source.pg.ts) ranks queries, filtered ones too
-// (meeting() tells it which matches meet the filter); this scores those inside a
-// transaction in SQL.
+// (search/keyword/, fed by keyword-source.pg.ts) ranks queries, filtered ones too; this
+// scores those inside a transaction in SQL.
 import type { PgStore } from '../../db/store/pg-store.js';
 import { sql } from '../../db/store/sql.js';
 import { filterSql, isFiltered, paraIdsColumn, type NodeFilter, type NodeRowWithPara } from '../nodes.repo.js';
@@ -29,12 +28,6 @@ export class PgSearchRepo implements KeywordSearch {
 
   async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {
     return await this.keywords.termStats(tenantId, phrases.flatMap((p) => phraseLexemes(p)));
-  }
-
-  async meeting(tenantId: string, f: NodeFilter, seqs: number[]): Promise<number[]> {
-    if (seqs.length === 0) return [];
-    const rows = await this.db.all(sql<{ seq: number | string }>`SELECT n.seq FROM nodes n WHERE n.seq = ANY(${seqs}::bigint[]) AND ${filterSql('postgres', tenantId, f)} ORDER BY n.seq`);
-    return rows.map((r) => Number(r.seq));
   }
 
   async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]> {

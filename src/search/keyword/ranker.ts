@@ -48,7 +48,7 @@ export class KeywordRanker {
    * joined by a node holding none of the terms. With `only` (a filter), the nodes matching
    * any term are handed to it, and only those it keeps are ranked and counted.
    */
-  async top(tenantId: string, terms: string[], k: number, feedback: FeedbackSettings | null = null, only?: (matching: number[]) => Promise<Iterable<number>>): Promise<RankedKeywords> {
+  async top(tenantId: string, terms: string[], k: number, feedback: FeedbackSettings | null = null, only?: (matching: number[]) => Promise<number[]>): Promise<RankedKeywords> {
     const t = await this.tenant(tenantId);
     t.lastUsed = Date.now();
     await this.sync(tenantId, t);

@@ -28,7 +28,7 @@ export interface SeqSet {
 }
 
 /** A SeqSet of these seqs. */
-export function seqSet(seqs: Iterable<number>): SeqSet {
+export function seqSet(seqs: readonly number[]): SeqSet {
   let lo = Number.MAX_SAFE_INTEGER;
   let hi = -1;
   for (const s of seqs) {
