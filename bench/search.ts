@@ -141,37 +141,30 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
   c.embedder.includeModel = false;
   // The same queries scored by the engine itself (FTS5's bm25() over every match), query by
   // query in turns with the keyword module, so a busy neighbour slows both alike.
-  for (const mode of ['keyword', 'hybrid'] as const) {
+  const inTurns = async (run: (q: (typeof queries)[number]) => Promise<unknown>) => {
     const on: number[] = [];
     const off: number[] = [];
     for (const [i, q] of queries.entries()) {
       for (const module of i % 2 ? [true, false] : [false, true]) {
         c.s.keywordRoute!.useModule = module;
         const t0 = process.hrtime.bigint();
-        await c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 });
+        await run(q);
         if (i >= 5) (module ? on : off).push(ms(t0));
       }
     }
     c.s.keywordRoute!.useModule = true;
+    return { on, off };
+  };
+  for (const mode of ['keyword', 'hybrid'] as const) {
+    const { on, off } = await inTurns((q) => c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 }));
     out({ kind: 'search_latency_keyword_module', nodes: n, mode, query_embedding: 'excluded', kept_terms: c.s.keywordRoute!.ranker.cache.get(c.tenantId)?.size ?? 0, module_p50_ms: pct(on, 50), module_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
   }
-  // Filtered keyword queries, the module (handed the nodes meeting the filter among the
-  // matches) against the engine's scoring joined to the filter, query by query in turns:
+  // Filtered keyword queries, the module (handed the matches that pass the filter) against the engine's scoring joined to the filter, query by query in turns:
   // every note (status=raw: the filter keeps every match) and one tag (the query's first
   // word: a few hundred notes).
   const filters = { every_note: () => ({ status: 'raw' as const }), one_tag: (q: { text: string }) => ({ tags: [q.text.split(' ')[0]] }) };
   for (const [filter, make] of Object.entries(filters)) {
-    const on: number[] = [];
-    const off: number[] = [];
-    for (const [i, q] of queries.entries()) {
-      for (const module of i % 2 ? [true, false] : [false, true]) {
-        c.s.keywordRoute!.useModule = module;
-        const t0 = process.hrtime.bigint();
-        await c.s.search.search(c.tenantId, { query: q.text, mode: 'keyword', page: 1, per_page: 20, ...make(q) });
-        if (i >= 5) (module ? on : off).push(ms(t0));
-      }
-    }
-    c.s.keywordRoute!.useModule = true;
+    const { on, off } = await inTurns((q) => c.s.search.search(c.tenantId, { query: q.text, mode: 'keyword', page: 1, per_page: 20, ...make(q) }));
     out({ kind: 'search_latency_keyword_filtered', nodes: n, mode: 'keyword', filter, module_p50_ms: pct(on, 50), module_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
   }
   // Long queries (15+ content words: several queries run together) with the served

@@ -8,7 +8,7 @@ import { DocLengths } from './lengths.js';
 import { PostingsCache } from './postings-cache.js';
 import { packPostings } from './postings.js';
 import type { KeywordSource } from './source.js';
-import { type TermView, TenantPostings } from './tenant-postings.js';
+import { forEachKept, type TermView, TenantPostings } from './tenant-postings.js';
 import { type ScoredSeq, seqSet, Walk, type WalkPhrase } from './top-k.js';
 
 export interface RankedKeywords {
@@ -200,16 +200,7 @@ function matching(views: TermView[]): number[] {
     if (!bits[s]) (bits[s] = 1), count++;
   };
   for (const v of views) {
-    const p = v.p;
-    let seq = 0;
-    for (let i = 0; i < p.length; i++) {
-      seq = p.gaps ? seq + p.gaps[i] : p.seqs![i];
-      if (v.skip) {
-        const j = seq - v.skipBase;
-        if (j >= 0 && j < v.skip.length && v.skip[j]) continue;
-      }
-      mark(seq);
-    }
+    forEachKept(v, mark);
     for (const s of v.extraSeqs) mark(s);
   }
   const out = new Array<number>(count);
@@ -222,17 +213,10 @@ function frequencies(v: TermView | null, want?: Set<number>): { cf: number; tf: 
   const tf = new Map<number, number>();
   let cf = 0;
   if (!v) return { cf, tf };
-  const p = v.p;
-  let seq = 0;
-  for (let i = 0; i < p.length; i++) {
-    seq = p.gaps ? seq + p.gaps[i] : p.seqs![i];
-    if (v.skip) {
-      const j = seq - v.skipBase;
-      if (j >= 0 && j < v.skip.length && v.skip[j]) continue;
-    }
-    cf += p.wtf[i];
-    if (want?.has(seq)) tf.set(seq, p.wtf[i]);
-  }
+  forEachKept(v, (seq, wtf) => {
+    cf += wtf;
+    if (want?.has(seq)) tf.set(seq, wtf);
+  });
   for (let e = 0; e < v.extraSeqs.length; e++) {
     cf += v.extraWtf[e];
     if (want?.has(v.extraSeqs[e])) tf.set(v.extraSeqs[e], v.extraWtf[e]);

@@ -38,6 +38,20 @@ export interface TermView {
   maxWtf: number;
 }
 
+/** Each kept posting a view reads (the nodes changed since its read left out; not its changed nodes). */
+export function forEachKept(v: TermView, fn: (seq: number, wtf: number) => void): void {
+  const p = v.p;
+  let seq = 0;
+  for (let i = 0; i < p.length; i++) {
+    seq = p.gaps ? seq + p.gaps[i] : p.seqs![i];
+    if (v.skip) {
+      const j = seq - v.skipBase;
+      if (j >= 0 && j < v.skip.length && v.skip[j]) continue;
+    }
+    fn(seq, p.wtf[i]);
+  }
+}
+
 export class TenantPostings {
   readonly terms = new Map<string, Kept>();
   readonly changed = new Map<number, Changed>();
