@@ -20,6 +20,21 @@ export interface HighlightRow {
   updated_at: string;
 }
 
+const FIELDS = ['id', 'tenant_id', 'node_id', 'text', 'note', 'color', 'prefix', 'suffix', 'start_pos', 'end_pos', 'source', 'source_key', 'created_at', 'updated_at'];
+
+/**
+ * A node's highlights as a JSON array of rows, oldest first, as a column beside the node
+ * (alias n): a search page reads its rows and their highlights in one statement.
+ */
+export function highlightsColumn(engine: 'sqlite' | 'postgres'): string {
+  const pairs = FIELDS.map((f) => `'${f}', h.${f}`).join(', ');
+  return engine === 'postgres'
+    ? `(SELECT COALESCE(json_agg(json_build_object(${pairs}) ORDER BY h.created_at, h.id), '[]'::json)::text
+        FROM highlights h WHERE h.tenant_id = n.tenant_id AND h.node_id = n.id) AS marks`
+    : `(SELECT json_group_array(json_object(${pairs})) FROM (SELECT * FROM highlights h
+        WHERE h.tenant_id = n.tenant_id AND h.node_id = n.id ORDER BY h.created_at, h.id) h) AS marks`;
+}
+
 const COLUMNS = sql.raw('id, tenant_id, node_id, text, note, color, prefix, suffix, start_pos, end_pos, source, source_key, created_at, updated_at');
 
 export class HighlightsRepo {

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
 import { ftsAnyOfQuoted } from '../search/text.js';
 import { FIELD_WEIGHTS } from '../search/keyword-score.js';
+import { highlightsColumn } from './highlights.repo.js';
 import { KeywordIndexRepo } from './keyword-index.repo.js';
 import { syncStatementCache as statementCache, type SyncPrepare as Prepare } from './statement-cache.js';
 import { filterSqlText, isFiltered, paraIdsColumn, type NodeFilter, type NodeRowWithPara } from './nodes.repo.js';
@@ -23,8 +24,11 @@ export interface KeywordSearch {
   keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop>;
   keywordCount(tenantId: string, match: string, f: NodeFilter): Promise<number>;
   termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }>;
-  nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]>;
+  /** The page's rows with their PARA ids and their highlights (`marks`: a JSON array of highlight rows). */
+  nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithMarks[]>;
 }
+
+export type NodeRowWithMarks = NodeRowWithPara & { marks: string };
 
 export class SearchRepo implements KeywordSearch {
   private readonly bySeqs: Database.Statement;
@@ -36,7 +40,7 @@ export class SearchRepo implements KeywordSearch {
     const db = store.handle;
     this.keywords = new KeywordIndexRepo(db);
     this.prepare = statementCache(db);
-    this.bySeqs = db.prepare(`SELECT n.*, ${paraIdsColumn('sqlite')} FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`);
+    this.bySeqs = db.prepare(`SELECT n.*, ${paraIdsColumn('sqlite')}, ${highlightsColumn('sqlite')} FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`);
   }
 
   /** Top `limit` matches, best first; score = -bm25 (higher is better). */
@@ -96,10 +100,10 @@ export class SearchRepo implements KeywordSearch {
       .get(match, ...params) as number;
   }
 
-  /** Rows for these seqs (the page being returned), by primary key, with their PARA item ids. */
-  nodesBySeqsNow(tenantId: string, seqs: number[]): NodeRowWithPara[] {
+  /** Rows for these seqs (the page being returned), by primary key, with their PARA item ids and highlights. */
+  nodesBySeqsNow(tenantId: string, seqs: number[]): NodeRowWithMarks[] {
     if (seqs.length === 0) return [];
-    return this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRowWithPara[];
+    return this.bySeqs.all(JSON.stringify(seqs), tenantId) as NodeRowWithMarks[];
   }
 
   /**
@@ -134,7 +138,7 @@ export class SearchRepo implements KeywordSearch {
     return this.termStatsNow(tenantId, phrases);
   }
 
-  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]> {
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithMarks[]> {
     await this.store.turn();
     return this.nodesBySeqsNow(tenantId, seqs);
   }

@@ -109,6 +109,17 @@ describe('statements per request', () => {
     expect(body.data.map((n: { title: string; para_item_ids: string[] }) => [n.title, n.para_item_ids]).sort()).toEqual([['Compost heap', [area.id]], ['Compost tea', []]]);
   });
 
+  it("a search page's rows carry their highlights (read with the rows, not by a statement of their own)", async () => {
+    const heap = await (await t.req('POST', '/api/v1/nodes', { title: 'Compost heap', content: 'Turn it weekly with a fork.' })).json();
+    await t.req('POST', '/api/v1/nodes', { title: 'Compost tea', content: 'Steep for a day.' });
+    expect((await t.req('POST', `/api/v1/nodes/${heap.id}/highlights`, { text: 'weekly with a fork', note: 'the fork matters' })).status).toBe(201);
+    const separate = vi.spyOn(t.s.highlights, 'highlightsFor');
+    const body = await (await t.req('GET', '/api/v1/nodes?query=fork&mode=keyword')).json();
+    expect(body.data.map((n: { id: string }) => n.id)).toEqual([heap.id]);
+    expect(body.data[0].annotation_matches).toEqual([expect.objectContaining({ text: 'weekly with a fork', note: 'the fork matters' })]);
+    expect(separate).not.toHaveBeenCalled();
+  });
+
   it("a tenant's first search by meaning measures its semantic gate from the indexes, not with a storage read per probe", async () => {
     await t.s.queue.start();
     for (let i = 0; i < 40; i++) await t.req('POST', '/api/v1/nodes', { title: `Garden note ${i}`, content: `Compost, seedlings and watering schedule number ${i}.` });

@@ -5,8 +5,9 @@
 // scores those inside a transaction in SQL.
 import type { PgStore } from '../../db/store/pg-store.js';
 import { sql } from '../../db/store/sql.js';
-import { filterSql, isFiltered, paraIdsColumn, type NodeFilter, type NodeRowWithPara } from '../nodes.repo.js';
-import type { KeywordSearch, KeywordTop } from '../search.repo.js';
+import { filterSql, isFiltered, paraIdsColumn, type NodeFilter } from '../nodes.repo.js';
+import { highlightsColumn } from '../highlights.repo.js';
+import type { KeywordSearch, KeywordTop, NodeRowWithMarks } from '../search.repo.js';
 import { phraseLexemes, type PgKeywordIndex } from './keyword-index.pg.js';
 
 export class PgSearchRepo implements KeywordSearch {
@@ -30,10 +31,10 @@ export class PgSearchRepo implements KeywordSearch {
     return await this.keywords.termStats(tenantId, phrases.flatMap((p) => phraseLexemes(p)));
   }
 
-  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]> {
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithMarks[]> {
     if (seqs.length === 0) return [];
     return await this.db.all(
-      sql<NodeRowWithPara>`SELECT n.*, ${sql.raw(paraIdsColumn('postgres'))} FROM json_array_elements_text(${JSON.stringify(seqs)}::json) AS j(value)
+      sql<NodeRowWithMarks>`SELECT n.*, ${sql.raw(paraIdsColumn('postgres'))}, ${sql.raw(highlightsColumn('postgres'))} FROM json_array_elements_text(${JSON.stringify(seqs)}::json) AS j(value)
         JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`,
     );
   }

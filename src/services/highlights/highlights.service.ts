@@ -117,6 +117,16 @@ export class HighlightsService {
     return out;
   }
 
+  /** The same as highlightsFor() from rows read with the nodes (their `marks` column: highlights.repo.ts highlightsColumn). */
+  fromMarks(nodes: { id: string; body_markdown: string; marks: string }[]): Map<string, HighlightDto[]> {
+    const out = new Map<string, HighlightDto[]>();
+    for (const n of nodes) {
+      const rows = JSON.parse(n.marks) as HighlightRow[];
+      if (rows.length) out.set(n.id, rows.map((r) => toHighlightDto(r, n.body_markdown)));
+    }
+    return out;
+  }
+
   /** The highlights of these nodes as export records (with the key that makes a re-import a no-op). */
   async exportRecords(tenantId: string, nodeIds: string[]): Promise<Map<string, HighlightRecord[]>> {
     const out = new Map<string, HighlightRecord[]>();

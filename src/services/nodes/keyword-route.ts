@@ -11,9 +11,9 @@
 // - inside a transaction: its own uncommitted writes are in no change log the module reads,
 //   and taking them in would keep them after a rollback;
 // - a phrase the engine indexes as several tokens (a phrase query, not a term).
-import type { NodeFilter, NodeRowWithPara } from '../../repos/nodes.repo.js';
+import type { NodeFilter } from '../../repos/nodes.repo.js';
 import { isFiltered } from '../../repos/nodes.repo.js';
-import type { KeywordSearch, KeywordTop } from '../../repos/search.repo.js';
+import type { KeywordSearch, KeywordTop, NodeRowWithMarks } from '../../repos/search.repo.js';
 import { KeywordRanker } from '../../search/keyword/ranker.js';
 import type { FeedbackSettings } from '../../search/keyword/feedback.js';
 import type { KeywordSource } from '../../search/keyword/source.js';
@@ -56,7 +56,7 @@ export class KeywordRoute implements KeywordSearch {
     return await this.engine.termStats(tenantId, phrases);
   }
 
-  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithPara[]> {
+  async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithMarks[]> {
     return await this.engine.nodesBySeqs(tenantId, seqs);
   }
 }

@@ -46,6 +46,8 @@ export interface SearchResult {
 /** A node's highlights, re-anchored (services/highlights): a hit on one leads to it. */
 export interface HitHighlights {
   highlightsFor(tenantId: string, nodeIds: string[]): Promise<Map<string, Array<{ id: string; text: string; note: string | null; orphaned?: boolean }>>>;
+  /** The same from highlight rows read with the nodes (`marks`, a JSON array): no statement. */
+  fromMarks(nodes: { id: string; body_markdown: string; marks: string }[]): Map<string, Array<{ id: string; text: string; note: string | null; orphaned?: boolean }>>;
 }
 
 export class SearchService {
@@ -208,7 +210,9 @@ export class SearchService {
     const present = hits.map((h) => rows.get(h.seq)).filter((r) => r !== undefined);
     const keys = passages ? present.map((r) => passages.get(r.seq)).filter((k) => k !== undefined) : [];
     const spans = await this.vectors.passageSpans(tenantId, keys);
-    const marked = terms && this.highlights ? await this.highlights.highlightsFor(tenantId, present.map((r) => r.id)) : new Map();
+    // A search page's rows carry their highlights (nodesBySeqs); rows read otherwise do not.
+    const withMarks = present.every((r): r is typeof r & { marks: string } => typeof (r as { marks?: unknown }).marks === 'string');
+    const marked = !terms || !this.highlights ? new Map() : withMarks ? this.highlights.fromMarks(present) : await this.highlights.highlightsFor(tenantId, present.map((r) => r.id));
     return present.map((r) => {
       const dto = toNodeDto(r, JSON.parse(r.para_ids) as string[]);
       if (terms) dto.highlights = highlightsFor(r, terms);
