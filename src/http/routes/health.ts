@@ -26,22 +26,22 @@ export function healthRoutes(s: Services) {
       const header = c.req.header('Authorization');
       // An operator key sees the install's whole queue; a tenant's credentials only its own.
       const operatorKey = /^\s*apikey\s+(opk_\S+)\s*$/i.exec(header ?? '')?.[1];
-      let operator: Awaited<ReturnType<typeof s.operators.authenticate>> | null;
-      let principal: Awaited<ReturnType<typeof authenticate>> | null;
       try {
-        operator = operatorKey ? await throttled(c, s, () => s.operators.authenticate(operatorKey)) : null;
-        principal = header && !operator ? await throttled(c, s, () => authenticate(s.auth, header)) : null;
+        const operator = operatorKey ? await throttled(c, s, () => s.operators.authenticate(operatorKey)) : null;
+        const principal = header && !operator ? await throttled(c, s, () => authenticate(s.auth, header)) : null;
+        const embedding = s.status.embedder();
+        const reason = s.status.storage.reason() ?? (embedding.state === 'error' ? 'the embedding model failed to load' : undefined);
+        const base = { status: reason ? ('degraded' as const) : ('ok' as const), version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), ...(reason ? { reason } : {}) };
+        if (operator) return c.json({ ...base, embedding, jobs: { queued: await s.status.queueDepth() } }, 200);
+        if (!principal) return c.json(base, 200);
+        // The queue's figures are read from the database: with credentials, /health always asks it
+        // (an API key held in memory, services/auth/key-cache.ts, does not).
+        return c.json({ ...base, embedding: { ...embedding, pending: await s.status.embeddingPendingOf(principal.tenantId) }, jobs: { queued: await s.status.queueDepthOf(principal.tenantId) } }, 200);
       } catch (e) {
-        // Credentials cannot be checked while the database is out of reach: say so, and why.
+        // Credentials or the queue cannot be read while the database is out of reach: say so, and why.
         if (!(e instanceof PgUnavailableError)) throw e;
         return c.json({ status: 'degraded' as const, version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), reason: `the database cannot be reached (${e.message})` }, 200);
       }
-      const embedding = s.status.embedder();
-      const reason = s.status.storage.reason() ?? (embedding.state === 'error' ? 'the embedding model failed to load' : undefined);
-      const base = { status: reason ? ('degraded' as const) : ('ok' as const), version, uptime_s: Math.round((Date.now() - s.status.startedAt) / 1000), ...(reason ? { reason } : {}) };
-      if (operator) return c.json({ ...base, embedding, jobs: { queued: await s.status.queueDepth() } }, 200);
-      if (!principal) return c.json(base, 200);
-      return c.json({ ...base, embedding: { ...embedding, pending: await s.status.embeddingPendingOf(principal.tenantId) }, jobs: { queued: await s.status.queueDepthOf(principal.tenantId) } }, 200);
     },
   );
   return r;
