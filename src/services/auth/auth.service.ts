@@ -50,8 +50,8 @@ export class AuthService {
   /** Active keys read lately (key-cache.ts). */
   readonly keyCache: KeyCache;
 
-  constructor(private readonly d: AuthDeps & { keyCacheMs?: number }) {
-    this.keyCache = new KeyCache(d.keyCacheMs);
+  constructor(private readonly d: AuthDeps) {
+    this.keyCache = new KeyCache();
   }
 
   /** Forgets what is held of a tenant's keys (its status changed, or it is gone). */

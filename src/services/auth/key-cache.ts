@@ -15,23 +15,17 @@ export type ActiveKey = ApiKeyRow & { tenant_status: string };
 export class KeyCache {
   private readonly rows = new Map<string, { row: ActiveKey; at: number }>();
 
-  constructor(
-    private readonly ttlMs = KEY_CACHE_MS,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
-
   get(id: string): ActiveKey | undefined {
     const e = this.rows.get(id);
     if (!e) return undefined;
-    if (this.now() - e.at < this.ttlMs) return e.row;
+    if (performance.now() - e.at < KEY_CACHE_MS) return e.row;
     this.rows.delete(id);
     return undefined;
   }
 
   set(row: ActiveKey): void {
-    if (this.ttlMs <= 0) return;
     if (this.rows.size >= MAX_KEYS) this.rows.clear();
-    this.rows.set(row.id, { row, at: this.now() });
+    this.rows.set(row.id, { row, at: performance.now() });
   }
 
   forgetKey(id: string): void {
