@@ -46,7 +46,14 @@ describe('trustworthy PARA filing', () => {
     const auto = await node('Sourdough bread baking', 'feeding the sourdough starter before baking bread loaves');
     const mine = await node('Tax letter', 'the tax office wants the receipts by March', [other]);
     await t.s.queue.idle();
-    const a = (await get(auto)).para_assignments;
+    // The filing follows the note's embedding; on a loaded machine idle() can return between
+    // the two (a fresh-clone run on PostgreSQL saw []): wait for it, up to 10 s.
+    let a = (await get(auto)).para_assignments;
+    for (let i = 0; a.length === 0 && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await t.s.queue.idle();
+      a = (await get(auto)).para_assignments;
+    }
     expect(a).toHaveLength(1);
     expect(a[0]).toMatchObject({ para_item_id: bread, source: 'auto', method: 'cosine:label' });
     expect(a[0].score).toBeGreaterThan(0);
