@@ -272,15 +272,16 @@ export class NodesRepo {
 
   async list(tenantId: string, f: NodeFilter, limit: number, offset: number): Promise<{ rows: NodeRowWithPara[]; total: number }> {
     const where = filterSql(this.db.engine, tenantId, f);
+    const count = sql<{ total: number }>`SELECT count(*) FROM nodes n WHERE ${where}`;
     // The page and the count in one statement (on PostgreSQL a round trip each): the count is
     // an uncorrelated subquery, run once. Past the last page there is no row to carry it.
     const rows = await this.db.all(
       sql<NodeRowWithPara & { total: number | string }>`WITH page AS (SELECT n.seq FROM nodes n WHERE ${where} ORDER BY n.updated_at DESC, n.seq DESC LIMIT ${limit} OFFSET ${offset})
-        SELECT n.*, ${sql.raw(paraIdsColumn(this.db.engine))}, (SELECT count(*) FROM nodes n WHERE ${where}) AS total
+        SELECT n.*, ${sql.raw(paraIdsColumn(this.db.engine))}, (${count}) AS total
         FROM page JOIN nodes n ON n.seq = page.seq ORDER BY n.updated_at DESC, n.seq DESC`,
     );
-    const total = rows.length ? Number(rows[0].total) : ((await this.db.value<number>(sql`SELECT count(*) FROM nodes n WHERE ${where}`)) ?? 0);
-    return { rows: rows.map(({ total: _, ...r }) => r), total: Number(total) };
+    const total = Number(rows.length ? rows[0].total : ((await this.db.value<number>(count)) ?? 0));
+    return { rows: rows.map(({ total: _, ...r }) => r), total };
   }
 
   /** Of these seqs, the ones that pass the filters (semantic hits are filtered after k-NN), with their node ids. */
