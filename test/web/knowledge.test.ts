@@ -18,7 +18,12 @@ describe('nodes and search', () => {
     await screenshot(page, 'new-node');
     await page.getByRole('button', { name: 'Create node' }).click();
     await page.getByRole('heading', { name: 'Mycelium networks share nutrients' }).waitFor();
-    await page.getByRole('heading', { name: 'Wood wide web' }).waitFor();
+    await page.getByRole('heading', { name: 'Wood wide web' }).waitFor().catch(async (e: Error) => {
+      // Said in full when it fails (once on a loaded CI machine): what the page shows and what the server keeps.
+      const id = decodeURIComponent(page.url().split('/nodes/')[1] ?? '');
+      const kept = id ? (await s.api<{ body_markdown?: string }>('GET', `/nodes/${id}`)).body.body_markdown : '(no node page)';
+      throw new Error(`${e.message}\npage: ${page.url()}\nshown: ${await page.locator('.node-main').textContent().catch(() => '?')}\nkept: ${JSON.stringify(kept)}`);
+    });
     expect(await page.locator('.prose strong').textContent()).toBe('sugar');
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('.prose img[onerror]').count()).toBe(0);

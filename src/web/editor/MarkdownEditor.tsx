@@ -32,6 +32,7 @@ export function MarkdownEditor({ id, value, label, describedBy, onChange, onFile
   cb.current = { onChange, onFiles, lookup, onPick };
   const initial = useRef(value);
   initial.current = value;
+  const fallback = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
     let view: EditorView | null = null;
@@ -39,8 +40,12 @@ export function MarkdownEditor({ id, value, label, describedBy, onChange, onFile
     import('./cm.js')
       .then((cm: Cm) => {
         if (cancelled || !host.current) return;
+        // What is in the stand-in now: text typed into it may not have reached a render
+        // (and so `value`) yet when CodeMirror arrives; taking the prop would drop it.
+        const typed = fallback.current?.value ?? initial.current;
+        if (typed !== initial.current) cb.current.onChange(typed);
         view = cm.createEditor(host.current, {
-          doc: initial.current,
+          doc: typed,
           label,
           describedBy,
           onChange: (d) => cb.current.onChange(d),
@@ -69,6 +74,7 @@ export function MarkdownEditor({ id, value, label, describedBy, onChange, onFile
     <div class="md-editor" id={id} data-ready={ready ? 'true' : undefined}>
       {!ready && (
         <textarea
+          ref={fallback}
           class="mono md-fallback"
           aria-label={label}
           aria-describedby={describedBy}
