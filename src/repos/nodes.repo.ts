@@ -4,6 +4,7 @@ import type { Database, Engine } from '../db/store/contract.js';
 import { compile, type Query, sql } from '../db/store/sql.js';
 import type { FtsFields } from './keyword-index.repo.js';
 import { indexedBody } from '../search/indexed-text.js';
+import { highlightsColumn } from './highlights.repo.js';
 
 export interface NodeRow {
   seq: number;
@@ -125,6 +126,11 @@ export function filterSqlText(tenantId: string, f: NodeFilter): { sql: string; p
 export interface NodeKeywordIndex {
   insert(tenantId: string, seq: number, f: FtsFields): Promise<void>;
   delete(tenantId: string, seq: number): Promise<void>;
+  /**
+   * Runs the node's INSERT … RETURNING seq and indexes the new node in the same statement
+   * (PostgreSQL: one round trip, not two); returns the seq. Absent where a statement each costs nothing.
+   */
+  insertWithNode?(node: Query<{ seq: number }>, tenantId: string, f: FtsFields): Promise<number>;
 }
 
 export class NodesRepo {
@@ -149,12 +155,11 @@ export class NodesRepo {
 
   /** A new node; `occurred_at` defaults to none. */
   async insert(row: Omit<NodeRow, 'seq' | 'embedded_hash' | 'occurred_at'> & { occurred_at?: string | null }): Promise<number> {
-    const r = await this.db.one(
-      sql<{ seq: number }>`INSERT INTO nodes (id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at, occurred_at)
+    const insert = sql<{ seq: number }>`INSERT INTO nodes (id, tenant_id, title, summary, body_markdown, tags, status, created_at, updated_at, occurred_at)
        VALUES (${row.id}, ${row.tenant_id}, ${row.title}, ${row.summary}, ${row.body_markdown}, ${row.tags}, ${row.status}, ${row.created_at}, ${row.updated_at}, ${row.occurred_at ?? null})
-       RETURNING seq`,
-    );
-    const seq = Number(r!.seq);
+       RETURNING seq`;
+    if (this.keywords.insertWithNode) return await this.keywords.insertWithNode(insert, row.tenant_id, ftsFields(row));
+    const seq = Number((await this.db.one(insert))!.seq);
     await this.keywords.insert(row.tenant_id, seq, ftsFields(row));
     return seq;
   }
@@ -191,10 +196,13 @@ export class NodesRepo {
     return await this.db.one(sql<NodeRow>`SELECT * FROM nodes WHERE tenant_id = ${tenantId} AND id = ${id}`);
   }
 
-  /** The node with its PARA associations (GET /nodes/{id}: one round trip, not two). */
-  async getWithAssignments(tenantId: string, id: string): Promise<(NodeRow & { assignments: ParaAssignmentRow[] }) | undefined> {
+  /**
+   * The node with its PARA associations and its highlights as a JSON array (`marks`,
+   * highlights.repo.ts): GET /nodes/{id} in one round trip, not three.
+   */
+  async getWithAssignments(tenantId: string, id: string): Promise<(NodeRow & { assignments: ParaAssignmentRow[]; marks: string }) | undefined> {
     const row = await this.db.one(
-      sql<NodeRow & { assignments: string }>`SELECT n.*, ${sql.raw(assignmentsColumn(this.db.engine))} FROM nodes n WHERE n.tenant_id = ${tenantId} AND n.id = ${id}`,
+      sql<NodeRow & { assignments: string; marks: string }>`SELECT n.*, ${sql.raw(assignmentsColumn(this.db.engine))}, ${sql.raw(highlightsColumn(this.db.engine))} FROM nodes n WHERE n.tenant_id = ${tenantId} AND n.id = ${id}`,
     );
     return row ? { ...row, assignments: JSON.parse(row.assignments) as ParaAssignmentRow[] } : undefined;
   }

@@ -47,8 +47,8 @@ export function nodesRoutes(s: Services) {
     createRoute({ method: 'get', path: '/nodes/{id}', tags: ['nodes'], summary: 'Get one node with its highlights', request: { params: IdParam }, responses: { 200: json(NodeWithHighlights), ...errors(404) } }),
     async (c) => {
       const t = c.get('tenantId');
-      const node = await s.nodes.get(t, c.req.valid('param').id);
-      return c.json({ ...node, annotations: (await s.highlights.list(t, node.id, node.body_markdown)).data }, 200);
+      const { node, marks } = await s.nodes.getWithMarks(t, c.req.valid('param').id);
+      return c.json({ ...node, annotations: s.highlights.fromMarks([{ id: node.id, body_markdown: node.body_markdown, marks }]).get(node.id) ?? [] }, 200);
     },
   );
 

@@ -92,10 +92,17 @@ export class NodesService {
   }
 
   async get(tenantId: string, id: string): Promise<NodeDto> {
-    // The node and its assignments, in the order para_item_ids lists them, in one statement.
+    return (await this.getWithMarks(tenantId, id)).node;
+  }
+
+  /**
+   * The node, and its highlights' rows as read with it (`marks`, for HighlightsService.fromMarks):
+   * the node, its assignments in the order para_item_ids lists them, and its highlights in one statement.
+   */
+  async getWithMarks(tenantId: string, id: string): Promise<{ node: NodeDto; marks: string }> {
     const found = await this.repo.getWithAssignments(tenantId, id);
     if (!found) throw new NotFoundError('Node');
-    const { assignments, ...row } = found;
+    const { assignments, marks, ...row } = found;
     const dto = toNodeDto(row, assignments.map((a) => a.para_item_id));
     if (this.paraAuto) {
       dto.para_assignments = assignments.map((a) => ({
@@ -105,7 +112,7 @@ export class NodesService {
         method: a.source === 'auto' ? a.method : null,
       }));
     }
-    return dto;
+    return { node: dto, marks };
   }
 
   async update(tenantId: string, id: string, patch: NodePatchInput): Promise<NodeDto> {
