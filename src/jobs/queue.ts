@@ -115,7 +115,7 @@ export class JobQueue {
    */
   async enqueueInTx(tenantId: string, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {
     const now = this.clock.now();
-    await this.repo.insert(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
+    await this.repo.insertLater(tenantId, kind, payload, opts.dedupeKey ?? null, now + (opts.delayMs ?? 0), now);
     this.wakeAfterCommit();
   }
 

@@ -47,6 +47,11 @@ export const JOB_TENANT_ACTIVE = sql`NOT EXISTS (SELECT 1 FROM tenants s WHERE s
 // claimed job carries a lease (locked_by, locked_until) its process renews while it runs,
 // and only a job whose lease expired goes back to the queue. On SQLite one writer claims
 // at a time; PostgreSQL's twin claims with FOR UPDATE SKIP LOCKED (repos/pg/jobs.pg.ts).
+function insertJob(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number) {
+  return sql`INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
+    VALUES (${tenantId}, ${kind}, ${JSON.stringify(payload ?? {})}, ${dedupeKey}, ${runAfter}, ${now}, ${now}) ON CONFLICT DO NOTHING`;
+}
+
 export class JobsRepo {
   readonly owner: string;
   readonly leaseMs: number;
@@ -61,11 +66,12 @@ export class JobsRepo {
 
   /** Returns false when a queued job with the same dedupe key already exists. */
   async insert(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): Promise<boolean> {
-    const r = await this.db.run(
-      sql`INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
-          VALUES (${tenantId}, ${kind}, ${JSON.stringify(payload ?? {})}, ${dedupeKey}, ${runAfter}, ${now}, ${now}) ON CONFLICT DO NOTHING`,
-    );
-    return r.changes === 1;
+    return (await this.db.run(insertJob(tenantId, kind, payload, dedupeKey, runAfter, now))).changes === 1;
+  }
+
+  /** insert() when nobody reads whether it was a duplicate: in a PostgreSQL transaction it goes with the next statement. */
+  async insertLater(tenantId: string, kind: string, payload: unknown, dedupeKey: string | null, runAfter: number, now: number): Promise<void> {
+    await this.db.later(insertJob(tenantId, kind, payload, dedupeKey, runAfter, now));
   }
 
   /** Claims the oldest ready job, plus up to batch-1 more of the same kind. */

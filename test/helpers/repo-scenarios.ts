@@ -3,6 +3,7 @@
 // Each takes the engine's store (the asynchronous contract, src/db/store/contract.ts).
 import { raw } from './raw.js';
 import { expect } from 'vitest';
+import { sql } from '../../src/db/store/sql.js';
 import type { Database as Db } from '../../src/db/store/contract.js';
 import { ApiKeysRepo } from '../../src/repos/api-keys.repo.js';
 import { CalibrationsRepo } from '../../src/repos/calibrations.repo.js';
@@ -108,6 +109,48 @@ export async function transactionScenario(db: Db, refused: ErrorClass): Promise<
   const seen = await outside;
   expect(seen.includes('six')).toBe(seen.includes('seven')); // all of the slow one's rows, or none
   expect(await names()).toEqual(['eight', 'four', 'one', 'seven', 'six', 'two']);
+}
+
+/**
+ * later(): a write nobody reads the outcome of. Whenever it is sent (PostgreSQL: with the
+ * transaction's next statement), it is part of its transaction: kept when it commits, gone
+ * when it rolls back or when the write itself fails, which fails the transaction.
+ */
+export async function laterScenario(db: Db, refused: ErrorClass): Promise<void> {
+  const tenants = new TenantsRepo(db);
+  const row = (name: string) => sql`INSERT INTO tenants (id, name, created_at) VALUES (${`ten_${name}`}, ${name}, '2026-11-23T09:00:00.000Z')`;
+  const names = async () => (await tenants.list()).map((t) => t.name).sort();
+  await db.later(row('alone')); // outside a transaction: at once
+  expect(await names()).toEqual(['alone']);
+  await db.withTx(async () => {
+    await db.later(row('held'));
+    await db.later(row('held too'));
+  });
+  expect(await names()).toEqual(['alone', 'held', 'held too']);
+  // Read inside its transaction, a held write is already there: it goes before the read.
+  await db.withTx(async () => {
+    await db.later(row('seen'));
+    expect((await tenants.list()).map((t) => t.name)).toContain('seen');
+  });
+  await expect(db.withTx(async () => {
+    await tenants.insert({ id: 'ten_undone', name: 'undone', created_at: '2026-11-23T09:00:00.000Z' });
+    await db.later(row('dropped'));
+    throw new Error('changed my mind');
+  })).rejects.toThrow('changed my mind');
+  // A held write that fails (a duplicate id) fails the commit it went with; nothing of the transaction stays.
+  await expect(db.withTx(async () => {
+    await db.later(row('before'));
+    await db.later(row('alone'));
+  })).rejects.toThrow(refused);
+  // Under a savepoint that is rolled back, a held write goes with it.
+  await db.withTx(async () => {
+    await db.later(row('outer'));
+    await expect(db.withTx(async () => {
+      await db.later(row('inner'));
+      throw new Error('inner fails');
+    })).rejects.toThrow('inner fails');
+  });
+  expect(await names()).toEqual(['alone', 'held', 'held too', 'outer', 'seen']);
 }
 
 /** `make`: the engine's jobs repository (PostgreSQL's claims with SKIP LOCKED: PgJobsRepo). */

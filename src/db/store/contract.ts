@@ -51,6 +51,12 @@ export interface Database extends UnitOfWork {
   value<T>(q: RawBuilder<unknown>): Promise<T | undefined>;
   /** A write: how many rows it changed. */
   run(q: RawBuilder<unknown>): Promise<RunResult>;
+  /**
+   * A write whose outcome the caller does not read. Inside a PostgreSQL transaction it is
+   * sent with the transaction's next statement (COMMIT at the latest), in one round trip,
+   * and its failure fails that statement (so the transaction); elsewhere it runs at once.
+   */
+  later(q: RawBuilder<unknown>): Promise<void>;
   exec(sql: string): Promise<void>;
   /** Whether the caller is inside an open transaction. */
   readonly inTransaction: boolean;

@@ -3,6 +3,11 @@
 // client from BEGIN to COMMIT, found again by every repository call inside it. One slow
 // statement ties up one connection, never the process.
 //
+// A transaction's BEGIN, its savepoints and its later() writes are held and sent with its
+// next statement: the pool's clients run in node-postgres's pipeline mode, so the held
+// statements and that one leave in one write and come back in one round trip (a new node:
+// BEGIN with the INSERT, the embedding job with the COMMIT).
+//
 // Errors: a statement PostgreSQL rejects throws PgQueryError with its SQLSTATE `code`; a
 // database that cannot be reached, or a connection lost mid-call, throws PgUnavailableError
 // (the HTTP layer answers 503 with Retry-After). A broken client is destroyed rather than
@@ -52,11 +57,23 @@ export interface PgResult<T> {
 /** Statements prepared by name on each connection, up to this many shapes (SQL built per call runs unnamed past it). */
 const MAX_NAMED = 500;
 
+/** A statement a transaction's client holds until it sends the next one. */
+interface Held {
+  sql: string;
+  params: unknown[];
+  /** BEGIN, or a savepoint set or released: nothing to send if nothing follows. */
+  mark?: boolean;
+}
+
+const BEGIN: Held = { sql: 'BEGIN', params: [], mark: true };
+
 export class PgStore extends TransactionalStore<pg.PoolClient> implements Database {
   readonly engine = 'postgres' as const;
   readonly pool: pg.Pool;
   protected readonly tx: Transactions<pg.PoolClient>;
   private readonly names = new Map<string, string>();
+  /** What each transaction's client holds for its next statement (BEGIN first until it is sent). */
+  private readonly held = new WeakMap<pg.PoolClient, Held[]>();
 
   constructor(
     readonly url: string,
@@ -73,6 +90,7 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
       connectionTimeoutMillis: opts.connectTimeoutMs ?? 2000,
       statement_timeout: opts.statementTimeoutMs ?? 30_000,
       idleTimeoutMillis: 30_000,
+      pipeline: true,
     });
     // An idle client's error (the server restarted) must not crash the process: the pool drops it.
     this.pool.on('error', () => {});
@@ -84,19 +102,30 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
       {
         begin: async () => {
           const client = await this.connect();
-          try {
-            await client.query('BEGIN');
-          } catch (e) {
-            client.release(true);
-            throw pgError(e);
-          }
+          this.held.set(client, [BEGIN]);
           return client;
         },
-        commit: async (c) => void (await this.send(c, 'COMMIT', [])),
-        rollback: async (c) => void (await c.query('ROLLBACK')),
+        commit: async (c) => {
+          // A transaction that sent nothing and holds no write has nothing to commit.
+          if (this.unsent(c) && this.held.get(c)!.every((h) => h.mark)) return void this.held.delete(c);
+          await this.send(c, 'COMMIT', []);
+        },
+        rollback: async (c) => {
+          const unsent = this.unsent(c);
+          this.held.delete(c);
+          if (!unsent) await c.query('ROLLBACK');
+        },
         // A client whose transaction failed on a broken link is destroyed, not pooled again.
-        end: (c, failed) => c.release(failed !== undefined && isBroken(failed) ? true : undefined),
-        statement: async (c, sql) => void (await this.send(c, sql, [])),
+        end: (c, failed) => {
+          this.held.delete(c);
+          c.release(failed !== undefined && isBroken(failed) ? true : undefined);
+        },
+        // Setting and releasing a savepoint wait for the next statement; rolling back to one is sent.
+        statement: async (c, sql) => {
+          const held = this.held.get(c);
+          if (held && !sql.startsWith('ROLLBACK')) held.push({ sql, params: [], mark: true });
+          else await this.send(c, sql, []);
+        },
       },
       (e) => this.onHookError(e),
     );
@@ -121,6 +150,14 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
     return { changes: (await this.query(c.sql, c.parameters as unknown[])).rowCount ?? 0, lastInsertRowid: 0 };
   }
 
+  async later(q: RawBuilder<unknown>): Promise<void> {
+    const f = this.tx.frame();
+    const held = f && this.held.get(f.root.conn);
+    if (!held) return void (await this.run(q));
+    const c = compile('postgres', q);
+    held.push({ sql: c.sql, params: c.parameters as unknown[] });
+  }
+
   async exec(sql: string): Promise<void> {
     await this.query(sql);
   }
@@ -142,9 +179,10 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
     }
   }
 
-
-
-
+  /** Whether this transaction's BEGIN is still held (nothing of it has reached the server). */
+  private unsent(c: pg.PoolClient): boolean {
+    return this.held.get(c)?.[0] === BEGIN;
+  }
   /** Pool figures for /health and metrics. */
   poolStats(): { total: number; idle: number; waiting: number; size: number } {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount, size: this.pool.options.max ?? 10 };
@@ -162,14 +200,36 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
     }
   }
 
-  private async send<T>(client: pg.PoolClient, sql: string, params: unknown[]): Promise<PgResult<T>> {
+  /** node-postgres's form of a statement: prepared by name once per connection when it has parameters. */
+  private config(sql: string, params: unknown[]): pg.QueryConfig | string {
     let name = params.length ? this.names.get(sql) : undefined;
     if (params.length && !name && this.names.size < MAX_NAMED) this.names.set(sql, (name = `rz${this.names.size}`));
+    return name ? { name, text: sql, values: params } : params.length ? { text: sql, values: params } : sql;
+  }
+
+  private async send<T>(client: pg.PoolClient, sql: string, params: unknown[]): Promise<PgResult<T>> {
     // A request whose client already left sends nothing more.
     if (currentStatementScope()?.signal?.aborted) throw pgError(Object.assign(new Error('canceling statement: the client went away'), { code: '57014' }));
+    const held = this.held.get(client);
+    if (held?.length) this.held.set(client, []);
     const stop = this.cancelWhenDone(client);
     try {
-      const r = await client.query(name ? { name, text: sql, values: params } : params.length ? { text: sql, values: params } : sql);
+      let r: pg.QueryResult;
+      if (!held?.length) r = await client.query(this.config(sql, params));
+      else {
+        // The held statements and this one in one write (pipeline mode: each is answered in
+        // turn); the first to fail fails the lot, and the transaction with it.
+        const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+        const sent: Promise<pg.QueryResult>[] = [];
+        stream.cork();
+        try {
+          for (const h of held) sent.push(client.query(this.config(h.sql, h.params)));
+          sent.push(client.query(this.config(sql, params)));
+        } finally {
+          stream.uncork();
+        }
+        r = (await Promise.all(sent)).at(-1)!;
+      }
       return { rows: r.rows as T[], rowCount: r.rowCount };
     } catch (e) {
       throw pgError(e);

@@ -137,6 +137,11 @@ export class SqliteStore extends TransactionalStore<Db> implements Database {
     return s;
   }
 
+  /** At once: a statement here costs no round trip. */
+  async later(q: RawBuilder<unknown>): Promise<void> {
+    await this.run(q);
+  }
+
   async exec(sql: string): Promise<void> {
     await this.turn();
     this.handle.exec(sql);
