@@ -6,6 +6,7 @@ import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { ftsTable } from '../src/repos/keyword-index.repo.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -96,19 +97,25 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   }
   const insertS = ms(t0) / 1000;
   const t1 = process.hrtime.bigint();
+  const indexBlock = longestBlock();
   const indexed = await s.vectors.warm(tenantId);
+  const indexLoadMaxBlockMs = indexBlock();
   const passages = s.vectors.indexStats(tenantId).passages;
   const indexLoadMs = Math.round(ms(t1));
   const index = s.vectors.indexStats(tenantId);
   const t3 = process.hrtime.bigint();
+  const keptBlock = longestBlock();
   const keptTerms = await s.keywordWarmer!.keep(tenantId);
+  const keptMaxBlockMs = keptBlock();
   const keptMs = Math.round(ms(t3));
   out({
     kind: 'search_build', nodes: n, passages, long_notes_share: 1 / PASSAGE_EVERY, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
     // index_load_ms includes building the partition (index_partition_ms of it); the bytes are the index's typed arrays
     index_partition_ms: index.partition_build_ms, index_partitioned: index.partitioned, index_bytes_per_vector: index.bytes_per_vector,
     // terms read into the keyword module's memory (search/keyword/) by the warmer
-    keyword_kept_ms: keptMs, keyword_kept_terms: keptTerms, keyword_kept_mb: Math.round(s.keywordRoute!.ranker.cache.bytesOf(tenantId) / 1e5) / 10,
+    keyword_kept_ms: keptMs, keyword_kept_terms: keptTerms,
+    // the longest the event loop was held at once while each loaded (a request waits that long)
+    index_load_max_block_ms: indexLoadMaxBlockMs, keyword_kept_max_block_ms: keptMaxBlockMs, keyword_kept_mb: Math.round(s.keywordRoute!.ranker.cache.bytesOf(tenantId) / 1e5) / 10,
   });
   return { s, tenantId, apiKey, corpus, embedder, dir };
 }
@@ -367,4 +374,14 @@ export async function benchSearch(opts: { sizes?: number[] } = {}, out: (l: Line
   } finally {
     await real.close();
   }
+}
+
+/** Starts watching the event loop; the returned function stops and says the longest it was held at once (ms). */
+function longestBlock(): () => number {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  return () => {
+    h.disable();
+    return Math.round(h.max / 1e6);
+  };
 }
