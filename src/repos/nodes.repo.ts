@@ -197,12 +197,13 @@ export class NodesRepo {
   }
 
   /**
-   * The node with its PARA associations and its highlights as a JSON array (`marks`,
-   * highlights.repo.ts): GET /nodes/{id} in one round trip, not three.
+   * The node with its PARA associations and, when asked (`marks`), its highlights as a JSON
+   * array (highlights.repo.ts; '[]' otherwise): GET /nodes/{id} in one round trip, not three.
    */
-  async getWithAssignments(tenantId: string, id: string): Promise<(NodeRow & { assignments: ParaAssignmentRow[]; marks: string }) | undefined> {
+  async getWithAssignments(tenantId: string, id: string, marks = false): Promise<(NodeRow & { assignments: ParaAssignmentRow[]; marks: string }) | undefined> {
+    const highlights = marks ? highlightsColumn(this.db.engine) : `'[]' AS marks`;
     const row = await this.db.one(
-      sql<NodeRow & { assignments: string; marks: string }>`SELECT n.*, ${sql.raw(assignmentsColumn(this.db.engine))}, ${sql.raw(highlightsColumn(this.db.engine))} FROM nodes n WHERE n.tenant_id = ${tenantId} AND n.id = ${id}`,
+      sql<NodeRow & { assignments: string; marks: string }>`SELECT n.*, ${sql.raw(assignmentsColumn(this.db.engine))}, ${sql.raw(highlights)} FROM nodes n WHERE n.tenant_id = ${tenantId} AND n.id = ${id}`,
     );
     return row ? { ...row, assignments: JSON.parse(row.assignments) as ParaAssignmentRow[] } : undefined;
   }

@@ -92,7 +92,7 @@ export class NodesService {
   }
 
   async get(tenantId: string, id: string): Promise<NodeDto> {
-    return (await this.getWithMarks(tenantId, id)).node;
+    return (await this.read(tenantId, id, false)).node;
   }
 
   /**
@@ -100,7 +100,11 @@ export class NodesService {
    * the node, its assignments in the order para_item_ids lists them, and its highlights in one statement.
    */
   async getWithMarks(tenantId: string, id: string): Promise<{ node: NodeDto; marks: string }> {
-    const found = await this.repo.getWithAssignments(tenantId, id);
+    return await this.read(tenantId, id, true);
+  }
+
+  private async read(tenantId: string, id: string, withMarks: boolean): Promise<{ node: NodeDto; marks: string }> {
+    const found = await this.repo.getWithAssignments(tenantId, id, withMarks);
     if (!found) throw new NotFoundError('Node');
     const { assignments, marks, ...row } = found;
     const dto = toNodeDto(row, assignments.map((a) => a.para_item_id));
