@@ -1,6 +1,7 @@
 // What the two engines' stores share about transactions: where the caller is (an
 // AsyncLocalStorage frame, so a repository called at any depth of awaits inside withTx
-// joins it), savepoints for nested units of work, and the hooks run after the outermost commit.
+// joins it), savepoints for nested units of work, the hooks run after the outermost commit,
+// and those run when a part of it rolls back.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { outsideStatementScope } from './statement-scope.js';
 
@@ -12,6 +13,8 @@ export interface TxRoot<C> {
   /** The engine's handle on it (PostgreSQL: the pooled client it holds). */
   conn: C;
   hooks: Array<() => void | Promise<void>>;
+  /** Run when what registered them is rolled back (the whole transaction, or the savepoint around it). */
+  undo: Array<() => void>;
 }
 
 export interface TxFrame<C> {
@@ -63,7 +66,7 @@ export class Transactions<C> {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const f = this.frame();
     if (f) return this.nested(f, fn);
-    const root: TxRoot<C> = { owner: this, open: true, conn: await this.driver.begin(), hooks: [] };
+    const root: TxRoot<C> = { owner: this, open: true, conn: await this.driver.begin(), hooks: [], undo: [] };
     let result: T;
     let failed: unknown;
     try {
@@ -74,6 +77,7 @@ export class Transactions<C> {
     } catch (e) {
       failed = e ?? new Error('transaction failed');
       await this.driver.rollback(root.conn).catch(() => {});
+      undo(root, 0);
       throw e;
     } finally {
       root.open = false;
@@ -89,6 +93,10 @@ export class Transactions<C> {
     else void this.runHooks([fn]);
   }
 
+  afterRollback(fn: () => void): void {
+    this.frame()?.root.undo.push(fn);
+  }
+
   private nested<T>(f: TxFrame<C>, fn: () => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       // The enclosing transaction ended while this one waited its turn (its caller did not
@@ -97,6 +105,7 @@ export class Transactions<C> {
       const depth = f.depth + 1;
       const sp = `rz_sp${depth}`;
       const mark = f.root.hooks.length;
+      const undoMark = f.root.undo.length;
       await this.driver.statement(f.root.conn, `SAVEPOINT ${sp}`);
       try {
         const inner: TxFrame<C> = { root: f.root, depth, chain: Promise.resolve() };
@@ -110,6 +119,7 @@ export class Transactions<C> {
           await this.driver.statement(f.root.conn, `RELEASE SAVEPOINT ${sp}`).catch(() => {});
         }
         f.root.hooks.length = mark; // what the failed part scheduled never happened
+        undo(f.root, undoMark);
         throw e;
       }
     };
@@ -127,6 +137,11 @@ export class Transactions<C> {
       }
     }
   }
+}
+
+/** Runs (and forgets) the rollback hooks registered from `mark` on, latest first. */
+function undo<C>(root: TxRoot<C>, mark: number): void {
+  for (const fn of root.undo.splice(mark).reverse()) fn();
 }
 
 /** Waits until the nested units of work started from this frame (and any they started) are done. */
@@ -153,5 +168,10 @@ export abstract class TransactionalStore<C> {
 
   afterCommit(fn: () => void | Promise<void>): void {
     this.tx.afterCommit(fn);
+  }
+
+  /** Runs fn if the caller's transaction, or the savepoint it is in, rolls back (nothing outside one): for state kept beside the database that must follow it back. */
+  afterRollback(fn: () => void): void {
+    this.tx.afterRollback(fn);
   }
 }
