@@ -18,6 +18,7 @@ import { buildFtsQuery, contentTerms } from '../src/search/fts-query.js';
 import { quoteTerm } from '../src/search/text.js';
 import { wire } from '../src/wiring.js';
 import { KeywordRoute } from '../src/services/nodes/keyword-route.js';
+import { engineTop } from '../test/helpers/engine-bm25.js';
 
 /** bench/lab/collections/* and the folders in RHIZOME_BENCH_EVAL_DIRS (colon-separated), those with a corpus. */
 function collectionDirs(): string[] {
@@ -41,9 +42,8 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
         docOf.set((await s.repos.nodes.get(tenantId, node.id))!.seq, d.id);
       }
     });
-    const repo = s.repos.fts!;
     const route = s.keywordRoute!;
-    const cold = new KeywordRoute(repo, s.repos.keywordSource!);
+    const cold = new KeywordRoute(s.repos.keywordSource, s.repos.nodes);
     await s.keywordWarmer!.keep(tenantId);
     await route.ranker.warm(tenantId, 1);
     const ndcg = { every_match: [] as number[], module_warm: [] as number[], module_cold: [] as number[] };
@@ -54,7 +54,7 @@ export async function keywordQuality(embedder: Embedder, out: (l: Record<string,
       const phrases = contentTerms(q.text).map(quoteTerm);
       const rel = c.relevant.get(q.id)!;
       const ids = (hits: { seq: number }[]) => hits.slice(0, 10).map((h) => docOf.get(h.seq)!);
-      const full = ids(await repo.keyword(tenantId, match, {}, 200));
+      const full = ids((await engineTop(s.db, tenantId, phrases, {}, 200)).hits);
       const warm = ids((await route.keywordTop(tenantId, phrases, {}, 200)).hits);
       const fresh = ids((await cold.keywordTop(tenantId, phrases, {}, 200)).hits);
       if (full.join() !== warm.join() || full.join() !== fresh.join()) differ++;

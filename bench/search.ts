@@ -19,6 +19,10 @@ import { createApp } from '../src/http/app.js';
 import { newId } from '../src/ids.js';
 import { memoryLogger } from '../src/logger.js';
 import { buildPlainFtsQuery, contentTerms } from '../src/search/fts-query.js';
+import { quoteTerm } from '../src/search/text.js';
+import { CANDIDATE_POOL } from '../src/services/nodes/search.service.js';
+import type { NodeFilter } from '../src/repos/nodes.repo.js';
+import { engineTop } from '../test/helpers/engine-bm25.js';
 import { embeddedPassages } from '../src/search/passages.js';
 import { fuseReciprocalRank } from './eval/reference-fusion.js';
 import { SyntheticCorpus } from './synthetic.js';
@@ -146,33 +150,34 @@ async function latency(c: Ctx, n: number, out: (l: Line) => void): Promise<{ hyb
     }
   }
   c.embedder.includeModel = false;
-  // The same queries scored by the engine itself (FTS5's bm25() over every match), query by
-  // query in turns with the keyword module, so a busy neighbour slows both alike.
-  const inTurns = async (run: (q: (typeof queries)[number]) => Promise<unknown>) => {
+  // The keyword side of the same queries (the pool search asks for), ranked by the keyword
+  // module and scored by the engine itself (FTS5's bm25() over every match, the reference in
+  // test/helpers/engine-bm25.ts: the server no longer ranks that way), query by query in
+  // turns, so a busy neighbour slows both alike.
+  const inTurns = async (f: (q: { text: string }) => NodeFilter) => {
     const on: number[] = [];
     const off: number[] = [];
     for (const [i, q] of queries.entries()) {
+      const phrases = contentTerms(q.text).map(quoteTerm);
       for (const module of i % 2 ? [true, false] : [false, true]) {
-        c.s.keywordRoute!.useModule = module;
         const t0 = process.hrtime.bigint();
-        await run(q);
+        if (module) await c.s.keywordRoute.keywordTop(c.tenantId, phrases, f(q), CANDIDATE_POOL);
+        else await engineTop(c.s.db, c.tenantId, phrases, f(q), CANDIDATE_POOL);
         if (i >= 5) (module ? on : off).push(ms(t0));
       }
     }
-    c.s.keywordRoute!.useModule = true;
     return { on, off };
   };
-  for (const mode of ['keyword', 'hybrid'] as const) {
-    const { on, off } = await inTurns((q) => c.s.search.search(c.tenantId, { query: q.text, mode, page: 1, per_page: 20 }));
-    out({ kind: 'search_latency_keyword_module', nodes: n, mode, query_embedding: 'excluded', kept_terms: c.s.keywordRoute!.ranker.cache.get(c.tenantId)?.size ?? 0, module_p50_ms: pct(on, 50), module_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
+  {
+    const { on, off } = await inTurns(() => ({}));
+    out({ kind: 'keyword_side_module_vs_fts5', nodes: n, kept_terms: c.s.keywordRoute.ranker.cache.get(c.tenantId)?.size ?? 0, module_p50_ms: pct(on, 50), module_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
   }
-  // Filtered keyword queries, the module (handed the matches that pass the filter) against the engine's scoring joined to the filter, query by query in turns:
-  // every note (status=raw: the filter keeps every match) and one tag (the query's first
-  // word: a few hundred notes).
+  // Filtered: every note (status=raw: the filter keeps every match) and one tag (the query's
+  // first word: a few hundred notes).
   const filters = { every_note: () => ({ status: 'raw' as const }), one_tag: (q: { text: string }) => ({ tags: [q.text.split(' ')[0]] }) };
   for (const [filter, make] of Object.entries(filters)) {
-    const { on, off } = await inTurns((q) => c.s.search.search(c.tenantId, { query: q.text, mode: 'keyword', page: 1, per_page: 20, ...make(q) }));
-    out({ kind: 'search_latency_keyword_filtered', nodes: n, mode: 'keyword', filter, module_p50_ms: pct(on, 50), module_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
+    const { on, off } = await inTurns(make);
+    out({ kind: 'keyword_side_module_vs_fts5_filtered', nodes: n, filter, module_p50_ms: pct(on, 50), module_p95_ms: pct(on, 95), fts5_p50_ms: pct(off, 50), fts5_p95_ms: pct(off, 95), queries: on.length });
   }
   // Long queries (15+ content words: several queries run together) with the served
   // pseudo-relevance feedback and without it, query by query in turns: what the second pass

@@ -113,9 +113,9 @@ export async function buildContainer(o: ServiceOptions) {
   const calibration = () => embedding.ready();
   // The operator's side: operator keys, tenants over the API, /metrics.
   // Ranked keyword queries: one module over the engine's postings (services/nodes/keyword-route.ts).
-  const keywordRoute = repos.keywordSource ? new KeywordRoute(repos.search, repos.keywordSource, (t, seqs, f) => repos.nodes.passing(t, seqs, f)) : null;
-  if (keywordRoute) keywordRoute.feedback = parseFeedback(config.searchFeedback ?? FEEDBACK_SERVED);
-  const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => keywordRoute?.ranker.cache.bytes() ?? null });
+  const keywordRoute = new KeywordRoute(repos.keywordSource, repos.nodes);
+  keywordRoute.feedback = parseFeedback(config.searchFeedback ?? FEEDBACK_SERVED);
+  const { operators, tenantAdmin, metrics } = buildOperators({ db, tx, repos, keys, clock, auth, tenants, vectors, embedKind: embedding.jobHandler().kind, keywordBytes: () => keywordRoute.ranker.cache.bytes() });
   indexEvents.load = () => metrics.indexLoads.inc({ index: 'vector' });
   indexEvents.evict = () => metrics.evictions.inc({ index: 'vector' });
   const embedQuery = (text: string) => embedding.embedQuery(text);
@@ -124,9 +124,9 @@ export async function buildContainer(o: ServiceOptions) {
   const semanticGates = new SemanticGates({ embedder, vectors, textLengths: async (t, n) => await repos.nodes.textLengths(t, n), stored: repos.semanticGates, now: () => new Date(clock.now()).toISOString() });
   // Highlights on nodes (W3C selectors); search and context lead to them, with their notes.
   const highlights = new HighlightsService(tx, new HighlightsRepo(db), repos.nodes, clock, events);
-  const search = new SearchService(keywordRoute ?? repos.search, repos.nodes, vectors, embedding, semanticGates, highlights, clock);
+  const search = new SearchService(keywordRoute, repos.nodes, vectors, embedding, semanticGates, highlights, clock);
   // SQLite reads a tenant's common terms ahead at start; PostgreSQL reads each term on first use (every process of a pool would read them all).
-  const keywordWarmer = keywordRoute && repos.fts ? new KeywordWarmer(keywordRoute.ranker, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
+  const keywordWarmer = db.engine === 'sqlite' ? new KeywordWarmer(keywordRoute.ranker, async () => (await repos.tenants.list()).map((t) => t.id), log, { keepInMemory: config.tuning?.keywordMemory }) : null;
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration, events });
   const links = new LinksService(tx, repos.links, clock);

@@ -27,6 +27,7 @@ import type { Collection } from './collection.js';
 import { mean, recallAt } from './metrics.js';
 import { FEEDBACK_DEFAULTS, type FeedbackSettings, formatFeedback } from '../../src/search/keyword/feedback.js';
 import { type FeedbackScore, feedbackSweep, pairedDiff } from './search-eval.js';
+import { plainBm25 } from '../../test/helpers/engine-bm25.js';
 
 interface Turn { id: string; speaker: string; text: string }
 interface Conversation { id: string; speakers: string[]; sessions: { date: string; turns: Turn[] }[] }
@@ -118,7 +119,7 @@ export async function evaluateMemory(dir: string, embedder: Embedder, foreign: C
         at.hybrid.push(recallAt(turnsOf(got.hybrid), rel, 10));
       }
       const ranked: Record<MemoryRoute, string[]> = {
-        bm25: plain ? await s.repos.fts!.plainBm25(tenantId, plain, 10) : [],
+        bm25: plain ? await plainBm25(s.db, tenantId, plain, 10) : [],
         cosine: await plainCosine(s, tenantId, q.text, 10),
         keyword: await search('keyword'),
         semantic,

@@ -23,6 +23,7 @@ import type { Collection } from './collection.js';
 import { openEvalApp } from './eval-app.js';
 import { FEEDBACK_DEFAULTS, type FeedbackSettings, formatFeedback, parseFeedback } from '../../src/search/keyword/feedback.js';
 import { mean, ndcgAt, recallAt } from './metrics.js';
+import { plainBm25 } from '../../test/helpers/engine-bm25.js';
 
 export const EVAL_MODES = ['bm25', 'cosine', 'keyword', 'semantic', 'before', 'hybrid', 'rrf60', 'context', 'semantic_whole', 'hybrid_whole', 'keyword_rm3', 'hybrid_rm3', 'keyword_bo1', 'hybrid_bo1'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
@@ -158,7 +159,7 @@ export async function evaluateSearch(
       const hybridHits = rankSides(sides, 'hybrid');
       if (!hybridHits.some((h) => h.semantic && !h.keyword)) inDomainAbstained++;
       const plain = buildPlainFtsQuery(q.text);
-      const bm25 = plain ? await s.repos.fts!.plainBm25(tenantId, plain, 100) : [];
+      const bm25 = plain ? await plainBm25(s.db, tenantId, plain, 100) : [];
       const semantic = await run('semantic');
       s.vectors.usePassages = false;
       const semanticWhole = await run('semantic');

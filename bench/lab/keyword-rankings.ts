@@ -79,7 +79,7 @@ async function run(engine: 'sqlite' | 'postgres', dir: string): Promise<void> {
   for (const q of c.queries) {
     const hits = await s.search.rank(tenantId, q.text, 'keyword');
     const seqs = hits.slice(0, 10).map((h) => h.seq);
-    const rows = new Map((await s.repos.search.nodesBySeqs(tenantId, seqs)).map((r) => [r.seq, r.id]));
+    const rows = new Map((await s.repos.nodes.getBySeqs(tenantId, seqs)).map((r) => [r.seq, r.id]));
     lines.push(JSON.stringify({ key: `${c.name}|${engine}|${q.id}`, top: seqs.map((seq) => docOf.get(rows.get(seq)!)) }));
   }
   s.keywordWarmer?.stop();

@@ -19,7 +19,11 @@ import { loadCollection, type Collection } from '../eval/collection.js';
 import { mean, ndcgAt } from '../eval/metrics.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
 import { NodesRepo } from '../../src/repos/nodes.repo.js';
-import { SearchRepo } from '../../src/repos/search.repo.js';
+import { sql } from '../../src/db/store/sql.js';
+import { engineTop } from '../../test/helpers/engine-bm25.js';
+import { queryLexemes } from '../../src/search/lexemes.js';
+import { contentTerms } from '../../src/search/fts-query.js';
+import { quoteTerm } from '../../src/search/text.js';
 import { buildFtsQuery } from '../../src/search/fts-query.js';
 
 const admin = process.env.RHIZOME_TEST_DATABASE_URL;
@@ -88,7 +92,7 @@ async function load(docs: Doc[], pg: PgClient, url: string, tenants: string[]) {
   }
   });
   await sync.query('ANALYZE');
-  return { db, search: new SearchRepo(store), kw, loadSeconds: (performance.now() - t0) / 1000, pgInsertMs };
+  return { db, search: store, kw, loadSeconds: (performance.now() - t0) / 1000, pgInsertMs };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -97,17 +101,17 @@ const pct = (xs: number[], p: number) => {
 };
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
-async function rankBoth(c: Collection, s: SearchRepo, kw: PgKeywordIndex, tenant: string) {
-  const idOf = async (seq: number) => String((await s.nodesBySeqs(tenant, [seq]))[0]?.id ?? '').replace(`nod_${tenant}_`, '');
+async function rankBoth(c: Collection, s: SqliteStore, kw: PgKeywordIndex, tenant: string) {
+  const idOf = async (seq: number) => String((await s.one(sql<{ id: string }>`SELECT id FROM nodes WHERE seq = ${seq}`))?.id ?? '').replace(`nod_${tenant}_`, '');
   const sqlite: number[] = [], pg: number[] = [], overlap: number[] = [], sqliteMs: number[] = [], pgMs: number[] = [];
   for (const q of c.queries) {
     const rel = c.relevant.get(q.id)!;
     const match = buildFtsQuery(q.text);
     let t = performance.now();
-    const a = match ? await s.keyword(tenant, match, {}, 10) : [];
+    const a = match ? (await engineTop(s, tenant, contentTerms(q.text).map(quoteTerm), {}, 10)).hits : [];
     sqliteMs.push(performance.now() - t);
     t = performance.now();
-    const b = await kw.search(tenant, q.text, 10);
+    const b = await kw.rank(tenant, queryLexemes(q.text), 10);
     pgMs.push(performance.now() - t);
     const ia: string[] = [];
     for (const h of a) ia.push(await idOf(h.seq));

@@ -9,13 +9,12 @@ import { PgContextKeywords } from './pg/context-keywords.pg.js';
 import { PgJobsRepo } from './pg/jobs.pg.js';
 import { PgKeywordIndex } from './pg/keyword-index.pg.js';
 import { PgVectorsRepo } from './pg/vectors.pg.js';
-import { PgSearchRepo } from './pg/search.pg.js';
 import { PgKeywordSource } from './pg/keyword-source.pg.js';
 import { ApiKeysRepo } from './api-keys.repo.js';
 import { CalibrationsRepo } from './calibrations.repo.js';
 import { CapturesRepo } from './captures.repo.js';
 import { ContextRepo, Fts5ContextKeywords } from './context.repo.js';
-import { fts5NodeKeywords } from './keyword-index.repo.js';
+import { fts5NodeKeywords, KeywordIndexRepo } from './keyword-index.repo.js';
 import { Fts5KeywordSource } from './keyword-source.sqlite.js';
 import type { KeywordSource } from '../search/keyword/source.js';
 import { GraphHealthRepo } from './graph-health.repo.js';
@@ -27,7 +26,6 @@ import { OAuthRepo } from './oauth.repo.js';
 import { OidcRepo } from './oidc.repo.js';
 import { ParaAutoRepo } from './para-auto.repo.js';
 import { ParaRepo } from './para.repo.js';
-import { SearchRepo, type KeywordSearch } from './search.repo.js';
 import { TagsRepo } from './tags.repo.js';
 import { TenantsRepo } from './tenants.repo.js';
 import { TokensRepo } from './tokens.repo.js';
@@ -41,15 +39,11 @@ import { SemanticGatesRepo } from './semantic-gates.repo.js';
 
 export function createRepos(db: SqliteStore | PgStore) {
   if (db instanceof PgStore) return createPgRepos(db);
-  const search = new SearchRepo(db);
   return {
     ...portableRepos(db),
     nodes: new NodesRepo(db, fts5NodeKeywords(db)),
-    search: search as KeywordSearch,
-    /** FTS5's own search repository (kept impacts, plain BM25): SQLite only. */
-    fts: search as SearchRepo | null,
     /** What the keyword module reads (search/keyword/): FTS5's own tables. */
-    keywordSource: new Fts5KeywordSource(db, search.keywords) as KeywordSource | null,
+    keywordSource: new Fts5KeywordSource(db, new KeywordIndexRepo(db.handle)) as KeywordSource,
     jobs: new JobsRepo(db),
     vectors: new VectorsRepo(db) as VectorsApi,
     context: new ContextRepo(db, new Fts5ContextKeywords(db)),
@@ -61,9 +55,7 @@ function createPgRepos(pg: PgStore) {
   return {
     ...portableRepos(pg),
     nodes: new NodesRepo(pg, keywords),
-    search: new PgSearchRepo(pg, keywords) as KeywordSearch,
-    fts: null as SearchRepo | null,
-    keywordSource: new PgKeywordSource(pg) as KeywordSource | null,
+    keywordSource: new PgKeywordSource(pg) as KeywordSource,
     jobs: new PgJobsRepo(pg) as JobsRepo,
     vectors: new PgVectorsRepo(pg) as VectorsApi,
     context: new ContextRepo(pg, new PgContextKeywords(keywords)),

@@ -45,18 +45,17 @@ function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
 export class Fts5KeywordSource implements KeywordSource {
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
-  private scratch = false;
+  private readonly tokens = new Map<string, string[]>();
   private readonly bufs: { seqs: Int32Array; wtf: Float64Array }[] = [];
-
-  get inTransaction(): boolean {
-    return this.store.inTransaction;
-  }
 
   constructor(
     private readonly store: SqliteStore,
     private readonly keywords: KeywordIndexRepo,
   ) {
     this.db = store.handle;
+    // Made here, outside any transaction: one made inside would go with its rollback.
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_keyword_scratch USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS.replace("content='', contentless_delete=1, ", '')})`);
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_keyword_scratch_inst USING fts5vocab(temp, rhizome_keyword_scratch, 'instance')`);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -70,6 +69,7 @@ export class Fts5KeywordSource implements KeywordSource {
   private vocab(t: string): void {
     if (this.vocabs.has(t)) return;
     this.vocabs.add(t);
+    this.store.afterRollback(() => this.vocabs.delete(t)); // made inside a transaction: gone with its rollback
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_rows USING fts5vocab(main, ${t}, 'row')`);
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_inst USING fts5vocab(main, ${t}, 'instance')`);
   }
@@ -144,11 +144,6 @@ export class Fts5KeywordSource implements KeywordSource {
 
   async nodes(tenantId: string, seqs: number[]): Promise<NodeTerms[]> {
     await this.store.turn();
-    if (!this.scratch) {
-      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_keyword_scratch USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS.replace("content='', contentless_delete=1, ", '')})`);
-      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_keyword_scratch_inst USING fts5vocab(temp, rhizome_keyword_scratch, 'instance')`);
-      this.scratch = true;
-    }
     const rows = this.prepare(`SELECT n.seq, n.title, n.summary, n.body_markdown, n.tags FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`).all(JSON.stringify(seqs), tenantId) as {
       seq: number;
       title: string;
@@ -173,9 +168,18 @@ export class Fts5KeywordSource implements KeywordSource {
     return seqs.length ? await this.nodes(tenantId, seqs) : [];
   }
 
-  /** The single term FTS5 indexes for each quoted phrase (null: it makes none or several). */
-  async indexedTerms(phrases: string[]): Promise<(string | null)[]> {
+  /** The terms FTS5 indexes for each quoted phrase, in order: its own tokenizer's (the scratch table's), remembered for the process' life. */
+  async indexedTerms(phrases: string[]): Promise<string[][]> {
     await this.store.turn();
-    return phrases.map((p) => this.keywords.termOf(p));
+    return phrases.map((p) => {
+      let tokens = this.tokens.get(p);
+      if (tokens) return tokens;
+      this.prepare('INSERT INTO temp.rhizome_keyword_scratch (rowid, title) VALUES (0, ?)').run(p.slice(1, -1).replace(/""/g, '"'));
+      tokens = this.prepare('SELECT term FROM temp.rhizome_keyword_scratch_inst ORDER BY offset').pluck().all() as string[];
+      this.prepare('DELETE FROM temp.rhizome_keyword_scratch').run();
+      if (this.tokens.size > 100_000) this.tokens.clear();
+      this.tokens.set(p, tokens);
+      return tokens;
+    });
   }
 }

@@ -1,7 +1,7 @@
 // Nodes, their keyword index rows (the tenant's FTS5 table shares the integer rowid `seq`) and their
 // PARA associations as seen on the node.
 import type { Database, Engine } from '../db/store/contract.js';
-import { compile, type Query, sql } from '../db/store/sql.js';
+import { type Query, sql } from '../db/store/sql.js';
 import type { FtsFields } from './keyword-index.repo.js';
 import { indexedBody } from '../search/indexed-text.js';
 import { highlightsColumn } from './highlights.repo.js';
@@ -26,6 +26,9 @@ export interface NodeRow {
 
 /** A node row as pages of results read it: with its PARA item ids (JSON array, in filing order), in the same statement. */
 export type NodeRowWithPara = NodeRow & { para_ids: string };
+
+/** ...and its highlights (`marks`: a JSON array of highlight rows): a page of search results. */
+export type NodeRowWithMarks = NodeRowWithPara & { marks: string };
 
 /**
  * The column that reads a node's PARA item ids beside its row (`n` is the node), in the
@@ -110,16 +113,6 @@ export function filterSql(engine: Engine, tenantId: string, f: NodeFilter): Quer
   if (f.occurred_after) parts.push(sql`coalesce(n.occurred_at, n.created_at) >= ${f.occurred_after}`);
   if (f.occurred_before) parts.push(sql`coalesce(n.occurred_at, n.created_at) < ${f.occurred_before}`);
   return sql.join(parts, sql` AND `);
-}
-
-/**
- * The same condition as SQLite text with `?` parameters, for the callers that still build
- * statements as text: SQLite's own keyword internals (search.repo.ts) and PostgreSQL's
- * keyword index, which translates it.
- */
-export function filterSqlText(tenantId: string, f: NodeFilter): { sql: string; params: unknown[] } {
-  const c = compile('sqlite', filterSql('sqlite', tenantId, f));
-  return { sql: c.sql, params: [...c.parameters] };
 }
 
 /** What a node's writes need of the keyword index. */
@@ -210,14 +203,23 @@ export class NodesRepo {
 
   /** Rows for these seqs, in no particular order. */
   async getBySeqs(tenantId: string, seqs: number[]): Promise<NodeRow[]> {
+    return await this.bySeqs<NodeRow>(tenantId, seqs, 'n.*');
+  }
+
+  /** A page of search results: the rows for these seqs with their PARA item ids and highlights, in no particular order. */
+  async pageBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithMarks[]> {
+    return await this.bySeqs<NodeRowWithMarks>(tenantId, seqs, `n.*, ${paraIdsColumn(this.db.engine)}, ${highlightsColumn(this.db.engine)}`);
+  }
+
+  private async bySeqs<T>(tenantId: string, seqs: number[], columns: string): Promise<T[]> {
     if (seqs.length === 0) return [];
     const list = JSON.stringify(seqs);
     // Driven from the list: with `tenant_id = ? AND seq IN (json_each)` SQLite walked every
     // node of the tenant instead (CROSS JOIN fixes its join order).
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<NodeRow>`SELECT n.* FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
-        : sql<NodeRow>`SELECT n.* FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
+        ? sql<T>`SELECT ${sql.raw(columns)} FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
+        : sql<T>`SELECT ${sql.raw(columns)} FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
 

@@ -28,7 +28,7 @@ describe('layering', () => {
   it('catches violations planted in a copy of src/: a root file importing up, search importing a repository, a folder in no tier, a repository ranking keywords', () => {
     const root = copyOfSrc();
     appendFileSync(join(root, 'clock.ts'), "\nexport { AuthService } from './services/auth/auth.service.js';\n");
-    writeFileSync(join(root, 'search', 'planted.ts'), "import type { SearchRepo } from '../repos/search.repo.js';\nexport type Planted = SearchRepo;\n");
+    writeFileSync(join(root, 'search', 'planted.ts'), "import type { NodesRepo } from '../repos/nodes.repo.js';\nexport type Planted = NodesRepo;\n");
     writeFileSync(join(root, 'search', 'keyword', 'planted.ts'), "import type { Fts5KeywordSource } from '../../repos/keyword-source.sqlite.js';\nexport type Planted = Fts5KeywordSource;\n");
     mkdirSync(join(root, 'planted'));
     writeFileSync(join(root, 'planted', 'x.ts'), 'export const x = 1;\n');

@@ -9,8 +9,10 @@ import { PgStore } from '../../src/db/store/pg-store.js';
 import { SqliteStore } from '../../src/db/store/sqlite-store.js';
 import { fts5NodeKeywords } from '../../src/repos/keyword-index.repo.js';
 import { NodesRepo, type NodeRow } from '../../src/repos/nodes.repo.js';
-import { SearchRepo } from '../../src/repos/search.repo.js';
-import { buildFtsQuery } from '../../src/search/fts-query.js';
+import { contentTerms } from '../../src/search/fts-query.js';
+import { queryLexemes } from '../../src/search/lexemes.js';
+import { quoteTerm } from '../../src/search/text.js';
+import { engineStats, engineTop } from '../helpers/engine-bm25.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -30,7 +32,7 @@ describePg('BM25 keyword search on PostgreSQL', () => {
   let pg: PgClient;
   let sqlite: Db;
   let nodes: NodesRepo;
-  let search: SearchRepo;
+  let store: SqliteStore;
   let kw: PgKeywordIndex;
   let sync: PgStore;
 
@@ -44,19 +46,19 @@ describePg('BM25 keyword search on PostgreSQL', () => {
     await kw.upsert(tenant, seq, { title, summary, body, tags: tags.join(' ') });
     return seq;
   }
-  const fts = async (tenant: string, q: string) => {
-    const m = buildFtsQuery(q);
-    return m ? await search.keyword(tenant, m, {}, 20) : [];
-  };
+  /** FTS5's bm25() over these nodes (SQLite's own scoring), best first. */
+  const fts = async (s: SqliteStore, tenant: string, q: string, limit = 20) => (await engineTop(s, tenant, contentTerms(q).map(quoteTerm), {}, limit)).hits;
+  /** BM25 in SQL on PostgreSQL (PgKeywordIndex.rank: context's ranking), best first. */
+  const pgRank = async (tenant: string, q: string, limit = 20) => (await kw.rank(tenant, queryLexemes(q), limit)).map(({ seq, score }) => ({ seq: Number(seq), score }));
+  const df = async (tenant: string, word: string) => (await engineStats(sync, tenant, [quoteTerm(word)])).df;
 
   beforeAll(async () => {
     pgdb = await createTestDatabase();
     pg = await pgdb.client();
     await migratePg(pg);
     sqlite = openDatabase(':memory:');
-    const store = new SqliteStore(sqlite);
+    store = new SqliteStore(sqlite);
     nodes = new NodesRepo(store, fts5NodeKeywords(store));
-    search = new SearchRepo(store);
     sync = new PgStore(pgdb.url);
     kw = new PgKeywordIndex(sync);
     for (const t of ['ten_a', 'ten_b']) {
@@ -73,31 +75,30 @@ describePg('BM25 keyword search on PostgreSQL', () => {
 
   it('ranks and scores exactly as FTS5 does (stemming, accents, stopwords, field weights)', async () => {
     for (const q of QUERIES) {
-      const want = await fts('ten_a', q);
-      const got = await kw.search('ten_a', q, 20);
+      const want = await fts(store, 'ten_a', q);
+      const got = await pgRank('ten_a', q);
       expect(got.map((h) => h.seq), q).toEqual(want.map((h) => h.seq));
       got.forEach((h, i) => expect(h.score, q).toBeCloseTo(want[i].score, 9));
     }
     // Stems meet: "graphs" finds the nodes that say "graph"; "running" the one that says "Running".
-    expect((await kw.search('ten_a', 'graphs', 20)).length).toBe(2);
+    expect((await pgRank('ten_a', 'graphs', 20)).length).toBe(2);
     // Stopwords carry nothing: "the cafe" scores as "cafe" does.
-    expect(await kw.search('ten_a', 'the cafe', 20)).toEqual(await kw.search('ten_a', 'cafe', 20));
-    expect(await kw.search('ten_a', 'nothing matches this', 20)).toEqual([]);
+    expect(await pgRank('ten_a', 'the cafe', 20)).toEqual(await pgRank('ten_a', 'cafe', 20));
+    expect(await pgRank('ten_a', 'nothing matches this', 20)).toEqual([]);
   });
 
   it("keeps each tenant's statistics apart: B's nodes full of A's words do not move A's scores", async () => {
-    const before = await Promise.all(QUERIES.map((q) => kw.search('ten_a', q, 20)));
+    const before = await Promise.all(QUERIES.map((q) => pgRank('ten_a', q, 20)));
     const bSeqs: number[] = [];
     for (let i = 0; i < 30; i++) bSeqs.push(await add('ten_b', `b${i}`, ['apple apple grafting graph', 'trees knowledge', 'apple trees graphs running café pruning winter', ['orchard']]));
-    const after = await Promise.all(QUERIES.map((q) => kw.search('ten_a', q, 20)));
+    const after = await Promise.all(QUERIES.map((q) => pgRank('ten_a', q, 20)));
     expect(after).toEqual(before);
-    const stats = await kw.termStats('ten_a', ['appl']);
-    expect(stats).toEqual({ n: DOCS.length, df: [3] });
-    expect((await kw.termStats('ten_b', ['appl'])).df).toEqual([30]);
+    expect(await engineStats(sync, 'ten_a', ['"apple"'])).toEqual({ n: DOCS.length, df: [3] });
+    expect(await df('ten_b', 'apple')).toEqual([30]);
     // B's search sees only B's nodes, scored with B's statistics (as FTS5 does in B's table).
-    const bHits = await kw.search('ten_b', 'apple trees', 50);
+    const bHits = await pgRank('ten_b', 'apple trees', 50);
     expect(bHits.every((h) => bSeqs.includes(h.seq))).toBe(true);
-    const want = await search.keyword('ten_b', buildFtsQuery('apple trees')!, {}, 50);
+    const want = await fts(store, 'ten_b', 'apple trees', 50);
     expect(bHits.length).toBe(want.length);
     bHits.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 9));
   });
@@ -121,17 +122,15 @@ describePg('BM25 keyword search on PostgreSQL', () => {
       const seq = await freshNodes.insert({ id: `a${i}`, tenant_id: 'ten_a', title, summary, body_markdown: i === 6 ? body : b, tags: JSON.stringify(tags), status: 'raw', created_at: NOW, updated_at: NOW });
       idOfFresh.set(seq, `a${i}`);
     }
-    const freshSearch = new SearchRepo(freshStore);
     const idOf = new Map((await pg.query("SELECT seq, id FROM nodes WHERE tenant_id = 'ten_a'")).rows.map((r) => [r.seq as number, r.id as string]));
     for (const q of QUERIES) {
-      const m = buildFtsQuery(q);
-      const want = m ? await freshSearch.keyword('ten_a', m, {}, 20) : [];
-      const got = await kw.search('ten_a', q, 20);
+      const want = await fts(freshStore, 'ten_a', q);
+      const got = await pgRank('ten_a', q);
       expect(got.map((h) => idOf.get(h.seq)), q).toEqual(want.map((h) => idOfFresh.get(h.seq)));
       got.forEach((h, i) => expect(h.score, q).toBeCloseTo(want[i].score, 9));
     }
     fresh.close();
-    expect((await kw.termStats('ten_a', ['graft'])).df).toEqual([0]);
-    expect((await kw.termStats('ten_a', ['cinnamon'])).df).toEqual([1]);
+    expect(await df('ten_a', 'graft')).toEqual([0]);
+    expect(await df('ten_a', 'cinnamon')).toEqual([1]);
   });
 });

@@ -1,17 +1,17 @@
 // The keyword module on PostgreSQL (services/nodes/keyword-route.ts over
-// repos/pg/keyword-source.pg.ts) ranks exactly as the SQL ranking does (the engine's own
-// scoring, useModule = false), and stays right when another process writes: two
+// repos/pg/keyword-source.pg.ts) ranks exactly as BM25 in SQL does (the engine's own scoring,
+// test/helpers/engine-bm25.ts), and stays right when another process writes: two
 // connections stand for two processes, each with its own kept postings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgStore } from '../../src/db/store/pg-store.js';
 import { NodesRepo, type NodeFilter, type NodeRow } from '../../src/repos/nodes.repo.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
-import { PgSearchRepo } from '../../src/repos/pg/search.pg.js';
 import { PgKeywordSource } from '../../src/repos/pg/keyword-source.pg.js';
 import { KeywordRoute } from '../../src/services/nodes/keyword-route.js';
 import { contentTerms } from '../../src/search/fts-query.js';
 import { quoteTerm } from '../../src/search/text.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
+import { engineTop, tiedOrder } from '../helpers/engine-bm25.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const TENANTS = ['ten_a', 'ten_b'];
@@ -31,8 +31,8 @@ interface Proc {
 
 function proc(url: string): Proc {
   const conn = new PgStore(url);
-  const keywords = new PgKeywordIndex(conn);
-  return { conn, nodes: new NodesRepo(conn, keywords), search: new KeywordRoute(new PgSearchRepo(conn, keywords), new PgKeywordSource(conn)) };
+  const nodes = new NodesRepo(conn, new PgKeywordIndex(conn));
+  return { conn, nodes, search: new KeywordRoute(new PgKeywordSource(conn), nodes) };
 }
 
 describePg('kept postings on PostgreSQL', () => {
@@ -54,20 +54,14 @@ describePg('kept postings on PostgreSQL', () => {
   /** Both routes for one query: kept postings, then the SQL reference, on the same process. */
   async function both(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
     const phrases = contentTerms(q).map(quoteTerm);
-    p.search.useModule = true;
     const kept = await p.search.keywordTop(tenant, phrases, f, limit);
-    // The statistics the kept route read with its ranking (the search normalises by them), else a read of its own.
-    const keptStats = kept.stats ?? await p.search.termStats(tenant, phrases);
-    p.search.useModule = false;
-    const ref = await p.search.keywordTop(tenant, phrases, f, limit);
-    const refStats = await p.search.termStats(tenant, phrases);
-    p.search.useModule = true;
-    return { kept, ref, keptStats, refStats };
+    const ref = await engineTop(p.conn, tenant, phrases, f, limit);
+    return { kept, ref, keptStats: kept.stats, refStats: ref.stats };
   }
 
   async function expectSame(p: Proc, tenant: string, q: string, limit = 20, f: NodeFilter = {}) {
     const { kept, ref, keptStats, refStats } = await both(p, tenant, q, limit, f);
-    expect(kept.hits.map((h) => h.seq), q).toEqual(ref.hits.map((h) => h.seq));
+    expect(tiedOrder(kept.hits), q).toEqual(tiedOrder(ref.hits));
     kept.hits.forEach((h, i) => expect(h.score, q).toBeCloseTo(ref.hits[i].score, 9));
     expect(kept.total, q).toBe(ref.total);
     expect(keptStats, q).toEqual(refStats);

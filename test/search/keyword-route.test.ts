@@ -1,7 +1,8 @@
 // The one route a ranked keyword query takes (services/nodes/keyword-route.ts: the keyword
 // module over the engine's postings) ranks, scores and counts exactly as the engine's own
-// scoring does (useModule = false: FTS5's bm25() on SQLite, BM25 in SQL on PostgreSQL),
-// before and after writes, across tenants, with its memory warmed, evicted and read again.
+// scoring does (test/helpers/engine-bm25.ts: FTS5's bm25() on SQLite, BM25 in SQL on
+// PostgreSQL), before and after writes, across tenants, inside transactions, with its memory
+// warmed, evicted and read again.
 // In-process HTTP suite: it runs on both engines.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -12,6 +13,7 @@ import { newId } from '../../src/ids.js';
 import { KeywordWarmer } from '../../src/services/nodes/keyword-warmer.js';
 import type { KeywordRoute } from '../../src/services/nodes/keyword-route.js';
 import type { NodeFilter } from '../../src/repos/nodes.repo.js';
+import { engineTop, tiedOrder } from '../helpers/engine-bm25.js';
 
 let t: TestApp;
 let route: KeywordRoute;
@@ -52,36 +54,21 @@ async function seed(n = 1200, others: string[] = []): Promise<string[]> {
 
 const queries = ['common', 'shared', 'common shared', 'zephyr common', 'quokka shared common', 'w7', 'w7 w8', 'w5 w12 w200', 'w3 w3', 'notes noting note', 'w1 w2 w3 w4 shared', 'w9 zzz', 'zzz'];
 
-/**
- * The seqs in rank order. On PostgreSQL, whose statement divides in another order, two
- * scores within 1e-9 of each other are one tie, listed by seq (the last bit decides them).
- */
-function order(hits: { seq: number; score: number }[]): number[] {
-  if (t.s.db.engine === 'sqlite') return hits.map((h) => h.seq);
-  const out: number[] = [];
-  for (let i = 0; i < hits.length; ) {
-    let j = i + 1;
-    while (j < hits.length && Math.abs(hits[j].score - hits[j - 1].score) < 1e-9) j++;
-    out.push(...hits.slice(i, j).map((h) => h.seq).sort((a, b) => a - b));
-    i = j;
-  }
-  return out;
-}
+/** The seqs in rank order (on PostgreSQL, near-ties by seq: tiedOrder). */
+const order = (hits: { seq: number; score: number }[]) => (t.s.db.engine === 'sqlite' ? hits.map((h) => h.seq) : tiedOrder(hits));
 
 async function expectSameAsEngine(label: string, tenantId = t.tenantId, f: NodeFilter = {}): Promise<void> {
   for (const pool of [1, 10, 200, 2000]) {
     for (const q of queries) {
       const phrases = contentTerms(q).map(quoteTerm);
-      route.useModule = false;
-      const engine = await route.keywordTop(tenantId, phrases, f, pool);
-      const stats = await route.termStats(tenantId, phrases);
-      route.useModule = true;
+      const engine = await engineTop(t.s.db, tenantId, phrases, f, pool);
       const top = await route.keywordTop(tenantId, phrases, f, pool);
       expect(order(top.hits), `${label}: ${q} @${pool}`).toEqual(order(engine.hits));
       // FTS5's own number on SQLite; PostgreSQL's statement divides in another order (the last bit).
       top.hits.forEach((h, i) => expect(h.score, `${label}: ${q}`).toBeCloseTo(engine.hits[i].score, 9));
-      expect(top.total, `${label}: ${q}`).toBe(engine.total ?? (await route.keywordCount(tenantId, phrases.join(' OR '), f)));
-      expect(top.stats, `${label}: ${q}`).toEqual(stats);
+      expect(top.total, `${label}: ${q}`).toBe(engine.total);
+      expect(top.stats, `${label}: ${q}`).toEqual(engine.stats);
+      expect(await route.termStats(tenantId, phrases), `${label}: ${q}`).toEqual(engine.stats);
     }
   }
 }
@@ -95,9 +82,7 @@ describe('the ranked keyword route', () => {
     await expectSameAsEngine('warm');
     // One term alone, on SQLite: the very number FTS5 computes, not merely close.
     if (t.s.db.engine === 'sqlite') {
-      route.useModule = false;
-      const engine = await route.keywordTop(t.tenantId, ['"w7"'], {}, 50);
-      route.useModule = true;
+      const engine = await engineTop(t.s.db, t.tenantId, ['"w7"'], {}, 50);
       expect((await route.keywordTop(t.tenantId, ['"w7"'], {}, 50)).hits).toEqual(engine.hits);
     }
     const reads = route.ranker.reads;
@@ -179,18 +164,43 @@ describe('the ranked keyword route', () => {
     expect(none).toMatchObject({ total_matches: 0, data: [] });
   });
 
-  it('inside a transaction, the engine ranks and sees its own uncommitted writes', async () => {
+  it('inside a transaction, the module sees its own uncommitted writes, and forgets them when they roll back', async () => {
     await seed(300);
-    const outside = (await route.keywordTop(t.tenantId, ['"quokka"'], {}, 1000)).total!;
+    await new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 5 }).keep(t.tenantId);
+    const outside = (await route.keywordTop(t.tenantId, ['"quokka"'], {}, 1000)).total;
+    const now = iso(Date.now());
+    const insert = async (title: string) => await t.s.repos.nodes.insert({ id: newId('nod'), tenant_id: t.tenantId, title, summary: '', body_markdown: title, tags: '[]', status: 'raw', created_at: now, updated_at: now });
     const tx = async () =>
       await t.s.db.withTx(async () => {
-        const now = iso(Date.now());
-        for (let i = 0; i < 3; i++) await t.s.repos.nodes.insert({ id: newId('nod'), tenant_id: t.tenantId, title: 'quokka quokka', summary: '', body_markdown: 'quokka', tags: '[]', status: 'raw', created_at: now, updated_at: now });
+        for (let i = 0; i < 3; i++) await insert('quokka quokka');
         expect((await route.keywordTop(t.tenantId, ['"quokka"'], {}, 1000)).total).toBe(outside + 3);
+        // A rare word read for the first time inside the transaction, a savepoint rolled back.
+        await insert('wombat');
+        expect((await route.keywordTop(t.tenantId, ['"wombat"'], {}, 10)).total).toBe(1);
+        await expect(t.s.db.withTx(async () => {
+          await insert('wombat quokka');
+          expect((await route.keywordTop(t.tenantId, ['"wombat"'], {}, 10)).total).toBe(2);
+          throw new Error('undo the savepoint');
+        })).rejects.toThrow('undo the savepoint');
+        expect((await route.keywordTop(t.tenantId, ['"wombat"', '"quokka"'], {}, 1000)).total).toBe(outside + 4);
+        await expectSameAsEngine('inside a transaction');
         throw new Error('roll back');
       });
     await expect(tx()).rejects.toThrow('roll back');
     expect((await route.keywordTop(t.tenantId, ['"quokka"'], {}, 1000)).total).toBe(outside);
+    expect((await route.keywordTop(t.tenantId, ['"wombat"'], {}, 10)).total).toBe(0);
     await expectSameAsEngine('after a rolled back transaction');
+  });
+
+  it('ranks a quoted term the engine indexes as several tokens as those tokens', async () => {
+    await t.s.nodes.create(t.tenantId, { title: 'e-mail etiquette', content: 'reply within a day' });
+    await t.s.nodes.create(t.tenantId, { title: 'mail sorting', content: 'letters by hand' });
+    await t.s.nodes.create(t.tenantId, { title: 'post', content: 'parcels' });
+    // Both notes holding "mail" match, not the third: the term is not read as an adjacent phrase.
+    const top = await route.keywordTop(t.tenantId, ['"e-mail"'], {}, 10);
+    expect(top.total).toBe(2);
+    const stats = await route.termStats(t.tenantId, ['"e-mail"']);
+    expect(stats.n).toBe(3);
+    expect(stats.df).toEqual([1]); // its rarest token's (FTS5's "e"), not 2 for "mail"
   });
 });

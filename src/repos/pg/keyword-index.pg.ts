@@ -1,13 +1,11 @@
-// Keyword search on PostgreSQL: BM25 computed in SQL, exactly as FTS5 computes it
-// (search/keyword-score.ts), from the tenant's own statistics kept on write by triggers
-// (migration 2): N and the total length in keyword_stats, each term's document frequency in
-// keyword_terms. Candidates come from the GIN index on (tenant_id, terms); each candidate's
-// weighted term frequency is read from its tf map. Another tenant's nodes change neither
-// the candidates nor the statistics. Asynchronous, on the store's pool, like every repository
-// (docs/scale-out.md, Stage 1).
-//
-// Queries arrive either as free text (search()) or as lexemes (rank() and the counts): the
-// callers that speak FTS5's quoted phrases turn them into lexemes with phraseLexemes().
+// The keyword index on PostgreSQL: each node's lexemes, weighted term frequencies and length
+// in node_keywords, the tenant's statistics kept on write by triggers (migration 2): N and
+// the total length in keyword_stats, each term's document frequency in keyword_terms. Search
+// ranks from them through the keyword module (keyword-source.pg.ts); context's and link
+// suggestions' reads (context-keywords.pg.ts) match and order in SQL here, BM25 as FTS5
+// computes it (search/keyword-score.ts). Another tenant's nodes change neither the
+// candidates nor the statistics. Callers speaking FTS5's quoted phrases turn them into
+// lexemes with phraseLexemes().
 import type { PgStore } from '../../db/store/pg-store.js';
 import { sql, type Query } from '../../db/store/sql.js';
 import { BM25_B, BM25_K1 } from '../../search/keyword-score.js';
@@ -31,11 +29,9 @@ const num = (x: number) => sql.raw(String(x));
 // One GIN lookup per query term (q.tsq) gives exactly the nodes holding it, and each reads
 // one key of its tf map: work in proportion to the postings, not to candidates × terms.
 // The postings are materialised so each one's tf is read (de-TOASTed) once, not once per
-// use in the sum (10k nodes: 10.9 → 5.7 ms for a typical query). Without a node condition,
-// the page is cut before nodes is joined: the join costs an index probe per match (~3 µs),
-// needed only for the page's ids.
+// use in the sum (10k nodes: 10.9 → 5.7 ms for a typical query).
 function rankQuery(tenantId: string, lexemes: string[], limit: number, o: RankOptions): Query<{ seq: number; id: string; score: number; total: number }> {
-  const scored = sql`
+  return sql`
 WITH stats AS (
   SELECT docs::float8 AS n, total_len::float8 / greatest(docs, 1) AS avgdl FROM keyword_stats WHERE tenant_id = ${tenantId}
 ), q AS (
@@ -48,18 +44,9 @@ WITH stats AS (
   SELECT p.seq, sum(p.idf * (p.tf * ${num(BM25_K1 + 1)}) / (p.tf + ${num(BM25_K1)} * (1 - ${num(BM25_B)} + ${num(BM25_B)} * p.len / stats.avgdl))) AS score
   FROM stats CROSS JOIN p
   GROUP BY p.seq
-)`;
-  if (!o.where) {
-    const order = o.newest ? sql`top.seq DESC` : sql`top.score DESC, top.seq`;
-    return sql`${scored}, top AS (
-  SELECT s.seq, s.score, count(*) OVER () AS total FROM scored s ORDER BY ${o.newest ? sql`s.seq DESC` : sql`s.score DESC, s.seq`} LIMIT ${limit}
 )
-SELECT top.seq, n.id, top.score::float8 AS score, top.total FROM top JOIN nodes n ON n.seq = top.seq AND n.tenant_id = ${tenantId}
-ORDER BY ${order}`;
-  }
-  return sql`${scored}
 SELECT n.seq, n.id, s.score::float8 AS score, count(*) OVER () AS total FROM scored s JOIN nodes n ON n.seq = s.seq
-WHERE ${o.where}
+WHERE ${o.where ?? sql`n.tenant_id = ${tenantId}`}
 ORDER BY ${o.newest ? sql`n.seq DESC` : sql`s.score DESC, n.seq`}
 LIMIT ${limit}`;
 }
@@ -106,11 +93,6 @@ export class PgKeywordIndex {
     await this.db.query('DELETE FROM node_keywords WHERE tenant_id = $1 AND seq = $2', [tenantId, seq]);
   }
 
-  /** Top `limit` nodes for the text's content terms, best first; score is FTS5's -bm25 with the field weights. */
-  async search(tenantId: string, text: string, limit: number): Promise<{ seq: number; score: number }[]> {
-    return (await this.rank(tenantId, queryLexemes(text), limit)).map(({ seq, score }) => ({ seq, score }));
-  }
-
   /**
    * The tenant's nodes holding any of the lexemes, best BM25 first (or newest first), under
    * a condition; each row also carries `total`, how many nodes match in all (the window
@@ -129,17 +111,5 @@ export class PgKeywordIndex {
     const row = await this.db.all(sql<{ c: number }>`SELECT count(*) AS c FROM (SELECT 1 FROM node_keywords d JOIN nodes n ON n.seq = d.seq
       WHERE d.tenant_id = ${tenantId} AND d.terms @@ ${tsq}::tsquery AND ${where ?? sql`n.tenant_id = ${tenantId}`} LIMIT ${cap}) m`);
     return Number(row[0].c);
-  }
-
-  /** The tenant's N and each lexeme's document frequency (for the absolute keyword score). */
-  async termStats(tenantId: string, lexemes: string[]): Promise<{ n: number; df: number[] }> {
-    const r = await this.db.query<{ n: number | string; df: (number | string)[] }>(
-      `SELECT coalesce((SELECT docs FROM keyword_stats WHERE tenant_id = $1), 0) AS n,
-              coalesce(array_agg(coalesce(k.df, 0) ORDER BY t.i), '{}') AS df
-       FROM unnest($2::text[]) WITH ORDINALITY AS t(term, i)
-       LEFT JOIN keyword_terms k ON k.tenant_id = $1 AND k.term = t.term`,
-      [tenantId, lexemes],
-    );
-    return { n: Number(r.rows[0].n), df: r.rows[0].df.map(Number) };
   }
 }

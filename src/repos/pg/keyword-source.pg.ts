@@ -39,10 +39,6 @@ interface ReadRow {
 export class PgKeywordSource implements KeywordSource {
   constructor(private readonly db: PgStore) {}
 
-  get inTransaction(): boolean {
-    return this.db.inTransaction;
-  }
-
   /** Lengths come with each term's postings (a node's length is read with the terms it holds). */
   async lengths(): Promise<{ seqs: number[]; lens: number[] }> {
     return { seqs: [], lens: [] };
@@ -89,11 +85,8 @@ export class PgKeywordSource implements KeywordSource {
     return r.rows.map((row) => ({ seq: Number(row.seq), len: Number(row.len), tf: new Map(Object.entries(row.tf).map(([t, f]) => [t, Number(f)])) }));
   }
 
-  /** The lexeme of each FTS5 phrase, as the index and its SQL ranking read it (null: none or several). */
-  async indexedTerms(phrases: string[]): Promise<(string | null)[]> {
-    return phrases.map((p) => {
-      const l = phraseLexemes(p);
-      return l.length === 1 ? l[0] : null;
-    });
+  /** The lexemes of each FTS5 phrase, as the index reads them. */
+  async indexedTerms(phrases: string[]): Promise<string[][]> {
+    return phrases.map((p) => phraseLexemes(p));
   }
 }

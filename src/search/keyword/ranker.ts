@@ -49,12 +49,7 @@ export class KeywordRanker {
    * any term are handed to it, and only those it keeps are ranked and counted.
    */
   async top(tenantId: string, terms: string[], k: number, feedback: FeedbackSettings | null = null, only?: (matching: number[]) => Promise<number[]>): Promise<RankedKeywords> {
-    const t = await this.tenant(tenantId);
-    t.lastUsed = Date.now();
-    await this.sync(tenantId, t);
-    const distinct = [...new Set(terms)];
-    const { n, totalLen, nodes } = await this.read(tenantId, t, distinct);
-    await this.sync(tenantId, t);
+    const { t, n, totalLen, nodes } = await this.current(tenantId, terms);
     const views = terms.map((term) => (t.use(term), t.view(term)));
     const df = views.map((v) => v?.df ?? 0);
     const result: RankedKeywords = { hits: [], total: 0, stats: { n: nodes ?? n, df } };
@@ -69,6 +64,24 @@ export class KeywordRanker {
     }
     this.cache.trim(new Set(terms));
     return result;
+  }
+
+  /** N and each term's document frequency as top() would read them (nothing ranked). */
+  async stats(tenantId: string, terms: string[]): Promise<{ n: number; df: number[] }> {
+    const { t, n, nodes } = await this.current(tenantId, terms);
+    const df = terms.map((term) => t.view(term)?.df ?? 0);
+    this.cache.trim(new Set(terms));
+    return { n: nodes ?? n, df };
+  }
+
+  /** The tenant's kept index with these terms read current and every change taken in. */
+  private async current(tenantId: string, terms: string[]) {
+    const t = await this.tenant(tenantId);
+    t.lastUsed = Date.now();
+    await this.sync(tenantId, t);
+    const r = await this.read(tenantId, t, [...new Set(terms)]);
+    await this.sync(tenantId, t);
+    return { t, ...r };
   }
 
   /** The second pass: expansion terms from the best `docs` hits, every hit scored again (the order of `result.hits` changes, not its members). */

@@ -53,8 +53,6 @@ export interface KeywordSource {
   nodes(tenantId: string, seqs: number[]): Promise<NodeTerms[]>;
   /** These nodes' terms and lengths as indexed now (pseudo-relevance feedback reads its feedback nodes; absent: not indexed). */
   termVectors(tenantId: string, seqs: number[]): Promise<NodeTerms[]>;
-  /** The term the engine indexes for each of a query's quoted phrases (null: none or several). */
-  indexedTerms(phrases: string[]): Promise<(string | null)[]>;
-  /** Whether the caller is inside a transaction (its uncommitted writes are in no change log). */
-  readonly inTransaction: boolean;
+  /** The terms the engine indexes for each of a query's quoted phrases, in order (most make one; none or several are possible). */
+  indexedTerms(phrases: string[]): Promise<string[][]>;
 }

@@ -7,7 +7,7 @@
 // model's floor, so an unrelated query returns nothing; a keyword match is always kept.
 import type { Clock } from '../../clock.js';
 import type { NodeFilter, NodeRowWithPara, NodesRepo } from '../../repos/nodes.repo.js';
-import type { KeywordSearch } from '../../repos/search.repo.js';
+import type { KeywordSearch } from './keyword-route.js';
 import type { NodeDto, NodeSearchParams } from '../../schemas/nodes.js';
 import { abstentionFloor, semanticEvidence, semanticScore, type Scale } from '../../search/calibration.js';
 import { gateLine, type TenantGate } from '../../search/tenant-gate.js';
@@ -162,14 +162,10 @@ export class SearchService {
     // this thread meanwhile instead of after it. embedQuery never rejects (null = no vector).
     const vectorPromise = wantSemantic ? this.embedding.embedQuery(query) : Promise.resolve(null);
     if (wantSemantic && wantKeyword && match) await new Promise((resolve) => setImmediate(resolve));
-    const top = wantKeyword && match ? await this.repo.keywordTop(tenantId, quoted, filter, pool) : { hits: [] };
+    const top = wantKeyword && match ? await this.repo.keywordTop(tenantId, quoted, filter, pool) : { hits: [], total: 0, stats: { n: 0, df: [] } };
     const keyword: RankedHit[] = top.hits;
-    const totalMatches = wantKeyword ? (match ? (top.total ?? (keyword.length < pool ? keyword.length : await this.repo.keywordCount(tenantId, match, filter))) : 0) : undefined;
-    let maxBm25 = 0;
-    if (keyword.length) {
-      const stats = top.stats ?? await this.repo.termStats(tenantId, quoted);
-      maxBm25 = maxAttainableBm25(stats.n, stats.df);
-    }
+    const totalMatches = wantKeyword ? (match ? top.total : 0) : undefined;
+    const maxBm25 = keyword.length ? maxAttainableBm25(top.stats.n, top.stats.df) : 0;
     const vector = await vectorPromise;
     const semantic = vector ? await this.vectors.nearest(tenantId, vector, pool, filter) : [];
     // The passage of a long note that scored it (when closer than the note as a whole).

@@ -12,10 +12,9 @@ class MemoryEngine implements KeywordSource {
   readonly docs = new Map<string, Map<number, NodeTerms>>();
   private readonly logs = new Map<string, { base: number; seqs: number[] }>();
   postingReads = 0;
-  readonly inTransaction = false;
 
   async indexedTerms(phrases: string[]) {
-    return phrases.map((p) => p.slice(1, -1));
+    return phrases.map((p) => [p.slice(1, -1)]);
   }
 
   private of(tenantId: string): Map<number, NodeTerms> {
