@@ -73,4 +73,15 @@ describePg('round trips of a node write on PostgreSQL', () => {
     expect(await rows('webhook_deliveries', sql`webhook_id = ${hook.id} AND event_type = 'node.created'`)).toBe(1);
     expect(await rows('jobs', sql`kind = 'webhook_deliver'`)).toBe(jobsBefore + 1);
   });
+
+  it('an update and a delete: the outbox adds no round trip to either, with or without a webhook (7 and 6, were 8 and 7)', async () => {
+    const writeTwice = async () => {
+      const node = await s.nodes.create(tenantId, { title: 'Beans', content: 'Sow in April.' });
+      return [await counted(() => s.nodes.update(tenantId, node.id, { title: 'Broad beans' })), await counted(() => s.nodes.remove(tenantId, node.id))];
+    };
+    expect(await writeTwice()).toEqual([7, 6]);
+    await s.webhooks.create(tenantId, { url: 'https://example.com/hook', events: ['node.updated', 'node.deleted'] });
+    expect(await writeTwice()).toEqual([7, 6]);
+    expect(await rows('webhook_deliveries')).toBe(2);
+  });
 });
