@@ -71,18 +71,13 @@ export class WebhooksRepo {
     return (await this.db.run(sql`DELETE FROM webhooks WHERE tenant_id = ${tenantId} AND id = ${id}`)).changes > 0;
   }
 
-  async insertDelivery(row: Pick<DeliveryRow, 'id' | 'tenant_id' | 'webhook_id' | 'event_type' | 'body' | 'created_at'>): Promise<void> {
-    await this.db.run(sql`INSERT INTO webhook_deliveries (id, tenant_id, webhook_id, event_type, body, status, attempts, created_at)
-      VALUES (${row.id}, ${row.tenant_id}, ${row.webhook_id}, ${row.event_type}, ${row.body}, 'pending', 0, ${row.created_at})`);
-  }
-
   /**
    * The outbox's write for one event: a pending delivery for each of the tenant's webhooks
    * subscribed to its type, and the job (`job_kind`, payload `{"delivery_id": …}`) that sends
    * it. The webhooks are picked in SQL, so the write is given to later(): in a PostgreSQL
    * transaction it goes with the next statement and costs no round trip, whether the tenant
    * has webhooks or not. A delivery's id is the event's prefix and its webhook's id without
-   * `whk_` (`msg_<event>_<webhook>`): unique, and in creation order. `written` hears how
+   * `whk_` (`msg_<event>_<webhook>`): unique, and sorted in the order of the events. `written` hears how
    * many deliveries (once sent, before the commit).
    */
   async insertDeliveriesLater(e: OutboxEvent, written: (deliveries: number) => void): Promise<void> {
