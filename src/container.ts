@@ -99,7 +99,7 @@ export async function buildContainer(o: ServiceOptions) {
     },
   });
   // Webhooks hear of changes through this outbox, written in each change's transaction.
-  const outbox = new WebhookOutbox(tx, repos.webhooks, queue, clock);
+  const outbox = new WebhookOutbox(repos.webhooks, queue, clock);
   const events = new EventBus(outbox);
   const webhooks = new WebhooksService(tx, repos.webhooks, outbox, clock, config.allowPrivateFetch);
 

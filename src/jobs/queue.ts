@@ -122,10 +122,12 @@ export class JobQueue {
   /**
    * Claims the new job once it can be seen: after the enqueuing transaction commits (a claim
    * made while it is open would find nothing, and the next look would wait for the timer).
+   * For a caller that wrote its jobs in its own SQL: `queued`, asked after the commit, says
+   * whether that wrote any.
    */
-  private wakeAfterCommit(): void {
+  wakeAfterCommit(queued: () => boolean = () => true): void {
     this.repo.afterCommit(() => {
-      if (this.running) setImmediate(() => detached(() => void this.pump()));
+      if (this.running && queued()) setImmediate(() => detached(() => void this.pump()));
     });
   }
 

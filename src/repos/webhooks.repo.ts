@@ -29,6 +29,20 @@ export interface DeliveryRow {
   delivered_at: string | null;
 }
 
+/** One event for the outbox to write. */
+export interface OutboxEvent {
+  tenant_id: string;
+  event_type: string;
+  /** `msg_<ulid>_`: each delivery's id is this and its webhook's. */
+  id_prefix: string;
+  /** `{type, timestamp, data}` */
+  body: string;
+  created_at: string;
+  /** The delivery jobs' kind and time (epoch ms). */
+  job_kind: string;
+  now: number;
+}
+
 export interface AttemptOutcome {
   status: DeliveryStatus;
   response_status: number | null;
@@ -57,9 +71,42 @@ export class WebhooksRepo {
     return (await this.db.run(sql`DELETE FROM webhooks WHERE tenant_id = ${tenantId} AND id = ${id}`)).changes > 0;
   }
 
-  async insertDelivery(row: Pick<DeliveryRow, 'id' | 'tenant_id' | 'webhook_id' | 'event_type' | 'body' | 'created_at'>): Promise<void> {
-    await this.db.run(sql`INSERT INTO webhook_deliveries (id, tenant_id, webhook_id, event_type, body, status, attempts, created_at)
-      VALUES (${row.id}, ${row.tenant_id}, ${row.webhook_id}, ${row.event_type}, ${row.body}, 'pending', 0, ${row.created_at})`);
+  /**
+   * The outbox's write for one event: a pending delivery for each of the tenant's webhooks
+   * subscribed to its type, and the job (`job_kind`, payload `{"delivery_id": …}`) that sends
+   * it. The webhooks are picked in SQL, so the write is given to later(): in a PostgreSQL
+   * transaction it goes with the next statement and costs no round trip, whether the tenant
+   * has webhooks or not. A delivery's id is the event's prefix and its webhook's id without
+   * `whk_` (`msg_<event>_<webhook>`): unique, and sorted in the order of the events. `written` hears how
+   * many deliveries (once sent, before the commit).
+   */
+  async insertDeliveriesLater(e: OutboxEvent, written: (deliveries: number) => void): Promise<void> {
+    const subscribed = this.db.engine === 'postgres'
+      ? sql`w.tenant_id = ${e.tenant_id} AND EXISTS (SELECT 1 FROM json_array_elements_text(w.events::json) AS t(name) WHERE t.name = ${e.event_type})`
+      : sql`w.tenant_id = ${e.tenant_id} AND EXISTS (SELECT 1 FROM json_each(w.events) t WHERE t.value = ${e.event_type})`;
+    const deliveries = sql`INSERT INTO webhook_deliveries (id, tenant_id, webhook_id, event_type, body, status, attempts, created_at)
+      SELECT ${e.id_prefix} || substr(w.id, 5), w.tenant_id, w.id, ${e.event_type}, ${e.body}, 'pending', 0, ${e.created_at}
+      FROM webhooks w WHERE ${subscribed} ORDER BY w.created_at, w.id`;
+    // The job row as JobsRepo's insertJob writes it; without a dedupe key it meets no conflict.
+    if (this.db.engine === 'postgres') {
+      await this.db.later(
+        sql`WITH delivery AS (${deliveries} RETURNING id)
+          INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
+          SELECT ${e.tenant_id}, ${e.job_kind}, '{"delivery_id":' || to_json(delivery.id)::text || '}', NULL, ${e.now}::bigint, ${e.now}::bigint, ${e.now}::bigint
+          FROM delivery ORDER BY delivery.id`,
+        (r) => written(r.changes),
+      );
+      return;
+    }
+    // SQLite has no data-modifying CTE: two statements (no round trip there), one transaction.
+    const jobs = sql`INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
+      SELECT ${e.tenant_id}, ${e.job_kind}, json_object('delivery_id', ${e.id_prefix} || substr(w.id, 5)), NULL, ${e.now}, ${e.now}, ${e.now}
+      FROM webhooks w WHERE ${subscribed} ORDER BY w.created_at, w.id`;
+    const both = async () => {
+      await this.db.later(deliveries);
+      await this.db.later(jobs, (r) => written(r.changes));
+    };
+    await (this.db.inTransaction ? both() : this.db.withTx(both));
   }
 
   async delivery(tenantId: string, id: string): Promise<DeliveryRow | undefined> {

@@ -6,6 +6,7 @@ import { VectorsRepo } from '../../src/repos/vectors.repo.js';
 import { fts5NodeKeywords } from '../../src/repos/keyword-index.repo.js';
 import { openDatabase } from '../../src/db/open.js';
 import { SqliteStore } from '../../src/db/store/sqlite-store.js';
+import { outboxScenario } from '../helpers/outbox-scenario.js';
 import { apiKeysScenario, graphHealthScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, laterScenario, tokensScenario, transactionScenario, vectorsScenario } from '../helpers/repo-scenarios.js';
 
 describe('repository scenarios on SQLite', () => {
@@ -19,6 +20,7 @@ describe('repository scenarios on SQLite', () => {
   it('ApiKeysRepo: named parameters, a BLOB back as a Buffer, changes counted', async () => await apiKeysScenario(db));
   it('db.transaction() is all or nothing, nested calls are savepoints', async () => await transactionScenario(db, SqliteError));
   it('later(): a write sent with the next statement is part of its transaction, its failure fails it', async () => await laterScenario(db, SqliteError));
+  it('WebhookOutbox: one delivery and one job per subscribed webhook, picked in SQL; none for another event, a rollback or another tenant', async () => await outboxScenario(db));
   it('JobsRepo: one queued job per dedupe key, claims by kind in batches, retries and requeues', async () => await jobsScenario(db));
   it('TokensRepo: magic links and refresh tokens by HMAC, used once, families revoked', async () => await tokensScenario(db));
   it('LinksRepo and TagsRepo: typed links upserted per tenant, related nodes, edges; tag counts and nodes by tag', async () => await linksAndTagsScenario(db));

@@ -151,6 +151,12 @@ export async function laterScenario(db: Db, refused: ErrorClass): Promise<void> 
     })).rejects.toThrow('inner fails');
   });
   expect(await names()).toEqual(['alone', 'held', 'held too', 'outer', 'seen']);
+  // `sent` hears how many rows the write changed once it has run (PostgreSQL: with the COMMIT here).
+  let heard: number | undefined;
+  await db.withTx(async () => {
+    await db.later(sql`UPDATE tenants SET name = name WHERE id IN ('ten_held', 'ten_seen')`, (r) => (heard = r.changes));
+  });
+  expect(heard).toBe(2);
 }
 
 /** `make`: the engine's jobs repository (PostgreSQL's claims with SKIP LOCKED: PgJobsRepo). */

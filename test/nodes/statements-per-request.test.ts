@@ -3,8 +3,8 @@
 // API key's lookup reads its tenant's status with it, and a key read within the last second
 // is not read again (services/auth/key-cache.ts); GET /nodes/{id} reads the node with its
 // PARA assignments (which give para_item_ids too) and its highlights; a list page is
-// not read a second time to be shown, and a page's rows carry their PARA ids; a write in a
-// tenant with no webhook opens no savepoint for the outbox.
+// not read a second time to be shown, and a page's rows carry their PARA ids; the webhook
+// outbox of a write opens no savepoint and reads nothing.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/store/contract.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
@@ -67,23 +67,32 @@ describe('statements per request', () => {
     expect((await t.req('GET', '/api/v1/nodes', undefined, `ApiKey ${t.key.split('.')[0]}.wrong`)).status).toBe(401);
   });
 
-  it('POST /nodes in a tenant with no webhook: no savepoint around the outbox', async () => {
+  it('POST /nodes: the outbox opens no savepoint and reads no webhook, whether the tenant has one or not', async () => {
     await t.req('POST', '/api/v1/nodes', { title: 'first' });
     // Transactions opened by the outbox (a nested one is a savepoint: two round trips on
     // PostgreSQL); by stack, so another caller's on the same store is not counted.
     const orig = t.s.db.withTx.bind(t.s.db);
     let byOutbox = 0;
     vi.spyOn(t.s.db, 'withTx').mockImplementation(((fn: never) => {
-      if (/webhooks\/outbox/.test(new Error().stack ?? '')) byOutbox++;
+      if (/webhooks(\/outbox|\.repo)/.test(new Error().stack ?? '')) byOutbox++;
       return orig(fn);
     }) as never);
+    const reads = vi.spyOn(t.s.repos.webhooks, 'list');
+    const counter = countStatements(t.s.db);
     const res = await t.req('POST', '/api/v1/nodes', { title: 'Compost', content: 'Turn the heap weekly.' });
     expect(res.status).toBe(201);
-    expect(byOutbox).toBe(0);
-    // With a webhook subscribed, the outbox writes its delivery in a transaction of its own.
+    const without = counter.n;
+    // With a webhook subscribed, its delivery and job are written by the same held write
+    // (later(), not counted here): no more statements, no transaction of its own.
     expect((await t.req('POST', '/api/v1/webhooks', { url: 'https://example.com/hook', events: ['node.created'] })).status).toBe(201);
+    counter.n = 0;
     expect((await t.req('POST', '/api/v1/nodes', { title: 'Tea', content: 'Steep for a day.' })).status).toBe(201);
-    expect(byOutbox).toBe(1);
+    expect(counter.n).toBe(without);
+    expect(byOutbox).toBe(0);
+    expect(reads).not.toHaveBeenCalled();
+    const hooks = (await (await t.req('GET', '/api/v1/webhooks')).json()).data;
+    const log = (await (await t.req('GET', `/api/v1/webhooks/${hooks[0].id}/deliveries`)).json()).data;
+    expect(log.map((d: { event_type: string; status: string }) => [d.event_type, d.status])).toEqual([['node.created', 'pending']]);
   });
 
   it('GET /nodes (a page of the list): the page with its PARA ids and the count — one statement', async () => {

@@ -5,6 +5,7 @@ import { PgQueryError } from '../../src/db/pg/errors.js';
 import { PgStore } from '../../src/db/store/pg-store.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
 import { queryLexemes } from '../../src/search/lexemes.js';
+import { outboxScenario } from '../helpers/outbox-scenario.js';
 import { apiKeysScenario, graphHealthScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, laterScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
@@ -24,6 +25,7 @@ describePg('The repositories on the PostgreSQL store', () => {
   it('ApiKeysRepo: named parameters, a BLOB back as a Buffer, changes counted', async () => await apiKeysScenario(db));
   it('db.transaction() is all or nothing, nested calls are savepoints', async () => await transactionScenario(db, PgQueryError));
   it('later(): a write sent with the next statement is part of its transaction, its failure fails it', async () => await laterScenario(db, PgQueryError));
+  it('WebhookOutbox: one delivery and one job per subscribed webhook, picked in SQL; none for another event, a rollback or another tenant', async () => await outboxScenario(db));
   it('JobsRepo: one queued job per dedupe key, claims by kind in batches, retries and requeues', async () => await jobsScenario(db));
   it('TokensRepo: magic links and refresh tokens by HMAC, used once, families revoked', async () => await tokensScenario(db));
   it('LinksRepo and TagsRepo: typed links upserted per tenant, related nodes, edges; tag counts and nodes by tag', async () => await linksAndTagsScenario(db));

@@ -55,8 +55,9 @@ export interface Database extends UnitOfWork {
    * A write whose outcome the caller does not read. Inside a PostgreSQL transaction it is
    * sent with the transaction's next statement (COMMIT at the latest), in one round trip,
    * and its failure fails that statement (so the transaction); elsewhere it runs at once.
+   * `sent`, if given, hears how many rows it changed once it has run (before the commit).
    */
-  later(q: RawBuilder<unknown>): Promise<void>;
+  later(q: RawBuilder<unknown>, sent?: (r: RunResult) => void): Promise<void>;
   exec(sql: string): Promise<void>;
   /** Whether the caller is inside an open transaction. */
   readonly inTransaction: boolean;

@@ -63,6 +63,8 @@ interface Held {
   params: unknown[];
   /** BEGIN, or a savepoint set or released: nothing to send if nothing follows. */
   mark?: boolean;
+  /** later()'s listener for the outcome. */
+  sent?: (r: RunResult) => void;
 }
 
 const BEGIN: Held = { sql: 'BEGIN', params: [], mark: true };
@@ -150,12 +152,15 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
     return { changes: (await this.query(c.sql, c.parameters as unknown[])).rowCount ?? 0, lastInsertRowid: 0 };
   }
 
-  async later(q: RawBuilder<unknown>): Promise<void> {
+  async later(q: RawBuilder<unknown>, sent?: (r: RunResult) => void): Promise<void> {
     const f = this.tx.frame();
     const held = f && this.held.get(f.root.conn);
-    if (!held) return void (await this.run(q));
+    if (!held) {
+      const r = await this.run(q);
+      return void sent?.(r);
+    }
     const c = compile('postgres', q);
-    held.push({ sql: c.sql, params: c.parameters as unknown[] });
+    held.push({ sql: c.sql, params: c.parameters as unknown[], sent });
   }
 
   async exec(sql: string): Promise<void> {
@@ -228,7 +233,9 @@ export class PgStore extends TransactionalStore<pg.PoolClient> implements Databa
         } finally {
           stream.uncork();
         }
-        r = (await Promise.all(sent)).at(-1)!;
+        const results = await Promise.all(sent);
+        held.forEach((h, i) => h.sent?.({ changes: results[i].rowCount ?? 0, lastInsertRowid: 0 }));
+        r = results.at(-1)!;
       }
       return { rows: r.rows as T[], rowCount: r.rowCount };
     } catch (e) {

@@ -138,8 +138,9 @@ export class SqliteStore extends TransactionalStore<Db> implements Database {
   }
 
   /** At once: a statement here costs no round trip. */
-  async later(q: RawBuilder<unknown>): Promise<void> {
-    await this.run(q);
+  async later(q: RawBuilder<unknown>, sent?: (r: RunResult) => void): Promise<void> {
+    const r = await this.run(q);
+    sent?.(r);
   }
 
   async exec(sql: string): Promise<void> {
