@@ -20,7 +20,7 @@ export function registerJobHandlers(c: Container): void {
 /** Who hears what: stored vectors give orphan nodes a chance to be filed into PARA. */
 export function wireEvents(c: Container): void {
   c.vectors.onEmbedded(({ tenantId, nodeIds }) => {
-    c.paraClassifier.enqueueForNodes(tenantId, nodeIds).catch((e) => c.log.error('queueing PARA classification failed', e));
+    c.queue.track(c.paraClassifier.enqueueForNodes(tenantId, nodeIds).catch((e) => c.log.error('queueing PARA classification failed', e)));
   });
   // The feed's own PARA item first, then the rules in their order.
   c.events.on('capture.completed', async (t, e) => await c.feeds.onCaptureCompleted(t, e.capture_id, e.node_id));

@@ -78,6 +78,8 @@ export class JobQueue {
   /** Ids of the jobs this process runs now: their leases are renewed. */
   private readonly inFlight = new Set<number>();
   private pumping = false;
+  /** Work begun outside any job that will queue jobs (an event listener's): idle() waits for it. */
+  private readonly tracked = new Set<Promise<unknown>>();
   private pumpAgain = false;
   /** Set when stop() handed the unfinished jobs back: their late outcomes are not written. */
   private released = false;
@@ -162,6 +164,7 @@ export class JobQueue {
     clearTimeout(timer);
     clearInterval(this.leaseTimer);
     this.leaseTimer = undefined;
+    if (drained) await Promise.race([Promise.allSettled([...this.tracked]), new Promise((r) => setTimeout(r, drainMs).unref())]);
     if (drained) return;
     this.released = true;
     const handedBack = [...this.inFlight];
@@ -211,14 +214,27 @@ export class JobQueue {
   }
 
   /** Resolves when nothing is queued that is ready to run and nothing is running (tests, CLI wait). */
+  /**
+   * Counts `work` (begun outside any job, such as a listener's reaction to a committed write,
+   * and likely to queue jobs) as the queue's own until it settles: idle() does not return
+   * before it. Without it, idle() could return between a job's commit and the job its
+   * listener queues (a PARA filing after an embedding, seen on a loaded machine).
+   */
+  track(work: Promise<unknown>): void {
+    this.tracked.add(work);
+    const done = () => void this.tracked.delete(work);
+    work.then(done, done);
+  }
+
   async idle(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
+      while (this.tracked.size) await Promise.allSettled([...this.tracked]);
       await this.pq.onIdle();
       const next = await this.repo.nextRunAt();
       // A pump between its claim and handing the jobs to the pool holds jobs neither queued
       // nor in the pool yet: not idle.
-      if (!this.pumping && this.pq.size === 0 && this.pq.pending === 0 && (next === null || next > this.clock.now())) return;
+      if (!this.pumping && !this.tracked.size && this.pq.size === 0 && this.pq.pending === 0 && (next === null || next > this.clock.now())) return;
       await this.pump();
       await new Promise((r) => setTimeout(r, 10));
     }
