@@ -1,9 +1,11 @@
 // PostgreSQL tier helpers: every test gets a database of its own on the tier's server, so
 // parallel files and runs never share state; it is dropped afterwards.
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { describe } from 'vitest';
 import { connectPg, type PgClient } from '../../src/db/pg/connect.js';
 import { migratePg } from '../../src/db/pg/migrate.js';
+import type { PgStore } from '../../src/db/store/pg-store.js';
 
 export const PG_URL = process.env.RHIZOME_TEST_DATABASE_URL;
 
@@ -53,4 +55,27 @@ export async function until<T>(what: string, f: () => Promise<T | undefined>, ms
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * Counts the writes the store's pooled clients make to the server's socket: a round trip
+ * each (a client writes again only once answered, unless held statements went with a write).
+ */
+export function countSocketWrites(db: PgStore): { n: number } {
+  const counter = { n: 0 };
+  const seen = new WeakSet<Socket>();
+  db.pool.on('acquire', (client) => {
+    const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+    if (seen.has(stream)) return;
+    seen.add(stream);
+    const w = stream as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
+    for (const m of ['_write', '_writev'] as const) {
+      const orig = w[m];
+      w[m] = function (this: unknown, ...a: unknown[]) {
+        counter.n++;
+        return orig.apply(this, a);
+      };
+    }
+  });
+  return counter;
 }

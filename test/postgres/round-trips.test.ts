@@ -2,35 +2,21 @@
 // server's socket (each is answered before the client writes again, unless held statements
 // went with it): a transaction's BEGIN goes with its first statement, a later() write with
 // the next one (COMMIT at the latest), and a transaction that sent nothing ends with nothing.
-import type { Socket } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PgStore } from '../../src/db/store/pg-store.js';
 import { sql } from '../../src/db/store/sql.js';
-import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
+import { countSocketWrites, createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 describePg('round trips of a transaction on PostgreSQL', () => {
   let pgdb: TestPgDatabase;
   let db: PgStore;
-  let writes = 0;
+  let writes: { n: number };
   beforeEach(async () => {
     pgdb = await createTestDatabase({ migrated: true });
     db = new PgStore(pgdb.url, { poolSize: 1 });
-    const seen = new WeakSet<Socket>();
-    db.pool.on('acquire', (client) => {
-      const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
-      if (seen.has(stream)) return;
-      seen.add(stream);
-      const s = stream as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
-      for (const m of ['_write', '_writev'] as const) {
-        const orig = s[m];
-        s[m] = function (this: unknown, ...a: unknown[]) {
-          writes++;
-          return orig.apply(this, a);
-        };
-      }
-    });
+    writes = countSocketWrites(db);
     await db.value(sql`SELECT 1`); // the pool's one connection made and counted from here on
-    writes = 0;
+    writes.n = 0;
   });
   afterEach(async () => {
     await db.close();
@@ -44,20 +30,20 @@ describePg('round trips of a transaction on PostgreSQL', () => {
       await db.run(add('one'));
       await db.later(add('two'));
     });
-    expect(writes).toBe(2);
+    expect(writes.n).toBe(2);
     expect(await db.value(sql`SELECT count(*)::int FROM tenants`)).toBe(2);
   });
 
   it('a read-only transaction: BEGIN with the read, then COMMIT; one that sent nothing costs nothing', async () => {
     await db.withTx(async () => void (await db.all(sql`SELECT * FROM tenants`)));
-    expect(writes).toBe(2);
-    writes = 0;
+    expect(writes.n).toBe(2);
+    writes.n = 0;
     await db.withTx(async () => {});
     await expect(db.withTx(async () => {
       await db.later(add('never'));
       throw new Error('no');
     })).rejects.toThrow('no');
-    expect(writes).toBe(0);
+    expect(writes.n).toBe(0);
     expect(await db.value(sql`SELECT count(*)::int FROM tenants`)).toBe(0);
   });
 
@@ -67,7 +53,7 @@ describePg('round trips of a transaction on PostgreSQL', () => {
       await db.withTx(async () => void (await db.run(add('inner'))));
     });
     // BEGIN+INSERT, SAVEPOINT+INSERT, RELEASE+COMMIT
-    expect(writes).toBe(3);
+    expect(writes.n).toBe(3);
     expect(await db.value(sql`SELECT count(*)::int FROM tenants`)).toBe(2);
   });
 });

@@ -4,7 +4,6 @@
 // transaction's next one: a tenant's webhooks cost no round trip of their own, whether it has
 // none (nearly every tenant) or one.
 import { mkdtempSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -16,31 +15,18 @@ import { sql } from '../../src/db/store/sql.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { memoryLogger } from '../../src/logger.js';
 import { wire } from '../../src/wiring.js';
-import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
+import { countSocketWrites, createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 describePg('round trips of a node write on PostgreSQL', () => {
   let pgdb: TestPgDatabase;
   let db: PgStore;
   let s: Container;
   let tenantId: string;
-  let writes = 0;
+  let writes: { n: number };
   beforeEach(async () => {
     pgdb = await createTestDatabase({ migrated: true });
     db = new PgStore(pgdb.url, { poolSize: 1 });
-    const seen = new WeakSet<Socket>();
-    db.pool.on('acquire', (client) => {
-      const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
-      if (seen.has(stream)) return;
-      seen.add(stream);
-      const w = stream as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
-      for (const m of ['_write', '_writev'] as const) {
-        const orig = w[m];
-        w[m] = function (this: unknown, ...a: unknown[]) {
-          writes++;
-          return orig.apply(this, a);
-        };
-      }
-    });
+    writes = countSocketWrites(db);
     const config = loadConfig({ RHIZOME_DATA_DIR: mkdtempSync(join(tmpdir(), 'rhizome-test-')), RHIZOME_LOG: 'silent' });
     s = wire(await buildContainer({ config, db, embedder: new HashEmbedder(), clock: new ManualClock(Date.now()), log: memoryLogger() }));
     await s.embedding.init();
@@ -54,9 +40,9 @@ describePg('round trips of a node write on PostgreSQL', () => {
   });
 
   const counted = async (fn: () => Promise<unknown>) => {
-    writes = 0;
+    writes.n = 0;
     await fn();
-    return writes;
+    return writes.n;
   };
   const rows = async (table: 'webhook_deliveries' | 'jobs', where = sql`true`) =>
     Number(await db.value(sql`SELECT count(*) FROM ${sql.table(table)} WHERE ${where}`));
