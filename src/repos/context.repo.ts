@@ -129,8 +129,11 @@ export class Fts5ContextKeywords implements ContextKeywords {
   private readonly index: KeywordIndexRepo;
   private readonly fts = new Map<string, { keyword: Statement; docFrequency: Statement; newest: Statement }>();
 
-  constructor(private readonly db: SqliteStore) {
-    this.index = new KeywordIndexRepo(db.handle);
+  constructor(
+    private readonly db: SqliteStore,
+    index = new KeywordIndexRepo(db.handle),
+  ) {
+    this.index = index;
   }
 
   async keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {

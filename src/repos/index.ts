@@ -39,14 +39,17 @@ import { SemanticGatesRepo } from './semantic-gates.repo.js';
 
 export function createRepos(db: SqliteStore | PgStore) {
   if (db instanceof PgStore) return createPgRepos(db);
+  // One view of the tenants' FTS5 tables for their writer and both readers: a table whose
+  // creation rolls back is forgotten by all three.
+  const fts = new KeywordIndexRepo(db.handle);
   return {
     ...portableRepos(db),
-    nodes: new NodesRepo(db, fts5NodeKeywords(db)),
+    nodes: new NodesRepo(db, fts5NodeKeywords(db, fts)),
     /** What the keyword module reads (search/keyword/): FTS5's own tables. */
-    keywordSource: new Fts5KeywordSource(db, new KeywordIndexRepo(db.handle)) as KeywordSource,
+    keywordSource: new Fts5KeywordSource(db, fts) as KeywordSource,
     jobs: new JobsRepo(db),
     vectors: new VectorsRepo(db) as VectorsApi,
-    context: new ContextRepo(db, new Fts5ContextKeywords(db)),
+    context: new ContextRepo(db, new Fts5ContextKeywords(db, fts)),
   };
 }
 

@@ -53,7 +53,7 @@ export class KeywordIndexRepo {
     recordChange(this.db, tenantId, seq);
   }
 
-  /** Forgets what it knows of the tenant's table (its creation may have been rolled back). */
+  /** Forgets what it knows of the tenant's table (its creation may have been rolled back): every reader sharing this repository asks again. */
   forget(tenantId: string): void {
     this.known.delete(ftsTable(tenantId));
     this.stmts.delete(ftsTable(tenantId));
@@ -77,8 +77,7 @@ export class KeywordIndexRepo {
  * module takes the node in as it is after the rollback (a query inside the transaction may
  * have taken in the write).
  */
-export function fts5NodeKeywords(store: SqliteStore): NodeKeywordIndex {
-  const fts = new KeywordIndexRepo(store.handle);
+export function fts5NodeKeywords(store: SqliteStore, fts = new KeywordIndexRepo(store.handle)): NodeKeywordIndex {
   const write = async (tenantId: string, seq: number, f?: FtsFields) => {
     await store.turn();
     if (f) fts.insert(tenantId, seq, f);

@@ -192,6 +192,21 @@ describe('the ranked keyword route', () => {
     await expectSameAsEngine('after a rolled back transaction');
   });
 
+  it("a tenant's first note written and searched in a transaction that rolls back leaves search, context and the next note working", async () => {
+    const other = (await t.s.tenants.create('fresh')).tenant_id; // no note yet: no keyword table
+    const now = iso(Date.now());
+    await expect(t.s.db.withTx(async () => {
+      await t.s.repos.nodes.insert({ id: newId('nod'), tenant_id: other, title: 'quokka', summary: '', body_markdown: 'quokka', tags: '[]', status: 'raw', created_at: now, updated_at: now });
+      expect((await route.keywordTop(other, ['"quokka"'], {}, 10)).total).toBe(1);
+      expect(await t.s.repos.context.keywordMatches(other, '"quokka"', 10)).toHaveLength(1);
+      throw new Error('roll back');
+    })).rejects.toThrow('roll back');
+    expect((await route.keywordTop(other, ['"quokka"'], {}, 10)).total).toBe(0);
+    expect(await t.s.repos.context.keywordMatches(other, '"quokka"', 10)).toEqual([]);
+    await t.s.nodes.create(other, { title: 'quokka again', content: 'quokka' });
+    expect((await route.keywordTop(other, ['"quokka"'], {}, 10)).total).toBe(1);
+  });
+
   it('ranks a quoted term the engine indexes as several tokens as those tokens', async () => {
     await t.s.nodes.create(t.tenantId, { title: 'e-mail etiquette', content: 'reply within a day' });
     await t.s.nodes.create(t.tenantId, { title: 'mail sorting', content: 'letters by hand' });
