@@ -52,6 +52,15 @@ function insertJob(tenantId: string, kind: string, payload: unknown, dedupeKey: 
     VALUES (${tenantId}, ${kind}, ${JSON.stringify(payload ?? {})}, ${dedupeKey}, ${runAfter}, ${now}, ${now}) ON CONFLICT DO NOTHING`;
 }
 
+/**
+ * insertJob for each row `from` gives (a FROM clause and what follows it), the payload an SQL
+ * expression over the row, no dedupe key: jobs written by another repository's statement.
+ */
+export function insertJobsFrom(tenantId: string, kind: string, payload: Query, from: Query, now: number) {
+  return sql`INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
+    SELECT ${tenantId}, ${kind}, ${payload}, NULL, CAST(${now} AS BIGINT), CAST(${now} AS BIGINT), CAST(${now} AS BIGINT) ${from}`;
+}
+
 export class JobsRepo {
   readonly owner: string;
   readonly leaseMs: number;

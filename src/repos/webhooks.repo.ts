@@ -1,6 +1,7 @@
 // Webhook subscriptions and the delivery log (the outbox rows the delivery job sends).
 import type { Database } from '../db/store/contract.js';
 import { sql } from '../db/store/sql.js';
+import { insertJobsFrom } from './jobs.repo.js';
 
 export interface WebhookRow {
   id: string;
@@ -87,21 +88,17 @@ export class WebhooksRepo {
     const deliveries = sql`INSERT INTO webhook_deliveries (id, tenant_id, webhook_id, event_type, body, status, attempts, created_at)
       SELECT ${e.id_prefix} || substr(w.id, 5), w.tenant_id, w.id, ${e.event_type}, ${e.body}, 'pending', 0, ${e.created_at}
       FROM webhooks w WHERE ${subscribed} ORDER BY w.created_at, w.id`;
-    // The job row as JobsRepo's insertJob writes it; without a dedupe key it meets no conflict.
+    // The job that sends each: no dedupe key, so it meets no conflict.
     if (this.db.engine === 'postgres') {
-      await this.db.later(
-        sql`WITH delivery AS (${deliveries} RETURNING id)
-          INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
-          SELECT ${e.tenant_id}, ${e.job_kind}, '{"delivery_id":' || to_json(delivery.id)::text || '}', NULL, ${e.now}::bigint, ${e.now}::bigint, ${e.now}::bigint
-          FROM delivery ORDER BY delivery.id`,
-        (r) => written(r.changes),
+      const payload = sql`'{"delivery_id":' || to_json(delivery.id)::text || '}'`;
+      await this.db.later(sql`WITH delivery AS (${deliveries} RETURNING id) ${insertJobsFrom(e.tenant_id, e.job_kind, payload, sql`FROM delivery ORDER BY delivery.id`, e.now)}`, (r) =>
+        written(r.changes),
       );
       return;
     }
     // SQLite has no data-modifying CTE: two statements (no round trip there), one transaction.
-    const jobs = sql`INSERT INTO jobs (tenant_id, kind, payload, dedupe_key, run_after, created_at, updated_at)
-      SELECT ${e.tenant_id}, ${e.job_kind}, json_object('delivery_id', ${e.id_prefix} || substr(w.id, 5)), NULL, ${e.now}, ${e.now}, ${e.now}
-      FROM webhooks w WHERE ${subscribed} ORDER BY w.created_at, w.id`;
+    const payload = sql`json_object('delivery_id', ${e.id_prefix} || substr(w.id, 5))`;
+    const jobs = insertJobsFrom(e.tenant_id, e.job_kind, payload, sql`FROM webhooks w WHERE ${subscribed} ORDER BY w.created_at, w.id`, e.now);
     const both = async () => {
       await this.db.later(deliveries);
       await this.db.later(jobs, (r) => written(r.changes));
