@@ -164,8 +164,11 @@ export class JobQueue {
     clearTimeout(timer);
     clearInterval(this.leaseTimer);
     this.leaseTimer = undefined;
-    if (drained) await Promise.race([Promise.allSettled([...this.tracked]), new Promise((r) => setTimeout(r, drainMs).unref())]);
-    if (drained) return;
+    if (drained) {
+      // What a listener set off may still queue a job for the next start: let it finish.
+      await Promise.race([Promise.allSettled([...this.tracked]), new Promise((r) => setTimeout(r, drainMs).unref())]);
+      return;
+    }
     this.released = true;
     const handedBack = [...this.inFlight];
     try {
@@ -213,7 +216,6 @@ export class JobQueue {
     await this.repo.complete(jobId);
   }
 
-  /** Resolves when nothing is queued that is ready to run and nothing is running (tests, CLI wait). */
   /**
    * Counts `work` (begun outside any job, such as a listener's reaction to a committed write,
    * and likely to queue jobs) as the queue's own until it settles: idle() does not return
@@ -226,6 +228,7 @@ export class JobQueue {
     work.then(done, done);
   }
 
+  /** Resolves when nothing is queued that is ready to run and nothing is running or tracked (tests, CLI wait). */
   async idle(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {

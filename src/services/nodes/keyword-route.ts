@@ -48,8 +48,13 @@ export class KeywordRoute implements KeywordSearch {
   async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {
     const terms = await this.source.indexedTerms(phrases);
     const { n, df } = await this.ranker.stats(tenantId, terms.flat());
+    const rarest: number[] = [];
     let at = 0;
-    return { n, df: terms.map((t) => (t.length ? Math.min(...df.slice(at, (at += t.length))) : 0)) };
+    for (const t of terms) {
+      rarest.push(t.length ? Math.min(...df.slice(at, at + t.length)) : 0);
+      at += t.length;
+    }
+    return { n, df: rarest };
   }
 
   async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithMarks[]> {
