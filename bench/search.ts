@@ -62,8 +62,11 @@ class BenchEmbedder implements Embedder {
   async close(): Promise<void> {}
 }
 
-/** One note in this many is a long article with passages (the rest are ~80-word notes). */
-const PASSAGE_EVERY = 5;
+/**
+ * One note in this many is a long article with passages (the rest are ~80-word notes).
+ * RHIZOME_BENCH_LONG_EVERY=0: none, the corpus builds before passages made (to compare with them).
+ */
+const PASSAGE_EVERY = Number(process.env.RHIZOME_BENCH_LONG_EVERY ?? 5);
 
 interface Ctx {
   s: Container;
@@ -88,8 +91,8 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   for (let i = 0; i < n; i += batch) {
     await s.db.withTx(async () => {
       for (let j = i; j < Math.min(n, i + batch); j++) {
-        // One note in PASSAGE_SHARE is a long article (~4,000 characters): embedded per passage too.
-        const long = j % PASSAGE_EVERY === 0;
+        // One note in PASSAGE_EVERY is a long article (~4,000 characters): embedded per passage too.
+        const long = PASSAGE_EVERY > 0 && j % PASSAGE_EVERY === 0;
         const note = corpus.note(long ? 600 : 80);
         const id = newId('nod');
         const seq = await s.repos.nodes.insert({ id, tenant_id: tenantId, title: note.title, summary: '', body_markdown: note.body, tags: JSON.stringify(note.tags), status: 'raw', created_at: now, updated_at: now });
@@ -113,7 +116,7 @@ async function build(n: number, real: Embedder, out: (l: Line) => void): Promise
   const keptMaxBlockMs = keptBlock();
   const keptMs = Math.round(ms(t3));
   out({
-    kind: 'search_build', nodes: n, passages, long_notes_share: 1 / PASSAGE_EVERY, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
+    kind: 'search_build', nodes: n, passages, long_notes_share: PASSAGE_EVERY > 0 ? 1 / PASSAGE_EVERY : 0, load_average_1m: Math.round(loadavg()[0] * 100) / 100, insert_s: Math.round(insertS * 10) / 10, index_load_ms: indexLoadMs, indexed,
     // index_load_ms includes building the partition (index_partition_ms of it); the bytes are the index's typed arrays
     index_partition_ms: index.partition_build_ms, index_partitioned: index.partitioned, index_bytes_per_vector: index.bytes_per_vector,
     // terms read into the keyword module's memory (search/keyword/) by the warmer
