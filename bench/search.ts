@@ -64,9 +64,10 @@ class BenchEmbedder implements Embedder {
 
 /**
  * One note in this many is a long article with passages (the rest are ~80-word notes).
- * RHIZOME_BENCH_LONG_EVERY=0: none, the corpus builds before passages made (to compare with them).
+ * RHIZOME_BENCH_LONG_EVERY=0: none, the corpus of the builds before passages (to compare with them).
  */
 const PASSAGE_EVERY = Number(process.env.RHIZOME_BENCH_LONG_EVERY ?? 5);
+if (!Number.isInteger(PASSAGE_EVERY) || PASSAGE_EVERY < 0) throw new Error(`RHIZOME_BENCH_LONG_EVERY must be a whole number ≥ 0 (0: no long notes), not '${process.env.RHIZOME_BENCH_LONG_EVERY}'`);
 
 interface Ctx {
   s: Container;
