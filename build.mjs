@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 const entryPoints = {
   rhizome: 'src/cli/main.ts',
   'embed-worker': 'src/embed/worker.ts',
+  'keyword-read-worker': 'src/repos/keyword-read-worker.ts',
 };
 // The package (npm pack: scripts/prepack.mjs sets RHIZOME_PACK) carries no bench or eval code.
 const forPackage = process.env.RHIZOME_PACK === '1';

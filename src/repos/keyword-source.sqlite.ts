@@ -4,17 +4,16 @@
 // FIELD_WEIGHTS, and the nodes written since from the in-process change log
 // (keyword-changes.ts), re-tokenised by FTS5's own tokenizer (a scratch table in the temp
 // schema) so their terms are exactly the ones FTS5 indexed. Each read waits for its turn on
-// the connection and then runs synchronously on it (microseconds to a few ms).
+// the connection and then runs synchronously on it (microseconds to a few ms; a term in most
+// of 100k notes, a few hundred: the warm-up's reads go to a thread, keyword-read-thread.ts).
 import type Database from 'better-sqlite3';
 import { FTS_COLUMNS, FTS_OPTIONS } from '../db/fts-tables.js';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
-import { FIELD_WEIGHTS } from '../search/keyword-score.js';
 import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../search/keyword/source.js';
+import { type PostingsBuffer, postingsBuffer, readTerm, termPostingsSql, vocabTablesSql, WEIGHT } from './fts5-vocab.js';
 import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
 import type { KeywordIndexRepo } from './keyword-index.repo.js';
-
-const COLUMNS = FTS_COLUMNS.split(', ');
-const WEIGHT = `CASE col ${COLUMNS.map((c, i) => `WHEN '${c}' THEN ${FIELD_WEIGHTS[i]}`).join(' ')} ELSE 1 END`;
+import { KeywordReadThread } from './keyword-read-thread.js';
 
 /** SQLite's varint (FTS5 stores its averages and sizes with it): value and next offset. */
 export function varint(b: Uint8Array, at: number): [number, number] {
@@ -37,22 +36,21 @@ function varintSum(b: Uint8Array, from = 0): number {
   return total;
 }
 
-function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
-}
-
 export class Fts5KeywordSource implements KeywordSource {
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
   private readonly tokens = new Map<string, string[]>();
-  private readonly bufs: { seqs: Int32Array; wtf: Float64Array }[] = [];
+  private readonly bufs: PostingsBuffer[] = [];
+  /** Background reads (the warm-up's) on a connection of their own in another thread; none for a database in memory. */
+  readonly thread: KeywordReadThread | null;
 
   constructor(
     private readonly store: SqliteStore,
     private readonly keywords: KeywordIndexRepo,
   ) {
     this.db = store.handle;
+    this.thread = this.db.memory ? null : new KeywordReadThread(this.db.name);
+    if (this.thread) store.onClose(() => this.thread!.close());
     // Made here, outside any transaction: one made inside would go with its rollback.
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_keyword_scratch USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS.replace("content='', contentless_delete=1, ", '')})`);
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.rhizome_keyword_scratch_inst USING fts5vocab(temp, rhizome_keyword_scratch, 'instance')`);
@@ -70,8 +68,7 @@ export class Fts5KeywordSource implements KeywordSource {
     if (this.vocabs.has(t)) return;
     this.vocabs.add(t);
     this.store.afterRollback(() => this.vocabs.delete(t)); // made inside a transaction: gone with its rollback
-    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_rows USING fts5vocab(main, ${t}, 'row')`);
-    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_inst USING fts5vocab(main, ${t}, 'instance')`);
+    for (const sql of vocabTablesSql(t)) this.db.exec(sql);
   }
 
   async lengths(tenantId: string): Promise<{ seqs: Int32Array; lens: Uint32Array }> {
@@ -99,34 +96,41 @@ export class Fts5KeywordSource implements KeywordSource {
     return this.prepare(`SELECT term FROM temp.${t}_rows WHERE doc >= ? ORDER BY term`).pluck().all(minDf) as string[];
   }
 
-  /** N and the total length from FTS5's averages record; each term not held read from its instance rows (one version: the change log tells what changed). */
-  async read(tenantId: string, terms: string[], have: (string | null)[]): Promise<QueryRead> {
+  /**
+   * N and the total length from FTS5's averages record; each term not held read from its
+   * instance rows (one version: the change log tells what changed). A background read
+   * (nothing waits on it but the warm-up) reads the postings in the reader thread, on the
+   * connection if the thread cannot. Its snapshot starts after this turn, when every
+   * transaction open as the caller took its log position has ended: each change the log
+   * holds before that position is committed (in the snapshot) or rolled back (logged
+   * again after it), and each later one is laid over the postings. Not inside a
+   * transaction: the thread cannot see its writes.
+   */
+  async read(tenantId: string, terms: string[], have: (string | null)[], o: { background?: boolean } = {}): Promise<QueryRead> {
     await this.store.turn();
     const t = this.keywords.table(tenantId);
     const block = t ? (this.prepare(`SELECT block FROM ${t}_data WHERE id = 1`).pluck().get() as Buffer | undefined) : undefined;
     const versions = terms.map(() => '');
     if (!t || !block) return { n: 0, totalLen: 0, versions, postings: terms.map(() => null) };
     const [n, at] = varint(block, 0);
+    const stats = { n, totalLen: varintSum(block, at), nodes: this.keywords.rows(tenantId), versions };
+    const wanted = terms.filter((_, i) => have[i] === null);
+    if (o.background && this.thread && wanted.length && !this.store.inTransaction) {
+      const read = await this.thread.read(t, wanted).catch(() => null);
+      if (!read) return await this.read(tenantId, terms, have); // on the connection after all
+      let j = 0;
+      return { ...stats, postings: have.map((h) => (h === null ? read[j++] : null)) };
+    }
     this.vocab(t);
-    const inst = this.prepare(`SELECT doc, sum(${WEIGHT}) FROM temp.${t}_inst WHERE term = ? GROUP BY doc ORDER BY doc`).raw(true);
-    // Rows iterated into typed buffers, one pair per term of the read reused from read to
-    // read (the answer is valid until the next read): a common term's 100k rows collected
-    // as arrays, or copied out, are garbage enough to grow the process.
+    const inst = this.prepare(termPostingsSql(t)).raw(true);
+    // One buffer pair per term of the read, reused from read to read (the answer is valid until the next read).
     const postings = terms.map((term, i): TermRead | null => {
       if (have[i] !== null) return null;
-      const buf = (this.bufs[i] ??= { seqs: new Int32Array(1024), wtf: new Float64Array(1024) });
-      let count = 0;
-      for (const [doc, w] of inst.iterate(term) as IterableIterator<[number, number]>) {
-        if (count === buf.seqs.length) {
-          buf.seqs = grow(buf.seqs, new Int32Array(count * 2));
-          buf.wtf = grow(buf.wtf, new Float64Array(count * 2));
-        }
-        buf.seqs[count] = doc;
-        buf.wtf[count++] = w;
-      }
+      const buf = (this.bufs[i] ??= postingsBuffer());
+      const count = readTerm(inst, term, buf);
       return { seqs: buf.seqs.subarray(0, count), wtf: buf.wtf.subarray(0, count) };
     });
-    return { n, totalLen: varintSum(block, at), nodes: this.keywords.rows(tenantId), versions, postings };
+    return { ...stats, postings };
   }
 
   watch(tenantId: string): number {

@@ -14,6 +14,11 @@ import { KeywordWarmer } from '../../src/services/nodes/keyword-warmer.js';
 import type { KeywordRoute } from '../../src/services/nodes/keyword-route.js';
 import type { NodeFilter } from '../../src/repos/nodes.repo.js';
 import { engineTop, tiedOrder } from '../helpers/engine-bm25.js';
+import type { Fts5KeywordSource } from '../../src/repos/keyword-source.sqlite.js';
+import { TEST_BACKEND } from '../helpers/test-database.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let t: TestApp;
 let route: KeywordRoute;
@@ -95,6 +100,34 @@ describe('the ranked keyword route', () => {
     // PostgreSQL reads again the terms those notes hold (their versions moved).
     if (t.s.db.engine === 'sqlite') expect(route.ranker.reads).toBe(reads);
     else expect(route.ranker.reads).toBeGreaterThan(reads);
+  });
+
+  it.skipIf(TEST_BACKEND === 'postgres')('with its database in a file, SQLite warms in a reader thread, and every write made meanwhile is seen', async () => {
+    await t.close();
+    t = await makeTestApp({ dbPath: join(mkdtempSync(join(tmpdir(), 'rhizome-keyword-')), 'rhizome.db') });
+    route = t.s.keywordRoute!;
+    const ids = await seed();
+    const thread = (t.s.repos.keywordSource as Fts5KeywordSource).thread!;
+    const warmer = new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 20 });
+    const warming = warmer.keep(t.tenantId);
+    // While it reads: new notes, edited and deleted ones, and a transaction that queries its own writes.
+    for (let i = 0; i < 20; i++) {
+      await t.s.nodes.create(t.tenantId, { title: `w7 w8 common ${i}`, content: words(i) });
+      await t.s.nodes.update(t.tenantId, ids[i], { content: `w7 w3 shared ${words(2)}` });
+      await t.s.nodes.remove(t.tenantId, ids[100 + i]);
+      await t.s.db.withTx(async () => {
+        await t.s.nodes.create(t.tenantId, { title: `quokka common ${i}`, content: 'w9 w9 shared' });
+        expect((await route.keywordTop(t.tenantId, ['"quokka"'], {}, 5)).total).toBeGreaterThan(0);
+      });
+    }
+    expect(await warming).toBeGreaterThan(250);
+    expect(thread.served).toBeGreaterThan(250);
+    await expectSameAsEngine('warmed in a thread, written meanwhile');
+    // A thread that cannot read: the connection reads instead.
+    await thread.close();
+    route.ranker.evictTenant(t.tenantId);
+    expect(await warmer.keep(t.tenantId)).toBeGreaterThan(250);
+    await expectSameAsEngine('warmed on the connection');
   });
 
   it('reads a tenant again once it has taken in many writes, and keeps nothing when turned off', async () => {

@@ -66,6 +66,7 @@ export class SqliteStore extends TransactionalStore<Db> implements Database {
   /** A transaction is open: callers outside it wait for it to end. */
   private busy = false;
   private waiters: Array<() => void> = [];
+  private readonly closers: Array<() => Promise<void>> = [];
 
   constructor(
     /** The better-sqlite3 connection: for SQLite's own tools (migrations, backups, the keyword module's FTS5 reads). */
@@ -148,8 +149,10 @@ export class SqliteStore extends TransactionalStore<Db> implements Database {
     this.handle.exec(sql);
   }
 
-
-
+  /** Runs `fn` before the connection closes (what holds a connection of its own to the file ends first). */
+  onClose(fn: () => Promise<void>): void {
+    this.closers.push(fn);
+  }
 
   /** Resolves when the caller may use the connection: no transaction is open, or it is the caller's own. */
   async turn(): Promise<void> {
@@ -161,6 +164,7 @@ export class SqliteStore extends TransactionalStore<Db> implements Database {
   }
 
   async close(o: { checkpoint?: 'TRUNCATE' | 'PASSIVE' } = {}): Promise<void> {
+    for (const fn of this.closers.splice(0)) await fn().catch(() => {});
     closeDatabase(this.handle, o);
   }
 }

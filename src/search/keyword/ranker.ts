@@ -21,7 +21,7 @@ export interface RankedKeywords {
   expansion?: WeightedTerm[];
 }
 
-/** Work per event-loop turn while warming (ms): one term's read is the longest step (~0.1–0.3 s for a term in every one of 100k notes). */
+/** Work per event-loop turn while warming (ms; the engine may read off the loop: SQLite's reader thread). */
 export const SLICE_MS = 8;
 
 /** Changed nodes a tenant's kept index takes in before it should be read again (stale(); each costs a little every query). */
@@ -133,7 +133,7 @@ export class KeywordRanker {
               slice = performance.now();
             }
             if (this.cache.get(tenantId) !== t) return i; // evicted meanwhile
-            if (!t.has(term)) await this.read(tenantId, t, [term]);
+            if (!t.has(term)) await this.read(tenantId, t, [term], true);
           }
           return terms.length;
         } finally {
@@ -159,9 +159,9 @@ export class KeywordRanker {
   }
 
   /** One read: statistics, versions, and the postings of the terms not held current (kept at the log position before the read). */
-  private async read(tenantId: string, t: TenantPostings, terms: string[]): Promise<{ n: number; totalLen: number; nodes?: number }> {
+  private async read(tenantId: string, t: TenantPostings, terms: string[], background = false): Promise<{ n: number; totalLen: number; nodes?: number }> {
     const from = t.position;
-    const r = await this.source.read(tenantId, terms, terms.map((term) => t.version(term)));
+    const r = await this.source.read(tenantId, terms, terms.map((term) => t.version(term)), { background });
     terms.forEach((term, i) => {
       const version = r.versions[i];
       const got = r.postings[i];

@@ -41,8 +41,12 @@ export interface KeywordSource {
   lengths(tenantId: string): Promise<{ seqs: ArrayLike<number>; lens: ArrayLike<number> }>;
   /** The tenant's terms held by at least `minDf` nodes (those worth reading ahead). */
   terms(tenantId: string, minDf: number): Promise<string[]>;
-  /** Statistics and versions now, and the postings of each term whose held version (`have`, null: none) is not current (valid until the next read). */
-  read(tenantId: string, terms: string[], have: (string | null)[]): Promise<QueryRead>;
+  /**
+   * Statistics and versions now, and the postings of each term whose held version (`have`,
+   * null: none) is not current (valid until the next read). `background`: a read ahead no
+   * query waits on (the warm-up), which the engine may do off the event loop.
+   */
+  read(tenantId: string, terms: string[], have: (string | null)[], o?: { background?: boolean }): Promise<QueryRead>;
   /** Starts recording the tenant's changed nodes; the change log's position now. */
   watch(tenantId: string): number;
   /** Stops recording (nothing is kept for the tenant). */
