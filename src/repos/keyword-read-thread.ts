@@ -1,5 +1,5 @@
-// The main thread's side of keyword-read-worker.ts: starts the reader thread when a
-// background read first needs it, hands it reads one at a time, and ends it once idle for
+// The main thread's side of keyword-read-worker.ts: starts the reader thread when a long
+// read first needs it, hands it reads in order, and ends it once idle for
 // IDLE_MS (a thread and its connection cost memory; the warm-up is occasional). A thread
 // that fails to start or dies rejects what was asked of it; the caller reads on its own
 // connection instead.
@@ -17,7 +17,7 @@ export interface ThreadPostings {
 export class KeywordReadThread {
   private worker?: Worker;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (p: ThreadPostings[]) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (r: ReadReply) => void; reject: (e: Error) => void }>();
   private idle?: NodeJS.Timeout;
   private closed = false;
   /** Reads answered (tests, the bench). */
@@ -26,14 +26,23 @@ export class KeywordReadThread {
   constructor(private readonly path: string) {}
 
   /** Each term's postings in FTS5 table `table`, read in the thread. */
-  read(table: string, terms: string[]): Promise<ThreadPostings[]> {
+  async read(table: string, terms: string[]): Promise<ThreadPostings[]> {
+    return ((await this.ask({ id: 0, table, terms })) as { postings: ThreadPostings[] }).postings;
+  }
+
+  /** Every node's length in FTS5 table `table` (seqs ascending), read in the thread. */
+  async lengths(table: string): Promise<{ seqs: Int32Array; lens: Uint32Array }> {
+    return ((await this.ask({ id: 0, table })) as { lengths: { seqs: Int32Array; lens: Uint32Array } }).lengths;
+  }
+
+  private ask(request: ReadRequest): Promise<ReadReply> {
     if (this.closed) return Promise.reject(new Error('keyword reader closed'));
     const w = this.thread();
     clearTimeout(this.idle);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      w.postMessage({ id, table, terms } satisfies ReadRequest);
+      w.postMessage({ ...request, id } satisfies ReadRequest);
     });
   }
 
@@ -53,7 +62,7 @@ export class KeywordReadThread {
       if ('error' in m) p?.reject(new Error(m.error));
       else {
         this.served++;
-        p?.resolve(m.postings);
+        p?.resolve(m);
       }
       if (this.pending.size === 0) this.idle = setTimeout(() => void this.end(), IDLE_MS).unref();
     });

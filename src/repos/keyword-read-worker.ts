@@ -1,19 +1,23 @@
-// The keyword warm-up's reads on SQLite, in a thread of their own (keyword-read-thread.ts
-// starts it): its own connection to the database file reads terms' postings from FTS5's
-// vocabulary tables, so a common term's read (a few hundred ms at 100k notes: FTS5 sorts
-// its instances by node) never holds the server's event loop. Reads only; each term is
-// read at the snapshot its statement starts with (WAL: writers go on meanwhile).
+// The keyword module's long reads on SQLite, in a thread of their own (keyword-read-thread.ts
+// starts it): its own connection to the database file reads a large tenant's node lengths
+// and the warm-up's postings, so a read of 100k rows (a common term: FTS5 sorts its
+// instances by node) never holds the server's event loop. Reads only; each is read at the
+// snapshot its statement starts with (WAL: writers go on meanwhile).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { postingsBuffer, readTerm, termPostingsSql, vocabTablesSql } from './fts5-vocab.js';
+import { postingsBuffer, readLengths, readTerm, termPostingsSql, vocabTablesSql } from './fts5-reads.js';
 
+/** Each term's postings, or (no terms) every node's length. */
 export interface ReadRequest {
   id: number;
   table: string;
-  terms: string[];
+  terms?: string[];
 }
 
-export type ReadReply = { id: number; postings: { seqs: Int32Array; wtf: Float64Array }[] } | { id: number; error: string };
+export type ReadReply =
+  | { id: number; postings: { seqs: Int32Array; wtf: Float64Array }[] }
+  | { id: number; lengths: { seqs: Int32Array; lens: Uint32Array } }
+  | { id: number; error: string };
 
 const db = new Database((workerData as { path: string }).path, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
@@ -30,6 +34,11 @@ function statement(table: string): Database.Statement {
 
 parentPort!.on('message', ({ id, table, terms }: ReadRequest) => {
   try {
+    if (!terms) {
+      const lengths = readLengths(db, table);
+      parentPort!.postMessage({ id, lengths } satisfies ReadReply, [lengths.seqs.buffer as ArrayBuffer, lengths.lens.buffer as ArrayBuffer]);
+      return;
+    }
     const stmt = statement(table);
     const postings = terms.map((term) => {
       const buf = postingsBuffer(256);

@@ -10,31 +10,10 @@ import type Database from 'better-sqlite3';
 import { FTS_COLUMNS, FTS_OPTIONS } from '../db/fts-tables.js';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
 import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../search/keyword/source.js';
-import { type PostingsBuffer, postingsBuffer, readTerm, termPostingsSql, vocabTablesSql, WEIGHT } from './fts5-vocab.js';
+import { type PostingsBuffer, postingsBuffer, readLengths, readTerm, termPostingsSql, varint, varintSum, vocabTablesSql, WEIGHT } from './fts5-reads.js';
 import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
 import type { KeywordIndexRepo } from './keyword-index.repo.js';
 import { KeywordReadThread } from './keyword-read-thread.js';
-
-/** SQLite's varint (FTS5 stores its averages and sizes with it): value and next offset. */
-export function varint(b: Uint8Array, at: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 8; i++) {
-    const c = b[at++];
-    v = v * 128 + (c & 0x7f);
-    if (!(c & 0x80)) return [v, at];
-  }
-  return [v * 256 + b[at++], at];
-}
-
-function varintSum(b: Uint8Array, from = 0): number {
-  let total = 0;
-  for (let at = from; at < b.length; ) {
-    const [v, next] = varint(b, at);
-    total += v;
-    at = next;
-  }
-  return total;
-}
 
 export class Fts5KeywordSource implements KeywordSource {
   private readonly db: Database.Database;
@@ -43,6 +22,8 @@ export class Fts5KeywordSource implements KeywordSource {
   private readonly bufs: PostingsBuffer[] = [];
   /** Background reads (the warm-up's) on a connection of their own in another thread; none for a database in memory. */
   readonly thread: KeywordReadThread | null;
+  /** Tenants with fewer nodes read their lengths on the connection (a few ms; the thread takes longer to start). Tests lower it. */
+  threadMinRows = 20_000;
 
   constructor(
     private readonly store: SqliteStore,
@@ -71,21 +52,17 @@ export class Fts5KeywordSource implements KeywordSource {
     for (const sql of vocabTablesSql(t)) this.db.exec(sql);
   }
 
+  /** Every node's length: in the reader thread for a large tenant (a read of 100k rows), on the connection inside a transaction or if the thread cannot (as read()'s background postings). */
   async lengths(tenantId: string): Promise<{ seqs: Int32Array; lens: Uint32Array }> {
     await this.store.turn();
     const t = this.keywords.table(tenantId);
-    const n = t ? (this.prepare(`SELECT count(*) FROM ${t}_docsize`).pluck().get() as number) : 0;
-    const seqs = new Int32Array(n);
-    const lens = new Uint32Array(n);
-    if (!t) return { seqs, lens };
-    // Iterated, not collected: 100k rows as arrays of a number and a Buffer grow the heap for good.
-    let i = 0;
-    for (const [id, sz] of this.prepare(`SELECT id, sz FROM ${t}_docsize ORDER BY id`).raw(true).iterate() as IterableIterator<[number, Uint8Array]>) {
-      if (i === n) break;
-      seqs[i] = id;
-      lens[i++] = varintSum(sz);
+    if (!t) return { seqs: new Int32Array(0), lens: new Uint32Array(0) };
+    if (this.thread && this.keywords.rows(tenantId) >= this.threadMinRows && !this.store.inTransaction) {
+      const read = await this.thread.lengths(t).catch(() => null);
+      if (read) return read;
+      await this.store.turn();
     }
-    return { seqs: seqs.subarray(0, i), lens: lens.subarray(0, i) };
+    return readLengths(this.db, t);
   }
 
   async terms(tenantId: string, minDf: number): Promise<string[]> {

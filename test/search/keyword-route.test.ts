@@ -102,12 +102,14 @@ describe('the ranked keyword route', () => {
     else expect(route.ranker.reads).toBeGreaterThan(reads);
   });
 
-  it.skipIf(TEST_BACKEND === 'postgres')('with its database in a file, SQLite warms in a reader thread, and every write made meanwhile is seen', async () => {
+  it.skipIf(TEST_BACKEND === 'postgres')('with its database in a file, SQLite reads lengths and warms in a reader thread, and every write made meanwhile is seen', async () => {
     await t.close();
     t = await makeTestApp({ dbPath: join(mkdtempSync(join(tmpdir(), 'rhizome-keyword-')), 'rhizome.db') });
     route = t.s.keywordRoute!;
     const ids = await seed();
-    const thread = (t.s.repos.keywordSource as Fts5KeywordSource).thread!;
+    const source = t.s.repos.keywordSource as Fts5KeywordSource;
+    source.threadMinRows = 1000; // the lengths in the thread too
+    const thread = source.thread!;
     const warmer = new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 20 });
     const warming = warmer.keep(t.tenantId);
     // While it reads: new notes, edited and deleted ones, and a transaction that queries its own writes.
@@ -123,6 +125,11 @@ describe('the ranked keyword route', () => {
     expect(await warming).toBeGreaterThan(250);
     expect(thread.served).toBeGreaterThan(250);
     await expectSameAsEngine('warmed in a thread, written meanwhile');
+    const served = thread.served;
+    const lengths = await source.lengths(t.tenantId);
+    expect(thread.served).toBe(served + 1);
+    source.threadMinRows = Infinity;
+    expect(await source.lengths(t.tenantId)).toEqual(lengths); // the connection reads the same
     // A thread that cannot read: the connection reads instead.
     await thread.close();
     route.ranker.evictTenant(t.tenantId);

@@ -1,6 +1,7 @@
-// FTS5's vocabulary tables as the keyword module reads them on SQLite: the statements, and
-// one term's postings iterated into typed buffers. Shared by the connection's reads
-// (keyword-source.sqlite.ts) and the warm-up's reader thread (keyword-read-worker.ts).
+// What the keyword module reads of a tenant's FTS5 table on SQLite: every node's length
+// (the docsize table), and one term's postings from its vocabulary tables, iterated into
+// typed buffers. Shared by the connection's reads (keyword-source.sqlite.ts) and the reader
+// thread's (keyword-read-worker.ts).
 import type Database from 'better-sqlite3';
 import { FTS_COLUMNS } from '../db/fts-tables.js';
 import { FIELD_WEIGHTS } from '../search/keyword-score.js';
@@ -46,4 +47,40 @@ export function readTerm(stmt: Database.Statement, term: string, buf: PostingsBu
     buf.wtf[count++] = w;
   }
   return count;
+}
+
+/** SQLite's varint (FTS5 stores its averages and sizes with it): value and next offset. */
+export function varint(b: Uint8Array, at: number): [number, number] {
+  let v = 0;
+  for (let i = 0; i < 8; i++) {
+    const c = b[at++];
+    v = v * 128 + (c & 0x7f);
+    if (!(c & 0x80)) return [v, at];
+  }
+  return [v * 256 + b[at++], at];
+}
+
+export function varintSum(b: Uint8Array, from = 0): number {
+  let total = 0;
+  for (let at = from; at < b.length; ) {
+    const [v, next] = varint(b, at);
+    total += v;
+    at = next;
+  }
+  return total;
+}
+
+/** Every node's length in tokens in FTS5 table `t` (seqs ascending). */
+export function readLengths(db: Database.Database, t: string): { seqs: Int32Array; lens: Uint32Array } {
+  const n = db.prepare(`SELECT count(*) FROM ${t}_docsize`).pluck().get() as number;
+  const seqs = new Int32Array(n);
+  const lens = new Uint32Array(n);
+  // Iterated, not collected: 100k rows as arrays of a number and a Buffer grow the heap for good.
+  let i = 0;
+  for (const [id, sz] of db.prepare(`SELECT id, sz FROM ${t}_docsize ORDER BY id`).raw(true).iterate() as IterableIterator<[number, Uint8Array]>) {
+    if (i === n) break;
+    seqs[i] = id;
+    lens[i++] = varintSum(sz);
+  }
+  return { seqs: seqs.subarray(0, i), lens: lens.subarray(0, i) };
 }
