@@ -156,6 +156,37 @@ describe('node editor', () => {
     await page.context().close();
   }, 150_000);
 
+  it('keeps what was typed before and while CodeMirror arrived, and the typing goes on in it', async () => {
+    const page = await s.signedInPage();
+    await page.goto('/');
+    await page.getByRole('region', { name: 'Graph health' }).waitFor();
+    // The editor's chunk is held while the stand-in is typed into.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/chunk-.*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('link', { name: 'New node' }).first().click();
+    await page.getByLabel('Title').fill('Typed early');
+    await page.locator('textarea.md-fallback').click();
+    await page.keyboard.type('Written **before**');
+    release();
+    await page.keyboard.type(' the editor came.'); // as it arrives
+    await editor(page).waitFor();
+    await expect.poll(() => editor(page).textContent()).toBe('Written **before** the editor came.');
+    // The caret moved into the editor with the text: typing goes on, no click needed.
+    await page.keyboard.type(' And after.');
+    await expect.poll(() => editor(page).textContent()).toBe('Written **before** the editor came. And after.');
+    await page.getByRole('region', { name: 'Preview' }).locator('strong').waitFor();
+    await page.getByLabel('Tags').fill('early');
+    await page.getByRole('button', { name: 'Create node' }).click();
+    const id = await nodeIdFromUrl(page);
+    const kept = await s.api<{ body_markdown: string; tags: string[] }>('GET', `/nodes/${id}`);
+    expect(kept.body).toMatchObject({ body_markdown: 'Written **before** the editor came. And after.', tags: ['early'] });
+    await page.context().close();
+  });
+
   it('keeps a draft through a reload and a navigation, restores it with a notice, and discards it on request', async () => {
     const n = await s.api<{ id: string }>('POST', '/nodes', { title: 'Compost heap', content: 'Turn it weekly.' });
     const page = await s.signedInPage();

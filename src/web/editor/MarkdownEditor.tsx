@@ -33,6 +33,8 @@ export function MarkdownEditor({ id, value, label, describedBy, onChange, onFile
   const initial = useRef(value);
   initial.current = value;
   const fallback = useRef<HTMLTextAreaElement>(null);
+  /** Sets the editor's text once it exists (the stand-in's input between its arrival and the next render). */
+  const live = useRef<((doc: string) => void) | null>(null);
 
   useEffect(() => {
     let view: EditorView | null = null;
@@ -42,7 +44,8 @@ export function MarkdownEditor({ id, value, label, describedBy, onChange, onFile
         if (cancelled || !host.current) return;
         // What is in the stand-in now: text typed into it may not have reached a render
         // (and so `value`) yet when CodeMirror arrives; taking the prop would drop it.
-        const typed = fallback.current?.value ?? initial.current;
+        const stand = fallback.current;
+        const typed = stand?.value ?? initial.current;
         if (typed !== initial.current) cb.current.onChange(typed);
         view = cm.createEditor(host.current, {
           doc: typed,
@@ -54,6 +57,16 @@ export function MarkdownEditor({ id, value, label, describedBy, onChange, onFile
           onPick: (t, i) => cb.current.onPick(t, i),
         });
         const v = view;
+        // Someone typing in the stand-in goes on typing in the editor, where they were: the
+        // stand-in is removed on the next render, and its focus would go with it (the next
+        // keys lost), so the editor is shown and focused now, not then. Until that render,
+        // what still reaches the stand-in is passed on (below).
+        if (stand && document.activeElement === stand) {
+          host.current.hidden = false;
+          stand.hidden = true;
+          cm.focusAt(v, stand.selectionStart, stand.selectionEnd);
+        }
+        live.current = (doc) => cm.setDoc(v, doc);
         handle.current = {
           insert: (text) => cm.insertAtCursor(v, text),
           replace: (find, text) => cm.replaceText(v, find, text),
@@ -66,6 +79,7 @@ export function MarkdownEditor({ id, value, label, describedBy, onChange, onFile
     return () => {
       cancelled = true;
       handle.current = null;
+      live.current = null;
       view?.destroy();
     };
   }, []);
@@ -80,7 +94,7 @@ export function MarkdownEditor({ id, value, label, describedBy, onChange, onFile
           aria-describedby={describedBy}
           rows={14}
           value={value}
-          onInput={(e) => onChange(e.currentTarget.value)}
+          onInput={(e) => (live.current ? live.current(e.currentTarget.value) : onChange(e.currentTarget.value))}
         />
       )}
       <div ref={host} class="md-editor-host" hidden={!ready} />

@@ -101,6 +101,13 @@ export function replaceText(view: EditorView, find: string, text: string): void 
   if (at >= 0) view.dispatch({ changes: { from: at, to: at + find.length, insert: text } });
 }
 
+/** Focuses the editor with this selection (offsets into the document, clamped to it). */
+export function focusAt(view: EditorView, anchor: number, head: number): void {
+  const len = view.state.doc.length;
+  view.dispatch({ selection: { anchor: Math.min(anchor, len), head: Math.min(head, len) } });
+  view.focus();
+}
+
 export function setDoc(view: EditorView, doc: string): void {
   if (view.state.doc.toString() !== doc) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: doc } });
 }
