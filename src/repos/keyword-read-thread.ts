@@ -25,14 +25,19 @@ export class KeywordReadThread {
 
   constructor(private readonly path: string) {}
 
-  /** Each term's postings in FTS5 table `table`, read in the thread. */
-  async read(table: string, terms: string[]): Promise<ThreadPostings[]> {
-    return ((await this.ask({ id: 0, table, terms })) as { postings: ThreadPostings[] }).postings;
-  }
-
   /** Every node's length in FTS5 table `table` (seqs ascending), read in the thread. */
   async lengths(table: string): Promise<{ seqs: Int32Array; lens: Uint32Array }> {
-    return ((await this.ask({ id: 0, table })) as { lengths: { seqs: Int32Array; lens: Uint32Array } }).lengths;
+    return ((await this.ask({ id: 0, table, op: 'lengths' })) as { lengths: { seqs: Int32Array; lens: Uint32Array } }).lengths;
+  }
+
+  /** The terms of FTS5 table `table` held by at least `minDf` nodes, read in the thread. */
+  async terms(table: string, minDf: number): Promise<string[]> {
+    return ((await this.ask({ id: 0, table, op: 'terms', minDf })) as { terms: string[] }).terms;
+  }
+
+  /** Each term's postings in FTS5 table `table`, read in the thread. */
+  async read(table: string, terms: string[]): Promise<ThreadPostings[]> {
+    return ((await this.ask({ id: 0, table, op: 'postings', terms })) as { postings: ThreadPostings[] }).postings;
   }
 
   private ask(request: ReadRequest): Promise<ReadReply> {

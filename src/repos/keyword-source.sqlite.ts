@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { FTS_COLUMNS, FTS_OPTIONS } from '../db/fts-tables.js';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
 import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../search/keyword/source.js';
-import { type PostingsBuffer, postingsBuffer, readLengths, readTerm, termPostingsSql, varint, varintSum, vocabTablesSql, WEIGHT } from './fts5-reads.js';
+import { type PostingsBuffer, postingsBuffer, readLengths, readTerm, termPostingsSql, termsSql, varint, varintSum, vocabTablesSql, WEIGHT } from './fts5-reads.js';
 import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
 import type { KeywordIndexRepo } from './keyword-index.repo.js';
 import { KeywordReadThread } from './keyword-read-thread.js';
@@ -65,12 +65,18 @@ export class Fts5KeywordSource implements KeywordSource {
     return readLengths(this.db, t);
   }
 
+  /** Only the warm-up asks (a scan of the whole index): in the reader thread, as read()'s background postings. */
   async terms(tenantId: string, minDf: number): Promise<string[]> {
     await this.store.turn();
     const t = this.keywords.table(tenantId);
     if (!t) return [];
+    if (this.thread && !this.store.inTransaction) {
+      const read = await this.thread.terms(t, minDf).catch(() => null);
+      if (read) return read;
+      await this.store.turn();
+    }
     this.vocab(t);
-    return this.prepare(`SELECT term FROM temp.${t}_rows WHERE doc >= ? ORDER BY term`).pluck().all(minDf) as string[];
+    return this.prepare(termsSql(t)).pluck().all(minDf) as string[];
   }
 
   /**

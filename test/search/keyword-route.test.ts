@@ -110,10 +110,9 @@ describe('the ranked keyword route', () => {
     const source = t.s.repos.keywordSource as Fts5KeywordSource;
     source.threadMinRows = 1000; // the lengths in the thread too
     const thread = source.thread!;
-    const warmer = new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 20 });
-    const warming = warmer.keep(t.tenantId);
-    // While it reads: new notes, edited and deleted ones, and a transaction that queries its own writes.
-    for (let i = 0; i < 20; i++) {
+    // Writes set off between the warm-up's batches, so they run while the next batch is read:
+    // new notes, edited and deleted ones, and a transaction that queries its own writes.
+    const write = async (i: number) => {
       await t.s.nodes.create(t.tenantId, { title: `w7 w8 common ${i}`, content: words(i) });
       await t.s.nodes.update(t.tenantId, ids[i], { content: `w7 w3 shared ${words(2)}` });
       await t.s.nodes.remove(t.tenantId, ids[100 + i]);
@@ -121,9 +120,13 @@ describe('the ranked keyword route', () => {
         await t.s.nodes.create(t.tenantId, { title: `quokka common ${i}`, content: 'w9 w9 shared' });
         expect((await route.keywordTop(t.tenantId, ['"quokka"'], {}, 5)).total).toBeGreaterThan(0);
       });
-    }
-    expect(await warming).toBeGreaterThan(250);
-    expect(thread.served).toBeGreaterThan(250);
+    };
+    const writes: Promise<void>[] = [];
+    const pause = async () => (writes.push(write(writes.length)), true);
+    expect(await route.ranker.warm(t.tenantId, 20, pause, 0)).toBeGreaterThan(250);
+    expect(writes.length).toBeGreaterThan(5);
+    await Promise.all(writes);
+    expect(thread.served).toBeGreaterThan(2); // the lengths, the terms, and postings in batches
     await expectSameAsEngine('warmed in a thread, written meanwhile');
     const served = thread.served;
     const lengths = await source.lengths(t.tenantId);
@@ -133,7 +136,7 @@ describe('the ranked keyword route', () => {
     // A thread that cannot read: the connection reads instead.
     await thread.close();
     route.ranker.evictTenant(t.tenantId);
-    expect(await warmer.keep(t.tenantId)).toBeGreaterThan(250);
+    expect(await new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 20 }).keep(t.tenantId)).toBeGreaterThan(250);
     await expectSameAsEngine('warmed on the connection');
   });
 
