@@ -20,6 +20,8 @@ export class KeywordReadThread {
   private readonly pending = new Map<number, { resolve: (r: ReadReply) => void; reject: (e: Error) => void }>();
   private idle?: NodeJS.Timeout;
   private closed = false;
+  /** The postings read last: the next is sent once it has been taken (read()). */
+  private reads: Promise<void> = Promise.resolve();
   /** Reads answered (tests, the bench). */
   served = 0;
 
@@ -35,9 +37,19 @@ export class KeywordReadThread {
     return ((await this.ask({ id: 0, table, op: 'terms', minDf })) as { terms: string[] }).terms;
   }
 
-  /** Each term's postings in FTS5 table `table`, read in the thread. */
-  async read(table: string, terms: string[]): Promise<ThreadPostings[]> {
-    return ((await this.ask({ id: 0, table, op: 'postings', terms })) as { postings: ThreadPostings[] }).postings;
+  /**
+   * Each term's postings in FTS5 table `table`, read in the thread: views of memory the
+   * thread shares, valid until the caller's next await (reads are sent one at a time, the
+   * next only a turn after the last one's caller resumed).
+   */
+  read(table: string, terms: string[]): Promise<ThreadPostings[]> {
+    const read = this.reads.then(async () => {
+      const { postings: p } = (await this.ask({ id: 0, table, op: 'postings', terms })) as { postings: { seqs: Int32Array; wtf: Float64Array; spans: [number, number][] } };
+      return p.spans.map(([at, n]) => ({ seqs: p.seqs.subarray(at, at + n), wtf: p.wtf.subarray(at, at + n) }));
+    });
+    const next = () => new Promise<void>((resolve) => setImmediate(resolve));
+    this.reads = read.then(next, next);
+    return read;
   }
 
   private ask(request: ReadRequest): Promise<ReadReply> {
