@@ -1,8 +1,8 @@
 // The keyword module's long reads on SQLite, in a thread of their own (keyword-read-thread.ts
 // starts it): its own connection to the database file reads a large tenant's node lengths,
 // and the warm-up's terms (FTS5 counts every term's nodes: the whole index) and postings (a
-// common term: FTS5 sorts its instances by node), so none holds the server's event loop. Reads only; each is read at the
-// snapshot its statement starts with (WAL: writers go on meanwhile).
+// common term: FTS5 sorts its instances by node), so none holds the server's event loop.
+// Reads only; each is read at the snapshot its statement starts with (WAL: writers go on).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { postingsBuffer, readLengths, readTerm, termPostingsSql, termsSql, vocabTablesSql } from './fts5-reads.js';

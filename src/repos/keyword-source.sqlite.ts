@@ -57,12 +57,20 @@ export class Fts5KeywordSource implements KeywordSource {
     await this.store.turn();
     const t = this.keywords.table(tenantId);
     if (!t) return { seqs: new Int32Array(0), lens: new Uint32Array(0) };
-    if (this.thread && this.keywords.rows(tenantId) >= this.threadMinRows && !this.store.inTransaction) {
-      const read = await this.thread.lengths(t).catch(() => null);
-      if (read) return read;
-      await this.store.turn();
-    }
-    return readLengths(this.db, t);
+    const read = this.keywords.rows(tenantId) >= this.threadMinRows ? await this.inThread((th) => th.lengths(t)) : null;
+    return read ?? readLengths(this.db, t);
+  }
+
+  /**
+   * `read` in the reader thread, when there is one and the caller is outside a transaction
+   * (the thread cannot see its writes); null: read on the connection instead, whose turn is
+   * then taken again.
+   */
+  private async inThread<T>(read: (thread: KeywordReadThread) => Promise<T>): Promise<T | null> {
+    if (!this.thread || this.store.inTransaction) return null;
+    const got = await read(this.thread).catch(() => null);
+    if (got === null) await this.store.turn();
+    return got;
   }
 
   /** Only the warm-up asks (a scan of the whole index): in the reader thread, as read()'s background postings. */
@@ -70,11 +78,8 @@ export class Fts5KeywordSource implements KeywordSource {
     await this.store.turn();
     const t = this.keywords.table(tenantId);
     if (!t) return [];
-    if (this.thread && !this.store.inTransaction) {
-      const read = await this.thread.terms(t, minDf).catch(() => null);
-      if (read) return read;
-      await this.store.turn();
-    }
+    const read = await this.inThread((th) => th.terms(t, minDf));
+    if (read) return read;
     this.vocab(t);
     return this.prepare(termsSql(t)).pluck().all(minDf) as string[];
   }
@@ -91,18 +96,21 @@ export class Fts5KeywordSource implements KeywordSource {
    */
   async read(tenantId: string, terms: string[], have: (string | null)[], o: { background?: boolean } = {}): Promise<QueryRead> {
     await this.store.turn();
-    const t = this.keywords.table(tenantId);
+    let t = this.keywords.table(tenantId);
+    const wanted = terms.filter((_, i) => have[i] === null);
+    const inThread = t && o.background && wanted.length ? await this.inThread((th) => th.read(t!, wanted)) : null;
+    if (inThread) {
+      await this.store.turn(); // the statistics below, on the connection
+      t = this.keywords.table(tenantId);
+    }
     const block = t ? (this.prepare(`SELECT block FROM ${t}_data WHERE id = 1`).pluck().get() as Buffer | undefined) : undefined;
     const versions = terms.map(() => '');
     if (!t || !block) return { n: 0, totalLen: 0, versions, postings: terms.map(() => null) };
     const [n, at] = varint(block, 0);
     const stats = { n, totalLen: varintSum(block, at), nodes: this.keywords.rows(tenantId), versions };
-    const wanted = terms.filter((_, i) => have[i] === null);
-    if (o.background && this.thread && wanted.length && !this.store.inTransaction) {
-      const read = await this.thread.read(t, wanted).catch(() => null);
-      if (!read) return await this.read(tenantId, terms, have); // on the connection after all
+    if (inThread) {
       let j = 0;
-      return { ...stats, postings: have.map((h) => (h === null ? read[j++] : null)) };
+      return { ...stats, postings: have.map((h) => (h === null ? inThread[j++] : null)) };
     }
     this.vocab(t);
     const inst = this.prepare(termPostingsSql(t)).raw(true);
