@@ -19,9 +19,9 @@ export type ReadReply =
 const db = new Database((workerData as { path: string }).path, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // SQLite's own default page cache (2 MB), not better-sqlite3's 16 MB: the thread's reads go
-// through the index once, so a larger cache only fills. Filled, its pages stay in the thread's
-// malloc arena after the thread ends: the server was ~25 MB larger after the warm-up at 100k
-// (~70-95 MB in the bench), and is ~15 MB smaller than before the thread with this.
+// through the index once, so a larger cache only fills, and its pages stay in the thread's
+// malloc arena after the thread ends. A server on 100k notes after its warm-up: 366-377 MB
+// anonymous with 16 MB, 327-340 with 2 MB, 344-350 before the thread (docs/storage-contract.md).
 db.pragma('cache_size = -2000');
 const made = new Set<string>();
 /** Rows are read into this pair, grown as needed... */
