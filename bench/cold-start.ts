@@ -4,7 +4,7 @@
 // answer, and spawn → the answer to a first semantic query (real model, query embedded).
 import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
@@ -18,6 +18,8 @@ import { embeddingKey } from '../src/search/embedding-text.js';
 import { embeddedPassages } from '../src/search/passages.js';
 import { packageRoot } from '../src/paths.js';
 import { wire } from '../src/wiring.js';
+import { IDLE_MS } from '../src/repos/keyword-read-thread.js';
+import { procStatusKb } from './proc-status.js';
 import { SyntheticCorpus } from './synthetic.js';
 
 
@@ -54,12 +56,8 @@ async function writeFolder(n: number, passages = false): Promise<{ dir: string; 
 
 /** The process's resident set and its anonymous part (Linux /proc), in MB; null elsewhere. */
 function rssMb(pid: number, key: 'VmRSS' | 'RssAnon' = 'VmRSS'): number | null {
-  try {
-    const kb = Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
-    return Number.isNaN(kb) ? null : Math.round(kb / 1024);
-  } catch {
-    return null;
-  }
+  const kb = procStatusKb(pid, key);
+  return Number.isNaN(kb) ? null : Math.round(kb / 1024);
 }
 
 interface Start {
@@ -115,8 +113,8 @@ async function oneStart(dir: string, apiKey: string): Promise<Start> {
     const rss = rssMb(child.pid!);
     // ...and once the keyword side's terms are in memory too (up to 3 min more: ~1 min at 1M).
     for (let i = 0; i < 3600 && keywordWarm === null; i++) await new Promise((r) => setTimeout(r, 50));
-    // At rest: SQLite's keyword reader thread ends 5 s after its last read (repos/keyword-read-thread.ts).
-    await new Promise((r) => setTimeout(r, 7000));
+    // At rest: SQLite's keyword reader thread has ended (IDLE_MS after its last read).
+    await new Promise((r) => setTimeout(r, IDLE_MS + 2000));
     const round = (x: number | null) => (x === null ? null : Math.round(x));
     return { health_ms: Math.round(health), first_semantic_ms: Math.round(semantic), index_ready_ms: round(indexReady), rss_mb: rss, keyword_warm_ms: round(keywordWarm), rss_keyword_warm_mb: keywordWarm === null ? null : rssMb(child.pid!), rss_anon_keyword_warm_mb: keywordWarm === null ? null : rssMb(child.pid!, 'RssAnon') };
   } finally {

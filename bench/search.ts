@@ -4,7 +4,7 @@
 // run: float32 brute-force vec0 k-NN + unbounded FTS5 + JS fusion.
 import { SqliteStore } from '../src/db/store/sqlite-store.js';
 import { ftsTable } from '../src/repos/keyword-index.repo.js';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ import type { NodeFilter } from '../src/repos/nodes.repo.js';
 import { engineTop } from '../test/helpers/engine-bm25.js';
 import { embeddedPassages } from '../src/search/passages.js';
 import { fuseReciprocalRank } from './eval/reference-fusion.js';
+import { procStatusKb } from './proc-status.js';
 import { SyntheticCorpus } from './synthetic.js';
 import { keywordQuality } from './keyword-quality.js';
 
@@ -40,8 +41,7 @@ function memoryBreakdown(): Record<string, number> {
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
   const mb = (x: number) => Math.round(x / 1e6);
-  const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '';
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  const kb = (key: string) => procStatusKb('self', key);
   return { rss_mb: mb(m.rss), rss_anon_mb: Math.round(kb('RssAnon') / 1000), rss_file_mb: Math.round(kb('RssFile') / 1000), main_heap_used_mb: mb(m.heapUsed), array_buffers_mb: mb(m.arrayBuffers) };
 }
 

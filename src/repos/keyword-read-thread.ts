@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { distPath } from '../paths.js';
 import type { ReadReply, ReadRequest } from './keyword-read-worker.js';
 
-const IDLE_MS = 5_000;
+export const IDLE_MS = 5_000;
 
 export interface ThreadPostings {
   seqs: Int32Array;
