@@ -147,6 +147,8 @@ export interface Tuning {
   readonly keywordMemory?: boolean;
   /** A cold tenant with at most this many vectors loads its index within its first request; default LOAD_IN_REQUEST_MAX in vectors/indexes-by-use.ts. */
   readonly indexLoadInRequestMax?: number;
+  /** Nodes queued for embedding per transaction after a model change; default BACKLOG_BATCH in services/nodes/embedding.service.ts. */
+  readonly backlogBatch?: number;
 }
 
 /** `./data` when started from the Rhizome checkout itself, else `~/.rhizome`. */

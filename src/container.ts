@@ -109,7 +109,7 @@ export async function buildContainer(o: ServiceOptions) {
   const { signIn, oidc, oidcDevice } = buildOidc({ config, tx, repos, keys, clock, log, auth, tenants, fetch: o.oidcFetch });
   const oauth = buildOAuthServer({ repo: repos.oauth, auth, oidc, tokenHmac: keys.tokenHmac, clock, log, publicUrl: config.publicUrl });
 
-  const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.tuning?.queryCache });
+  const embedding = new EmbeddingService({ tx, embedder, nodes: repos.nodes, vectors, queue, clock, log, calibrations: repos.calibrations, queryCacheSize: config.tuning?.queryCache, backlogBatch: config.tuning?.backlogBatch });
   const calibration = () => embedding.ready();
   // The operator's side: operator keys, tenants over the API, /metrics.
   // Ranked keyword queries: one module over the engine's postings (services/nodes/keyword-route.ts).

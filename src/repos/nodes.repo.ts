@@ -320,8 +320,10 @@ export class NodesRepo {
   }
 
   /** Nodes with no vector for the current text, oldest first (re-embedding backlog). */
-  async unembedded(limit: number): Promise<{ tenant_id: string; id: string }[]> {
-    return await this.db.all(sql<{ tenant_id: string; id: string }>`SELECT tenant_id, id FROM nodes WHERE embedded_hash IS NULL ORDER BY seq LIMIT ${limit}`);
+  /** Nodes of every tenant without a vector, in seq order after `afterSeq` (a maintenance read: the model's backlog). */
+  async unembedded(limit: number, afterSeq = 0): Promise<{ tenant_id: string; id: string; seq: number }[]> {
+    const rows = await this.db.all(sql<{ tenant_id: string; id: string; seq: number | string }>`SELECT tenant_id, id, seq FROM nodes WHERE embedded_hash IS NULL AND seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`);
+    return rows.map((r) => ({ tenant_id: r.tenant_id, id: r.id, seq: Number(r.seq) }));
   }
 }
 

@@ -58,6 +58,36 @@ describe('embedding jobs', () => {
     await b.close();
   });
 
+  it("queues a model change's backlog in batches, with other work running between them", async () => {
+    const file = dbFile();
+    const a = await makeTestApp({ dbPath: file, embedder: new HashEmbedder(64) });
+    for (let i = 0; i < 60; i++) await a.req('POST', '/api/v1/nodes', { title: `backlog ${i}` });
+    // The jobs written with the nodes are gone: the backlog is the only one to queue them.
+    await raw(a.s.db).prepare('DELETE FROM jobs').run();
+    await a.close();
+
+    const b = await makeTestApp({ dbPath: file, embedder: new HashEmbedder(32), config: { tuning: { backlogBatch: 10 } } });
+    // A probe that runs once per event-loop turn: it sees the backlog part-way through only
+    // if the queueing hands the loop back between batches (in one transaction it saw 0, then 60).
+    const seen = new Set<number>();
+    let probing = true;
+    const probe = (async () => {
+      while (probing) {
+        seen.add(Number(await raw(b.s.db).prepare('SELECT count(*) FROM jobs').pluck().get()));
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    await b.s.embedding.init();
+    probing = false;
+    await probe;
+    expect(Number(await raw(b.s.db).prepare('SELECT count(*) FROM jobs').pluck().get())).toBe(60);
+    expect([...seen].filter((n) => n > 0 && n < 60).length, JSON.stringify([...seen])).toBeGreaterThan(0);
+    await b.s.queue.start();
+    await b.s.queue.idle();
+    expect(Number(await raw(b.s.db).prepare('SELECT count(*) FROM node_vectors').pluck().get())).toBe(60);
+    await b.close();
+  });
+
   it('editing the text re-embeds; editing only the status does not', async () => {
     const t = await makeTestApp();
     await t.s.queue.start();

@@ -22,6 +22,14 @@ export const QUERY_CACHE_SIZE = 1000;
 
 export const EMBED_BATCH = 32;
 
+/**
+ * Nodes queued per transaction when a model change (or an upgrade) leaves nodes without
+ * vectors. Queued in one transaction, 100k nodes held SQLite's turn and the event loop for
+ * ~6 s at start (/health waited); a batch of 1,000 takes ~50 ms, and other requests run
+ * between batches.
+ */
+export const BACKLOG_BATCH = 1000;
+
 export interface EmbeddingDeps {
   tx: UnitOfWork;
   embedder: Embedder & { ready?: Promise<void> };
@@ -34,6 +42,8 @@ export interface EmbeddingDeps {
   calibrations: CalibrationsRepo;
   /** Query vectors kept (least recently used dropped); 0: none. */
   queryCacheSize?: number;
+  /** Nodes queued per transaction for the backlog; default BACKLOG_BATCH. */
+  backlogBatch?: number;
 }
 
 export class EmbeddingService {
@@ -135,11 +145,22 @@ export class EmbeddingService {
 
   /** Queues an embed job for every node without a vector (all of them after a model change). */
   private async queueBacklog(): Promise<void> {
-    const n = await this.d.tx.withTx(async () => {
-      const rows = await this.d.nodes.unembedded(10_000_000);
-      for (const r of rows) await this.d.queue.enqueue(r.tenant_id, EMBED_JOB, { node_id: r.id }, { dedupeKey: embedDedupeKey(r.id) });
-      return rows.length;
-    });
+    const batch = Math.max(1, this.d.backlogBatch ?? BACKLOG_BATCH);
+    let n = 0;
+    for (let after = 0; ; ) {
+      // One transaction a batch, and a turn of the event loop between batches: requests and
+      // other transactions go between them. The jobs are deduplicated by node, so a batch
+      // written twice (a restart in the middle) queues nothing twice.
+      const rows = await this.d.tx.withTx(async () => {
+        const rows = await this.d.nodes.unembedded(batch, after);
+        for (const r of rows) await this.d.queue.enqueue(r.tenant_id, EMBED_JOB, { node_id: r.id }, { dedupeKey: embedDedupeKey(r.id) });
+        return rows;
+      });
+      n += rows.length;
+      if (rows.length < batch) break;
+      after = rows[rows.length - 1]!.seq;
+      await new Promise((r) => setImmediate(r));
+    }
     if (n) this.d.log.info(`embedding model is ${this.d.embedder.modelId}: re-embedding ${n} node(s) in the background`);
   }
 
