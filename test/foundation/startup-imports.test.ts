@@ -23,6 +23,7 @@ const LOADED_ON_FIRST_USE = [
   'openid-client',
   'pg',
   '@modelcontextprotocol/sdk',
+  'feedsmith',
 ];
 
 async function staticPackages(entry: string): Promise<Map<string, string>> {

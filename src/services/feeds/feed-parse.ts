@@ -1,7 +1,7 @@
 // RSS 2.0, RSS 1.0 (RDF), Atom and JSON Feed, read by feedsmith into one item shape. An item
 // is known by its GUID / id when it has one, else by its URL; relative links are resolved
 // against the feed's URL.
-import { parseFeed } from 'feedsmith';
+import type { parseFeed } from 'feedsmith';
 
 export interface FeedItem {
   /** GUID, Atom id or JSON Feed id; else the URL. */
@@ -47,10 +47,12 @@ function item(key: string | undefined, url: string | null, title: string, conten
   return { key: k.slice(0, 2000), url, title: title || url || 'Untitled item', content, published };
 }
 
-export function parseFeedDocument(body: string, feedUrl: string): ParsedFeed {
+/** feedsmith is loaded on the first feed read, not at start (test/foundation/startup-imports.test.ts). */
+export async function parseFeedDocument(body: string, feedUrl: string): Promise<ParsedFeed> {
+  const feedsmith = await import('feedsmith');
   let parsed: ReturnType<typeof parseFeed>;
   try {
-    parsed = parseFeed(body);
+    parsed = feedsmith.parseFeed(body);
   } catch (e) {
     throw new FeedParseError(`not a feed Rhizome can read (${e instanceof Error ? e.message : String(e)})`);
   }

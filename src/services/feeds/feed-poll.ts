@@ -57,7 +57,7 @@ export async function pollFeed(d: FeedPollDeps, tenantId: string, feedId: string
   try {
     res = await d.fetcher.fetchFeed(feed.url, { etag: feed.etag, lastModified: feed.last_modified });
     if (res.status !== 304) {
-      const parsed = parseFeedDocument(res.bytes.toString('utf8'), res.finalUrl);
+      const parsed = await parseFeedDocument(res.bytes.toString('utf8'), res.finalUrl);
       await d.repo.setFeedFacts(tenantId, feedId, { title: feed.title, site_url: parsed.siteUrl, format: parsed.format });
       prepared = await prepareNewItems(d, feed, parsed.items);
     }

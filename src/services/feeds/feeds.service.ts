@@ -101,14 +101,14 @@ export class FeedsService {
 
   async exportOpml(tenantId: string): Promise<string> {
     const feeds = (await this.d.repo.list(tenantId)).map((f) => ({ url: f.url, title: f.title, siteUrl: f.site_url }));
-    return writeOpml('Rhizome feeds', feeds, new Date(this.d.clock.now()));
+    return await writeOpml('Rhizome feeds', feeds, new Date(this.d.clock.now()));
   }
 
   /** Subscribes to every feed the OPML lists (without fetching: each is polled soon); known URLs are skipped. */
   async importOpml(tenantId: string, xml: string): Promise<{ imported: FeedDto[]; skipped: Array<{ url: string; reason: string }> }> {
     let listed;
     try {
-      listed = readOpml(xml);
+      listed = await readOpml(xml);
     } catch (e) {
       if (e instanceof OpmlError) throw bad('body', e.message);
       throw e;
@@ -154,7 +154,7 @@ export class FeedsService {
   private async resolve(url: string): Promise<{ feedUrl: string; parsed: ParsedFeed }> {
     const first = await this.fetch(url);
     try {
-      return { feedUrl: url, parsed: parseFeedDocument(first.body, first.finalUrl) };
+      return { feedUrl: url, parsed: await parseFeedDocument(first.body, first.finalUrl) };
     } catch (e) {
       if (!(e instanceof FeedParseError)) throw e;
     }
@@ -162,7 +162,7 @@ export class FeedsService {
     if (found.length === 0) throw bad('url', 'no feed here: the URL is neither a feed nor a page that names one (<link rel="alternate">)');
     const feed = await this.fetch(found[0]);
     try {
-      return { feedUrl: found[0], parsed: parseFeedDocument(feed.body, feed.finalUrl) };
+      return { feedUrl: found[0], parsed: await parseFeedDocument(feed.body, feed.finalUrl) };
     } catch (e) {
       if (e instanceof FeedParseError) throw bad('url', `the page names ${found[0]}, but ${e.message}`);
       throw e;

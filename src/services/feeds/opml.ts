@@ -1,6 +1,5 @@
 // OPML 2.0 subscription lists, read and written by feedsmith. Folders (outlines without a
 // feed URL) become tags on the feeds inside them.
-import { generateOpml, parseOpml } from 'feedsmith';
 import { normalizeTag } from '../../ingest/tags.js';
 
 export interface OpmlFeed {
@@ -20,7 +19,9 @@ interface Outline {
   outlines?: Outline[];
 }
 
-export function readOpml(xml: string): OpmlFeed[] {
+/** feedsmith is loaded on the first OPML read or write, not at start. */
+export async function readOpml(xml: string): Promise<OpmlFeed[]> {
+  const { parseOpml } = await import('feedsmith');
   let doc: { body?: { outlines?: Outline[] } };
   try {
     doc = parseOpml(xml) as typeof doc;
@@ -38,9 +39,10 @@ export function readOpml(xml: string): OpmlFeed[] {
   return out;
 }
 
-export function writeOpml(title: string, feeds: Array<{ url: string; title: string; siteUrl: string | null }>, now: Date): string {
+export async function writeOpml(title: string, feeds: Array<{ url: string; title: string; siteUrl: string | null }>, now: Date): Promise<string> {
   // feedsmith refuses a body without outlines: an empty list is written as OPML's empty body.
   if (feeds.length === 0) return `<?xml version="1.0" encoding="utf-8"?>\n<opml version="2.0">\n  <head>\n    <title>${title.replace(/[<&]/g, '')}</title>\n  </head>\n  <body/>\n</opml>\n`;
+  const { generateOpml } = await import('feedsmith');
   return generateOpml({
     head: { title, dateCreated: now },
     body: { outlines: feeds.map((f) => ({ text: f.title, title: f.title, type: 'rss', xmlUrl: f.url, ...(f.siteUrl ? { htmlUrl: f.siteUrl } : {}) })) },
