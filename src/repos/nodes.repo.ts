@@ -319,7 +319,6 @@ export class NodesRepo {
     await this.db.run(sql`UPDATE nodes SET embedded_hash = NULL`);
   }
 
-  /** Nodes with no vector for the current text, oldest first (re-embedding backlog). */
   /** Nodes of every tenant without a vector, in seq order after `afterSeq` (a maintenance read: the model's backlog). */
   async unembedded(limit: number, afterSeq = 0): Promise<{ tenant_id: string; id: string; seq: number }[]> {
     const rows = await this.db.all(sql<{ tenant_id: string; id: string; seq: number | string }>`SELECT tenant_id, id, seq FROM nodes WHERE embedded_hash IS NULL AND seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`);
