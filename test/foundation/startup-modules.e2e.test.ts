@@ -18,9 +18,9 @@ describe('the built server at start', () => {
   it(`loads at most ${MAX_PACKAGE_MODULES} modules from node_modules before it answers`, async () => {
     server = await startServer(tempDataDir(), 0, { NODE_OPTIONS: `--import ${HOOKS}` });
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
-    const loads = server.stderr().split('\n').filter((l) => l.startsWith('module-load '));
+    const loads = server.stderr().split('\n').filter((l) => l.startsWith('module-load ')).map((l) => l.split(' ')[1]);
     const byPackage = new Map<string, number>();
-    for (const l of loads) byPackage.set(l.split(' ')[1], (byPackage.get(l.split(' ')[1]) ?? 0) + 1);
+    for (const p of loads) byPackage.set(p, (byPackage.get(p) ?? 0) + 1);
     // The hook works: the native SQLite binding is always loaded from node_modules.
     expect(byPackage.has('better-sqlite3')).toBe(true);
     expect(loads.length, JSON.stringify(Object.fromEntries(byPackage))).toBeLessThanOrEqual(MAX_PACKAGE_MODULES);

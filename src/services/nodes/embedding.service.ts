@@ -150,10 +150,11 @@ export class EmbeddingService {
     for (let after = 0; ; ) {
       // One transaction a batch, and a turn of the event loop between batches: requests and
       // other transactions go between them. The jobs are deduplicated by node, so a batch
-      // written twice (a restart in the middle) queues nothing twice.
+      // written twice (a restart in the middle) queues nothing twice; enqueueInTx, as nobody
+      // reads which were duplicates (on PostgreSQL the batch's inserts leave with its COMMIT).
       const rows = await this.d.tx.withTx(async () => {
         const rows = await this.d.nodes.unembedded(batch, after);
-        for (const r of rows) await this.d.queue.enqueue(r.tenant_id, EMBED_JOB, { node_id: r.id }, { dedupeKey: embedDedupeKey(r.id) });
+        for (const r of rows) await this.d.queue.enqueueInTx(r.tenant_id, EMBED_JOB, { node_id: r.id }, { dedupeKey: embedDedupeKey(r.id) });
         return rows;
       });
       n += rows.length;
