@@ -15,6 +15,7 @@ import { drained, seed, startServer } from './server.js';
 import { startTarget, targetsFrom, type TargetName } from './targets.js';
 import { mixFrom, runTraffic, type Kind, type KindResult } from './traffic.js';
 import { BENCH_FEEDS, prepareFeeds, type FeedLoad } from './feeds.js';
+import { cpuMeter, type CpuUse } from './cpu.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const env = process.env;
@@ -81,7 +82,7 @@ if (reuse && reuse.ids.length === nodes) {
 }
 
 const pg = onPostgres ? new PgSeeds(env.RHIZOME_LOAD_DATABASE_URL!, ROOT, seededDir) : null;
-const results: Record<string, { total_rps: number; errors: number; kinds: Record<Kind, KindResult> }> = {};
+const results: Record<string, { total_rps: number; errors: number; kinds: Record<Kind, KindResult>; cpu: CpuUse | null }> = {};
 try {
   for (const mixName of mixes) for (const name of chosen) for (const target of targets) await runOne(mixName, name, target);
 } finally {
@@ -94,7 +95,9 @@ async function runOne(mixName: string, name: string, target: TargetName): Promis
   const feeds = name === 'feeds-200' ? await prepareFeeds(server) : null;
   const load_before = loadavg()[0];
   const polling: FeedLoad | null = feeds?.start(seconds) ?? null;
+  const meter = cpuMeter(server.pids);
   const kinds = await runTraffic(server, { connections, mix: mixFrom(mixName), seconds, ids, queries });
+  const cpu = meter?.stop() ?? null;
   await polling?.stop();
   const load_after = loadavg()[0];
   // RHIZOME_LOAD_DRAIN=0 skips waiting for the run's writes to be embedded (quicker sweeps).
@@ -103,8 +106,8 @@ async function runOne(mixName: string, name: string, target: TargetName): Promis
   const total = Object.values(kinds).reduce((s, k) => s + k.requests, 0);
   const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
   const key = `${mixName} · ${name} · ${target}`;
-  results[key] = { total_rps: Math.round(total / seconds), errors, kinds };
-  console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, target, processes: server.processes, ...(server.routed ? { keys_by_process: server.routed } : {}), warmup_ms: server.warmup_ms, tuning: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, ...(polling ? { feed_polls: polling.polls, feed_304s: polling.notModified, feed_new_items: polling.newItems } : {}), per_kind: kinds }));
+  results[key] = { total_rps: Math.round(total / seconds), errors, kinds, cpu };
+  console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, target, processes: server.processes, ...(server.routed ? { keys_by_process: server.routed } : {}), warmup_ms: server.warmup_ms, tuning: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, cpu, ...(polling ? { feed_polls: polling.polls, feed_304s: polling.notModified, feed_new_items: polling.newItems } : {}), per_kind: kinds }));
 }
 
 if (!seedDir) rmSync(seededDir, { recursive: true, force: true });
@@ -137,6 +140,9 @@ function ratios(): Record<string, Record<string, number>> {
       const [lite, one, two] = [rps('sqlite'), rps('postgres'), rps('postgres-nginx')];
       if (lite && one) r.postgres_over_sqlite = round(one / lite);
       if (one && two) r.two_processes_over_one = round(two / one);
+      // What idle CPU the one-process run left allows two processes at most (cpu.ts).
+      const bound = results[`${mixName} · ${name} · postgres`]?.cpu?.cpu_bound_on_scaling;
+      if (bound) r.two_processes_cpu_bound = bound;
       if (Object.keys(r).length) out[`${mixName} · ${name}`] = r;
     }
   }

@@ -19,6 +19,8 @@ export type TargetName = (typeof TARGETS)[number];
 export interface Target extends BenchServer {
   target: TargetName;
   processes: number;
+  /** The server processes' pids (for the CPU figures). */
+  pids: number[];
   /** The API keys the traffic rotates over (one key outside nginx). */
   keys: string[];
   /** Behind nginx: how many of the keys each process (X-Rhizome-Instance) serves. */
@@ -56,7 +58,7 @@ export async function startTarget(name: TargetName, root: string, tuning: Tuning
 async function start(name: TargetName, root: string, tuning: Tuning, seededDir: string, pg: PgSeeds | null): Promise<Omit<Target, 'warmup_ms'>> {
   if (name === 'sqlite') {
     const s = await startServer(root, tuning, cloneDataDir(seededDir));
-    return { ...s, target: name, processes: 1, keys: [s.key], stop: async () => (await s.stop(), rmSync(s.dataDir, { recursive: true, force: true })) };
+    return { ...s, target: name, processes: 1, pids: [s.pid], keys: [s.key], stop: async () => (await s.stop(), rmSync(s.dataDir, { recursive: true, force: true })) };
   }
   if (!pg) throw new Error(`target ${name} needs RHIZOME_LOAD_DATABASE_URL (a PostgreSQL server on which the bench may create databases)`);
   const db = await pg.fresh();
@@ -76,7 +78,7 @@ async function start(name: TargetName, root: string, tuning: Tuning, seededDir: 
     if (name === 'postgres') {
       const s = await onPg();
       servers.push(s);
-      return { ...s, target: name, processes: 1, keys: [s.key], stop: cleanUp };
+      return { ...s, target: name, processes: 1, pids: [s.pid], keys: [s.key], stop: cleanUp };
     }
     // One after the other: two model workers loading at once would only slow each other.
     servers.push(await onPg());
@@ -89,7 +91,7 @@ async function start(name: TargetName, root: string, tuning: Tuning, seededDir: 
       rmSync(proxy.dir, { recursive: true, force: true });
       await cleanUp();
     };
-    return { ...servers[0], url: proxy.url, target: name, processes: servers.length, keys, routed, stop };
+    return { ...servers[0], url: proxy.url, target: name, processes: servers.length, pids: servers.map((s) => s.pid), keys, routed, stop };
   } catch (e) {
     await cleanUp().catch(() => {});
     throw e;
