@@ -52,7 +52,7 @@ export class ContextRepo {
     const list = JSON.stringify(ids);
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<NodeCard>`SELECT ${CARD} FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
+        ? sql<NodeCard>`SELECT ${CARD} FROM unnest(${ids}::text[]) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<NodeCard>`SELECT ${CARD} FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
@@ -62,7 +62,7 @@ export class ContextRepo {
     const list = JSON.stringify(seqs);
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<NodeCard>`SELECT ${CARD} FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
+        ? sql<NodeCard>`SELECT ${CARD} FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<NodeCard>`SELECT ${CARD} FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
@@ -73,7 +73,7 @@ export class ContextRepo {
     const list = JSON.stringify(ids);
     const rows = await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<{ id: string; body_markdown: string }>`SELECT n.id, n.body_markdown FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
+        ? sql<{ id: string; body_markdown: string }>`SELECT n.id, n.body_markdown FROM unnest(${ids}::text[]) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<{ id: string; body_markdown: string }>`SELECT n.id, n.body_markdown FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
     );
     return new Map(rows.map((r) => [r.id, r.body_markdown]));
@@ -116,7 +116,7 @@ export class ContextRepo {
       this.db.engine === 'postgres'
         ? sql<Row>`SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
               trim(summary || chr(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
-            FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
+            FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<Row>`SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
               trim(summary || char(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
             FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,

@@ -89,7 +89,7 @@ export class FeedsRepo {
     const list = JSON.stringify(values);
     // The asked values as rows: the one place the engines' SQL differs.
     const asked =
-      this.db.engine === 'postgres' ? sql`SELECT value FROM json_array_elements_text(${list}::json) AS a(value)` : sql`SELECT value FROM json_each(${list})`;
+      this.db.engine === 'postgres' ? sql`SELECT unnest(${values}::text[])` : sql`SELECT value FROM json_each(${list})`;
     const col = sql.ref(column);
     const rows = await this.db.all(
       sql<{ value: string }>`SELECT ${col} AS value FROM feed_items WHERE tenant_id = ${tenantId} AND feed_id = ${feedId} AND ${col} IN (${asked})`,

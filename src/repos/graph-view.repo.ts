@@ -57,7 +57,7 @@ export class GraphViewRepo {
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<GraphLinkRow>`SELECT source_id, target_id, type FROM links WHERE tenant_id = ${tenantId} AND source_id < target_id
-             AND source_id IN (SELECT value FROM json_array_elements_text(${ids}::json)) AND target_id IN (SELECT value FROM json_array_elements_text(${ids}::json))
+             AND source_id = ANY(${nodeIds}::text[]) AND target_id = ANY(${nodeIds}::text[])
            ORDER BY source_id, target_id LIMIT ${limit}`
         : sql<GraphLinkRow>`SELECT source_id, target_id, type FROM links WHERE tenant_id = ${tenantId} AND source_id < target_id
              AND source_id IN (SELECT value FROM json_each(${ids})) AND target_id IN (SELECT value FROM json_each(${ids}))

@@ -61,7 +61,7 @@ export class HighlightsRepo {
     const ids = JSON.stringify(nodeIds);
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id IN (SELECT j.value FROM json_array_elements_text(${ids}::json) AS j(value)) ORDER BY node_id, created_at, id`
+        ? sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id = ANY(${nodeIds}::text[]) ORDER BY node_id, created_at, id`
         : sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id IN (SELECT j.value FROM json_each(${ids}) j) ORDER BY node_id, created_at, id`,
     );
   }

@@ -90,7 +90,7 @@ export class JobsRepo {
       const first = await this.db.one(
         this.db.engine === 'postgres'
           ? sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND ${JOB_TENANT_ACTIVE}
-              AND kind IN (SELECT t.value FROM json_array_elements_text(${list}::json) AS t(value)) ORDER BY id LIMIT 1`
+              AND kind = ANY(${kinds}::text[]) ORDER BY id LIMIT 1`
           : sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND ${JOB_TENANT_ACTIVE}
               AND kind IN (SELECT t.value FROM json_each(${list}) t) ORDER BY id LIMIT 1`,
       );
@@ -164,7 +164,7 @@ export class JobsRepo {
     const r = await this.db.run(
       this.db.engine === 'postgres'
         ? sql`UPDATE jobs SET locked_until = ${until} WHERE status = 'running' AND locked_by = ${this.owner}
-              AND id IN (SELECT CAST(t.value AS BIGINT) FROM json_array_elements_text(${list}::json) AS t(value))`
+              AND id = ANY(${ids}::bigint[])`
         : sql`UPDATE jobs SET locked_until = ${until} WHERE status = 'running' AND locked_by = ${this.owner}
               AND id IN (SELECT CAST(t.value AS BIGINT) FROM json_each(${list}) t)`,
     );

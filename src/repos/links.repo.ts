@@ -35,7 +35,7 @@ export class LinksRepo {
     const list = JSON.stringify(ids);
     const rows = await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<{ id: string }>`SELECT n.id FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
+        ? sql<{ id: string }>`SELECT n.id FROM unnest(${ids}::text[]) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<{ id: string }>`SELECT n.id FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
     );
     return new Set(rows.map((r) => r.id));
@@ -76,7 +76,7 @@ export class LinksRepo {
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<EdgeRow>`SELECT source_id, target_id, type FROM links
-            WHERE tenant_id = ${tenantId} AND source_id IN (SELECT value FROM json_array_elements_text(${list}::json))
+            WHERE tenant_id = ${tenantId} AND source_id = ANY(${sourceIds}::text[])
             ORDER BY source_id, target_id
             LIMIT ${limit}`
         : sql<EdgeRow>`SELECT source_id, target_id, type FROM links

@@ -218,7 +218,7 @@ export class NodesRepo {
     // node of the tenant instead (CROSS JOIN fixes its join order).
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<T>`SELECT ${sql.raw(columns)} FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
+        ? sql<T>`SELECT ${sql.raw(columns)} FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<T>`SELECT ${sql.raw(columns)} FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
@@ -230,7 +230,7 @@ export class NodesRepo {
     type Dates = NodeDates;
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<Dates>`SELECT n.seq, n.occurred_at, n.created_at, n.mentioned_dates FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE n.tenant_id = ${tenantId}`
+        ? sql<Dates>`SELECT n.seq, n.occurred_at, n.created_at, n.mentioned_dates FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<Dates>`SELECT n.seq, n.occurred_at, n.created_at, n.mentioned_dates FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
@@ -240,7 +240,7 @@ export class NodesRepo {
     const list = JSON.stringify(ids);
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<NodeRow>`SELECT n.* FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
+        ? sql<NodeRow>`SELECT n.* FROM unnest(${ids}::text[]) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<NodeRow>`SELECT n.* FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
@@ -258,7 +258,7 @@ export class NodesRepo {
     await this.db.run(
       this.db.engine === 'postgres'
         ? sql`DELETE FROM node_para WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND archived = 0
-            AND para_item_id NOT IN (SELECT value FROM json_array_elements_text(${list}::json))`
+            AND NOT (para_item_id = ANY(${ids}::text[]))`
         : sql`DELETE FROM node_para WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND archived = 0
             AND para_item_id NOT IN (SELECT value FROM json_each(${list}))`,
     );
@@ -276,7 +276,7 @@ export class NodesRepo {
     const list = JSON.stringify(ids);
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<{ id: string; status: string }>`SELECT id, status FROM para_items WHERE tenant_id = ${tenantId} AND id IN (SELECT value FROM json_array_elements_text(${list}::json))`
+        ? sql<{ id: string; status: string }>`SELECT id, status FROM para_items WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::text[])`
         : sql<{ id: string; status: string }>`SELECT id, status FROM para_items WHERE tenant_id = ${tenantId} AND id IN (SELECT value FROM json_each(${list}))`,
     );
   }
@@ -302,7 +302,7 @@ export class NodesRepo {
     const list = JSON.stringify(seqs);
     const rows = await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<{ seq: number; id: string }>`SELECT n.seq, n.id FROM json_array_elements_text(${list}::json) AS j(value) JOIN nodes n ON n.seq = CAST(j.value AS BIGINT) WHERE ${where}`
+        ? sql<{ seq: number; id: string }>`SELECT n.seq, n.id FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE ${where}`
         : // CROSS JOIN keeps the plan "for each seq, look up its row": left to itself SQLite
           // walks every node of the tenant through an index and probes a bloom filter.
           sql<{ seq: number; id: string }>`SELECT n.seq, n.id FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE ${where}`,

@@ -60,7 +60,7 @@ export class ParaAutoRepo {
     const list = JSON.stringify(itemIds);
     await this.db.run(
       this.db.engine === 'postgres'
-        ? sql`DELETE FROM para_rejections WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND para_item_id IN (SELECT value FROM json_array_elements_text(${list}::json))`
+        ? sql`DELETE FROM para_rejections WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND para_item_id = ANY(${itemIds}::text[])`
         : sql`DELETE FROM para_rejections WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND para_item_id IN (SELECT value FROM json_each(${list}))`,
     );
   }

@@ -44,9 +44,7 @@ export class PassagesRepo {
     const list = JSON.stringify(values);
     const col = sql.ref(column);
     if (this.db.engine !== 'postgres') return sql`${col} IN (SELECT j.value FROM json_each(${list}) j)`;
-    return column === 'node_id'
-      ? sql`${col} IN (SELECT j.value FROM json_array_elements_text(${list}::json) AS j(value))`
-      : sql`${col} IN (SELECT j.value::bigint FROM json_array_elements_text(${list}::json) AS j(value))`;
+    return column === 'node_id' ? sql`${col} = ANY(${values}::text[])` : sql`${col} = ANY(${values}::bigint[])`;
   }
 
   /** Replaces a node's passages (inside the caller's transaction). */
