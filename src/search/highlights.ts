@@ -16,16 +16,23 @@ export interface Highlight {
 export const SNIPPET_CHARS = 160;
 const MAX_HIGHLIGHTS = 2;
 
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+// ASCII has nothing to decompose or strip: lower-cased as it is.
+const fold = (s: string) => (/^[\x00-\x7f]*$/.test(s) ? s.toLowerCase() : s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase());
 
-/** Whether a word of the text answers to one of the query's terms. */
+/** Whether a word of the text answers to one of the query's terms (each distinct word folded and stemmed once a call). */
 function matcher(terms: string[]): (word: string) => boolean {
   const stems = new Set(terms.map((t) => stem(fold(t))).filter((t) => t.length > 0));
   const prefixes = [...stems].filter((t) => t.length >= 4);
+  const seen = new Map<string, boolean>();
   return (w) => {
-    const f = fold(w);
-    const s = stem(f);
-    return stems.has(f) || stems.has(s) || prefixes.some((p) => f.startsWith(p));
+    let m = seen.get(w);
+    if (m === undefined) {
+      const f = fold(w);
+      const s = stem(f);
+      m = stems.has(f) || stems.has(s) || prefixes.some((p) => f.startsWith(p));
+      seen.set(w, m);
+    }
+    return m;
   };
 }
 
