@@ -16,8 +16,8 @@ export interface Highlight {
 export const SNIPPET_CHARS = 160;
 const MAX_HIGHLIGHTS = 2;
 
-// ASCII has nothing to decompose or strip: lower-cased as it is.
-const fold = (s: string) => (/^[\x00-\x7f]*$/.test(s) ? s.toLowerCase() : s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase());
+// Printable ASCII has nothing to decompose or strip: lower-cased as it is.
+const fold = (s: string) => (/[^ -~]/.test(s) ? s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase() : s.toLowerCase());
 
 /** Whether a word of the text answers to one of the query's terms (each distinct word folded and stemmed once a call). */
 function matcher(terms: string[]): (word: string) => boolean {
