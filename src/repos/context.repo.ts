@@ -49,32 +49,29 @@ export class ContextRepo {
 
   async cards(tenantId: string, ids: string[]): Promise<NodeCard[]> {
     if (ids.length === 0) return [];
-    const list = JSON.stringify(ids);
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<NodeCard>`SELECT ${CARD} FROM unnest(${ids}::text[]) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
-        : sql<NodeCard>`SELECT ${CARD} FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
+        : sql<NodeCard>`SELECT ${CARD} FROM json_each(${JSON.stringify(ids)}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
 
   async cardsBySeq(tenantId: string, seqs: number[]): Promise<NodeCard[]> {
     if (seqs.length === 0) return [];
-    const list = JSON.stringify(seqs);
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<NodeCard>`SELECT ${CARD} FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
-        : sql<NodeCard>`SELECT ${CARD} FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
+        : sql<NodeCard>`SELECT ${CARD} FROM json_each(${JSON.stringify(seqs)}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
 
   /** The bodies of these nodes (only of those a response shows: a captured page can be long). */
   async bodies(tenantId: string, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const list = JSON.stringify(ids);
     const rows = await this.db.all(
       this.db.engine === 'postgres'
         ? sql<{ id: string; body_markdown: string }>`SELECT n.id, n.body_markdown FROM unnest(${ids}::text[]) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
-        : sql<{ id: string; body_markdown: string }>`SELECT n.id, n.body_markdown FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
+        : sql<{ id: string; body_markdown: string }>`SELECT n.id, n.body_markdown FROM json_each(${JSON.stringify(ids)}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
     );
     return new Map(rows.map((r) => [r.id, r.body_markdown]));
   }
@@ -109,7 +106,6 @@ export class ContextRepo {
   /** Searchable text of these rows (by seq), for measuring which words they contain. */
   async texts(tenantId: string, seqs: number[]): Promise<Array<{ seq: number; text: string; bodyText?: string }>> {
     if (seqs.length === 0) return [];
-    const list = JSON.stringify(seqs);
     // The first 20,000 characters of a body are plenty to tell which words a node uses.
     type Row = { seq: number; text: string; bodyText?: string };
     return await this.db.all(
@@ -119,7 +115,7 @@ export class ContextRepo {
             FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
         : sql<Row>`SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
               trim(summary || char(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
-            FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
+            FROM json_each(${JSON.stringify(seqs)}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
 }

@@ -86,10 +86,9 @@ export class FeedsRepo {
   /** The values of `column` among `values` that the feed's items already hold: one statement for keys and URLs. */
   private async seen(tenantId: string, feedId: string, column: 'item_key' | 'url', values: string[]): Promise<Set<string>> {
     if (values.length === 0) return new Set();
-    const list = JSON.stringify(values);
     // The asked values as rows: the one place the engines' SQL differs.
     const asked =
-      this.db.engine === 'postgres' ? sql`SELECT unnest(${values}::text[])` : sql`SELECT value FROM json_each(${list})`;
+      this.db.engine === 'postgres' ? sql`SELECT unnest(${values}::text[])` : sql`SELECT value FROM json_each(${JSON.stringify(values)})`;
     const col = sql.ref(column);
     const rows = await this.db.all(
       sql<{ value: string }>`SELECT ${col} AS value FROM feed_items WHERE tenant_id = ${tenantId} AND feed_id = ${feedId} AND ${col} IN (${asked})`,

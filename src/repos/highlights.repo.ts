@@ -58,11 +58,10 @@ export class HighlightsRepo {
   /** The ids go as one JSON array (one statement whatever their number), read back as a table by each engine's JSON function. */
   async byNodes(tenantId: string, nodeIds: string[]): Promise<HighlightRow[]> {
     if (!nodeIds.length) return [];
-    const ids = JSON.stringify(nodeIds);
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id = ANY(${nodeIds}::text[]) ORDER BY node_id, created_at, id`
-        : sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id IN (SELECT j.value FROM json_each(${ids}) j) ORDER BY node_id, created_at, id`,
+        : sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id IN (SELECT j.value FROM json_each(${JSON.stringify(nodeIds)}) j) ORDER BY node_id, created_at, id`,
     );
   }
   async hasKey(tenantId: string, key: string): Promise<boolean> {

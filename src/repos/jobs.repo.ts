@@ -85,14 +85,13 @@ export class JobsRepo {
 
   /** Claims the oldest ready job, plus up to batch-1 more of the same kind. */
   async claim(kinds: string[], now: number, batchOf: (kind: string) => number): Promise<JobRow[]> {
-    const list = JSON.stringify(kinds);
     return await this.db.withTx(async () => {
       const first = await this.db.one(
         this.db.engine === 'postgres'
           ? sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND ${JOB_TENANT_ACTIVE}
               AND kind = ANY(${kinds}::text[]) ORDER BY id LIMIT 1`
           : sql<JobRow>`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND ${JOB_TENANT_ACTIVE}
-              AND kind IN (SELECT t.value FROM json_each(${list}) t) ORDER BY id LIMIT 1`,
+              AND kind IN (SELECT t.value FROM json_each(${JSON.stringify(kinds)}) t) ORDER BY id LIMIT 1`,
       );
       if (!first) return [];
       const rows = await this.db.all(
@@ -159,14 +158,13 @@ export class JobsRepo {
   /** Extends this owner's leases on these running jobs; returns how many it still held. */
   async renew(ids: number[], now: number): Promise<number> {
     if (ids.length === 0) return 0;
-    const list = JSON.stringify(ids);
     const until = now + this.leaseMs;
     const r = await this.db.run(
       this.db.engine === 'postgres'
         ? sql`UPDATE jobs SET locked_until = ${until} WHERE status = 'running' AND locked_by = ${this.owner}
               AND id = ANY(${ids}::bigint[])`
         : sql`UPDATE jobs SET locked_until = ${until} WHERE status = 'running' AND locked_by = ${this.owner}
-              AND id IN (SELECT CAST(t.value AS BIGINT) FROM json_each(${list}) t)`,
+              AND id IN (SELECT CAST(t.value AS BIGINT) FROM json_each(${JSON.stringify(ids)}) t)`,
     );
     return r.changes;
   }
@@ -175,12 +173,11 @@ export class JobsRepo {
    * none (claimed before leases), or at start-up its holder is known gone: the owner
    * starting, or a dead process of this machine (`owners`).
    */
-  private orphan(now: number, owners: string, table = 'jobs'): Query {
+  private orphan(now: number, owners: string[], table = 'jobs'): Query {
     const t = sql.raw(table);
     return this.db.engine === 'postgres'
-      ? sql`${t}.status = 'running' AND (${t}.locked_until IS NULL OR ${t}.locked_until <= ${now}
-            OR ${t}.locked_by IN (SELECT t.value FROM json_array_elements_text(${owners}::json) AS t(value)))`
-      : sql`${t}.status = 'running' AND (${t}.locked_until IS NULL OR ${t}.locked_until <= ${now} OR ${t}.locked_by IN (SELECT t.value FROM json_each(${owners}) t))`;
+      ? sql`${t}.status = 'running' AND (${t}.locked_until IS NULL OR ${t}.locked_until <= ${now} OR ${t}.locked_by = ANY(${owners}::text[]))`
+      : sql`${t}.status = 'running' AND (${t}.locked_until IS NULL OR ${t}.locked_until <= ${now} OR ${t}.locked_by IN (SELECT t.value FROM json_each(${JSON.stringify(owners)}) t))`;
   }
   private async requeueOrphans(now: number, owners: string[]): Promise<number> {
     // On PostgreSQL another process may queue an identical job between the two statements
@@ -195,16 +192,15 @@ export class JobsRepo {
     }
   }
   private async requeueOrphansOnce(now: number, owners: string[]): Promise<number> {
-    const list = JSON.stringify(owners);
     return await this.db.withTx(async () => {
       // Requeued, it would collide with an identical job queued meanwhile (that one does the
       // work) or with an identical orphan requeued beside it (the oldest one does).
       await this.db.run(
-        sql`DELETE FROM jobs WHERE ${this.orphan(now, list)} AND dedupe_key IS NOT NULL
+        sql`DELETE FROM jobs WHERE ${this.orphan(now, owners)} AND dedupe_key IS NOT NULL
             AND (dedupe_key IN (SELECT q.dedupe_key FROM jobs q WHERE q.status = 'queued' AND q.dedupe_key IS NOT NULL)
-              OR EXISTS (SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id < jobs.id AND ${this.orphan(now, list, 'o')}))`,
+              OR EXISTS (SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id < jobs.id AND ${this.orphan(now, owners, 'o')}))`,
       );
-      return (await this.db.run(sql`UPDATE jobs SET status = 'queued', updated_at = ${now}, locked_by = NULL, locked_until = NULL WHERE ${this.orphan(now, list)}`))
+      return (await this.db.run(sql`UPDATE jobs SET status = 'queued', updated_at = ${now}, locked_by = NULL, locked_until = NULL WHERE ${this.orphan(now, owners)}`))
         .changes;
     });
   }

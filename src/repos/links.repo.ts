@@ -32,11 +32,10 @@ export class LinksRepo {
   /** Which of these ids name nodes of this tenant. */
   async existingIds(tenantId: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const list = JSON.stringify(ids);
     const rows = await this.db.all(
       this.db.engine === 'postgres'
         ? sql<{ id: string }>`SELECT n.id FROM unnest(${ids}::text[]) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
-        : sql<{ id: string }>`SELECT n.id FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
+        : sql<{ id: string }>`SELECT n.id FROM json_each(${JSON.stringify(ids)}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
     );
     return new Set(rows.map((r) => r.id));
   }
@@ -72,7 +71,6 @@ export class LinksRepo {
   /** Outgoing rows of many nodes at once (graph walks), at most `limit` rows. */
   async edgesFrom(tenantId: string, sourceIds: string[], limit: number): Promise<EdgeRow[]> {
     if (sourceIds.length === 0) return [];
-    const list = JSON.stringify(sourceIds);
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<EdgeRow>`SELECT source_id, target_id, type FROM links
@@ -80,7 +78,7 @@ export class LinksRepo {
             ORDER BY source_id, target_id
             LIMIT ${limit}`
         : sql<EdgeRow>`SELECT source_id, target_id, type FROM links
-            WHERE tenant_id = ${tenantId} AND source_id IN (SELECT value FROM json_each(${list}))
+            WHERE tenant_id = ${tenantId} AND source_id IN (SELECT value FROM json_each(${JSON.stringify(sourceIds)}))
             ORDER BY source_id, target_id
             LIMIT ${limit}`,
     );

@@ -213,35 +213,32 @@ export class NodesRepo {
 
   private async bySeqs<T>(tenantId: string, seqs: number[], columns: string): Promise<T[]> {
     if (seqs.length === 0) return [];
-    const list = JSON.stringify(seqs);
     // Driven from the list: with `tenant_id = ? AND seq IN (json_each)` SQLite walked every
     // node of the tenant instead (CROSS JOIN fixes its join order).
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<T>`SELECT ${sql.raw(columns)} FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
-        : sql<T>`SELECT ${sql.raw(columns)} FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
+        : sql<T>`SELECT ${sql.raw(columns)} FROM json_each(${JSON.stringify(seqs)}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
 
   /** The dates of these nodes (their own, and those their text mentions): what a period in a query orders by. */
   async datesBySeqs(tenantId: string, seqs: number[]): Promise<NodeDates[]> {
     if (seqs.length === 0) return [];
-    const list = JSON.stringify(seqs);
     type Dates = NodeDates;
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<Dates>`SELECT n.seq, n.occurred_at, n.created_at, n.mentioned_dates FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
-        : sql<Dates>`SELECT n.seq, n.occurred_at, n.created_at, n.mentioned_dates FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
+        : sql<Dates>`SELECT n.seq, n.occurred_at, n.created_at, n.mentioned_dates FROM json_each(${JSON.stringify(seqs)}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
 
   async getByIds(tenantId: string, ids: string[]): Promise<NodeRow[]> {
     if (ids.length === 0) return [];
-    const list = JSON.stringify(ids);
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<NodeRow>`SELECT n.* FROM unnest(${ids}::text[]) AS j(value) JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`
-        : sql<NodeRow>`SELECT n.* FROM json_each(${list}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
+        : sql<NodeRow>`SELECT n.* FROM json_each(${JSON.stringify(ids)}) j CROSS JOIN nodes n ON n.id = j.value WHERE n.tenant_id = ${tenantId}`,
     );
   }
 
@@ -254,13 +251,12 @@ export class NodesRepo {
 
   /** The visible associations become exactly `ids` (all marked as the user's choice). */
   async setUserParaItems(tenantId: string, nodeId: string, ids: string[], at: string): Promise<void> {
-    const list = JSON.stringify(ids);
     await this.db.run(
       this.db.engine === 'postgres'
         ? sql`DELETE FROM node_para WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND archived = 0
             AND NOT (para_item_id = ANY(${ids}::text[]))`
         : sql`DELETE FROM node_para WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND archived = 0
-            AND para_item_id NOT IN (SELECT value FROM json_each(${list}))`,
+            AND para_item_id NOT IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
     );
     // A user's choice replaces an automatic one for the same pair and is never overridden.
     for (const pid of ids) {
@@ -273,11 +269,10 @@ export class NodesRepo {
 
   /** Which of these ids are PARA items of the tenant, with their status. */
   async paraItemsOf(tenantId: string, ids: string[]): Promise<{ id: string; status: string }[]> {
-    const list = JSON.stringify(ids);
     return await this.db.all(
       this.db.engine === 'postgres'
         ? sql<{ id: string; status: string }>`SELECT id, status FROM para_items WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::text[])`
-        : sql<{ id: string; status: string }>`SELECT id, status FROM para_items WHERE tenant_id = ${tenantId} AND id IN (SELECT value FROM json_each(${list}))`,
+        : sql<{ id: string; status: string }>`SELECT id, status FROM para_items WHERE tenant_id = ${tenantId} AND id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
     );
   }
 
@@ -299,13 +294,12 @@ export class NodesRepo {
   async passing(tenantId: string, seqs: number[], f: NodeFilter): Promise<Map<number, string>> {
     if (seqs.length === 0) return new Map();
     const where = filterSql(this.db.engine, tenantId, f);
-    const list = JSON.stringify(seqs);
     const rows = await this.db.all(
       this.db.engine === 'postgres'
         ? sql<{ seq: number; id: string }>`SELECT n.seq, n.id FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE ${where}`
         : // CROSS JOIN keeps the plan "for each seq, look up its row": left to itself SQLite
           // walks every node of the tenant through an index and probes a bloom filter.
-          sql<{ seq: number; id: string }>`SELECT n.seq, n.id FROM json_each(${list}) j CROSS JOIN nodes n ON n.seq = j.value WHERE ${where}`,
+          sql<{ seq: number; id: string }>`SELECT n.seq, n.id FROM json_each(${JSON.stringify(seqs)}) j CROSS JOIN nodes n ON n.seq = j.value WHERE ${where}`,
     );
     return new Map(rows.map((r) => [r.seq, r.id]));
   }

@@ -57,11 +57,10 @@ export class ParaAutoRepo {
   /** A user filed the node there after all: the rejection no longer stands. */
   async unreject(tenantId: string, nodeId: string, itemIds: string[]): Promise<void> {
     if (itemIds.length === 0) return;
-    const list = JSON.stringify(itemIds);
     await this.db.run(
       this.db.engine === 'postgres'
         ? sql`DELETE FROM para_rejections WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND para_item_id = ANY(${itemIds}::text[])`
-        : sql`DELETE FROM para_rejections WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND para_item_id IN (SELECT value FROM json_each(${list}))`,
+        : sql`DELETE FROM para_rejections WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND para_item_id IN (SELECT value FROM json_each(${JSON.stringify(itemIds)}))`,
     );
   }
 }

@@ -41,9 +41,8 @@ export class PassagesRepo {
   constructor(private readonly db: Database) {}
 
   private inList(column: 'node_id' | 'node_seq' | 'id', values: Array<string | number>) {
-    const list = JSON.stringify(values);
     const col = sql.ref(column);
-    if (this.db.engine !== 'postgres') return sql`${col} IN (SELECT j.value FROM json_each(${list}) j)`;
+    if (this.db.engine !== 'postgres') return sql`${col} IN (SELECT j.value FROM json_each(${JSON.stringify(values)}) j)`;
     return column === 'node_id' ? sql`${col} = ANY(${values}::text[])` : sql`${col} = ANY(${values}::bigint[])`;
   }
 

@@ -35,7 +35,12 @@ describePg('lists of keys on PostgreSQL', () => {
     await db.exec(`INSERT INTO nodes (id, tenant_id, title, body_markdown, created_at, updated_at)
       SELECT 'nod_' || i, CASE WHEN i % 4 = 0 THEN 'ten_other' ELSE '${TENANT}' END, 'Note ' || i, repeat('text ', 40), '${NOW}', '${NOW}'
       FROM generate_series(1, 4000) AS i`);
-    await db.exec('ANALYZE nodes');
+    // Three passages and one highlight a note, so that reading them all costs more than by key.
+    await db.exec(`INSERT INTO node_passages (tenant_id, node_id, node_seq, start_offset, end_offset, embedding)
+      SELECT n.tenant_id, n.id, n.seq, k * 60, k * 60 + 60, '\\x00'::bytea FROM nodes n CROSS JOIN generate_series(0, 2) AS k`);
+    await db.exec(`INSERT INTO highlights (id, tenant_id, node_id, text, color, source, source_key, created_at, updated_at)
+      SELECT 'hl_' || n.seq, n.tenant_id, n.id, 'text', 'yellow', 'reader', 'key_' || n.seq, '${NOW}', '${NOW}' FROM nodes n`);
+    await db.exec('ANALYZE nodes; ANALYZE node_passages; ANALYZE highlights');
     const query = db.query.bind(db);
     sent = [];
     db.query = (async (text: string, params: unknown[] = []) => {
@@ -91,7 +96,14 @@ describePg('lists of keys on PostgreSQL', () => {
     const ids = seqs.map((s) => `nod_${s}`);
     const highlights = new HighlightsRepo(db);
     const passages = new PassagesRepo(db);
-    const all = [...(await plans(() => highlights.byNodes(TENANT, ids))), ...(await plans(() => passages.ofSeqs(TENANT, seqs)))];
-    for (const plan of all) expect(plan).not.toMatch(/Hash Join|HashAggregate|Function Scan on json/);
+    const plansOf = [...(await plans(() => highlights.byNodes(TENANT, ids))), ...(await plans(() => passages.ofSeqs(TENANT, seqs)))];
+    for (const plan of plansOf) {
+      expect(plan).not.toMatch(/Seq Scan|Hash Join|HashAggregate|Function Scan on json/);
+      expect(plan).toMatch(/(Bitmap )?Index (Only )?Scan (using|on) (highlights_node|node_passages_node)/);
+    }
+    // And they answer: one highlight and three passages for each of the ten.
+    expect((await highlights.byNodes(TENANT, ids)).length).toBe(10);
+    expect((await passages.ofSeqs(TENANT, seqs)).length).toBe(30);
+    expect(await passages.ofSeqs('ten_other', seqs)).toEqual([]);
   });
 });
