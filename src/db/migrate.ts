@@ -59,6 +59,9 @@ const MIGRATIONS: Step[] = [
   nodePassagesSchema,
   // Each tenant's semantic gate, measured once and read by every process.
   semanticGatesSchema,
+  // Step 20 is PostgreSQL's log of keyword changes, read by every process (src/db/pg/keyword-changes.pg.ts);
+  // on SQLite the one process keeps its change log in memory: nothing to do here.
+  () => {},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

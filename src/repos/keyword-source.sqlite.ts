@@ -124,6 +124,11 @@ export class Fts5KeywordSource implements KeywordSource {
     return { ...stats, postings };
   }
 
+  /** The change log logs a rolled-back write again: reads inside a transaction use what is kept. */
+  isolated(): boolean {
+    return false;
+  }
+
   watch(tenantId: string): number {
     return watchChanges(this.db, tenantId);
   }

@@ -16,10 +16,11 @@ import { PG_CAPTURE_SNAPSHOTS } from './capture-snapshots-schema.pg.js';
 import { PG_OPERATORS_SCHEMA } from '../migrations/operators-schema.js';
 import { PG_NODE_PASSAGES } from '../migrations/node-passages.js';
 import { PG_SEMANTIC_GATES } from '../migrations/semantic-gates.js';
+import { PG_KEYWORD_CHANGES } from './keyword-changes.pg.js';
 
 export const pgSchemaPath = () => join(packageRoot(), 'src', 'db', 'pg', 'schema.pg.sql');
 
-const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER, () => PG_HEALTH_HISTORY, () => PG_CAPTURE_IMAGES, () => PG_JOB_LEASES, () => PG_VECTOR_NOTIFY, () => PG_NODE_DATES, () => PG_WEBHOOKS_SCHEMA, () => PG_FEEDS_SCHEMA, () => PG_RULES_SCHEMA, () => PG_HIGHLIGHTS, () => PG_CAPTURE_SNAPSHOTS, () => PG_OPERATORS_SCHEMA, () => PG_NODE_PASSAGES, () => PG_SEMANTIC_GATES];
+const STEPS: Array<() => string> = [() => readFileSync(pgSchemaPath(), 'utf8'), () => PG_RELEVANCE, () => PG_OIDC, () => PG_IMPORTS, () => PG_REVOKED_FAMILY, () => PG_OAUTH_SERVER, () => PG_HEALTH_HISTORY, () => PG_CAPTURE_IMAGES, () => PG_JOB_LEASES, () => PG_VECTOR_NOTIFY, () => PG_NODE_DATES, () => PG_WEBHOOKS_SCHEMA, () => PG_FEEDS_SCHEMA, () => PG_RULES_SCHEMA, () => PG_HIGHLIGHTS, () => PG_CAPTURE_SNAPSHOTS, () => PG_OPERATORS_SCHEMA, () => PG_NODE_PASSAGES, () => PG_SEMANTIC_GATES, () => PG_KEYWORD_CHANGES];
 
 export const PG_SCHEMA_VERSION = STEPS.length;
 const LOCK_KEY = 0x52685a6d; // "RhZm"

@@ -7,7 +7,7 @@ import { bo1Terms, candidateTerms, type ExpansionPostings, type FeedbackDoc, typ
 import { DocLengths } from './lengths.js';
 import { PostingsCache } from './postings-cache.js';
 import { packPostings } from './postings.js';
-import type { KeywordSource } from './source.js';
+import type { KeywordSource, NodeTerms } from './source.js';
 import { forEachKept, type TermView, TenantPostings } from './tenant-postings.js';
 import { type ScoredSeq, seqSet, Walk, type WalkPhrase } from './top-k.js';
 
@@ -78,7 +78,8 @@ export class KeywordRanker {
 
   /** The tenant's kept index with these terms read current and every change taken in. */
   private async current(tenantId: string, terms: string[]) {
-    const t = await this.tenant(tenantId);
+    // Isolated: a throwaway index read whole for this query, nothing kept touched.
+    const t = this.source.isolated() ? new TenantPostings(new DocLengths([], []), 0) : await this.tenant(tenantId);
     t.lastUsed = Date.now();
     await this.sync(tenantId, t);
     const r = await this.read(tenantId, t, [...new Set(terms)]);
@@ -164,7 +165,8 @@ export class KeywordRanker {
   /** One read: statistics, versions, and the postings of the terms not held current (kept at the log position before the read). */
   private async read(tenantId: string, t: TenantPostings, terms: string[], background = false): Promise<{ n: number; totalLen: number; nodes?: number }> {
     const from = t.position;
-    const r = await this.source.read(tenantId, terms, terms.map((term) => t.version(term)), { background });
+    const r = await this.source.read(tenantId, terms, terms.map((term) => t.version(term)), { background, position: from });
+    if (r.reset) t.clear();
     terms.forEach((term, i) => {
       const version = r.versions[i];
       const got = r.postings[i];
@@ -174,6 +176,10 @@ export class KeywordRanker {
       if (got.lens) for (let j = 0; j < got.seqs.length; j++) t.lengths.set(got.seqs[j], got.lens[j]);
       t.put(term, packPostings(got.seqs, got.wtf), from, version);
     });
+    if (r.changed) {
+      const now = r.changed.nodes.filter((d) => d.tf !== null) as NodeTerms[];
+      t.apply(r.changed.nodes.map((d) => d.seq), r.changed.next, now);
+    }
     return r;
   }
 

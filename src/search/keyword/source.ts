@@ -22,6 +22,10 @@ export interface QueryRead {
   versions: (string | null)[];
   /** Postings of the terms read (not held, or held at another version); null: not read. */
   postings: (TermRead | null)[];
+  /** Everything held is to be forgotten before these postings are kept (the engine could not tell what changed since the last read). */
+  reset?: boolean;
+  /** Nodes changed since the position asked, as they are now (absent `tf`: no longer indexed), and the position after them: an engine whose change log is in the database hands them with the read. */
+  changed?: { next: number; nodes: { seq: number; len: number | null; tf: Map<string, number> | null }[] };
 }
 
 /** A node as it is now (after a change): its length in tokens and weighted frequency per term; null: gone. */
@@ -31,11 +35,9 @@ export interface NodeTerms {
   tf: Map<string, number>;
 }
 
-// What changed is reported one of two ways, whichever the engine can tell: nodes changed
-// since a position in a change log (FTS5: the log this process keeps as it writes), or a
-// version per term that moves whenever a node holding the term is written (PostgreSQL:
-// the term row's xmin, moved by the keyword trigger in any process). An engine using
-// versions keeps an empty log; one using the log gives every term one version.
+// What changed is a list of nodes changed since a position in a change log: FTS5's is the
+// log this process keeps as it writes (changes()); PostgreSQL's is a table every process
+// writes, read with the postings (read()'s `changed`). Every term has one version.
 export interface KeywordSource {
   /** Every indexed node's length (seqs ascending); empty when the engine hands lengths with the postings. */
   lengths(tenantId: string): Promise<{ seqs: ArrayLike<number>; lens: ArrayLike<number> }>;
@@ -46,7 +48,9 @@ export interface KeywordSource {
    * null: none) is not current (valid until the next read). `background`: a read ahead no
    * query waits on (the warm-up), which the engine may do off the event loop.
    */
-  read(tenantId: string, terms: string[], have: (string | null)[], o?: { background?: boolean }): Promise<QueryRead>;
+  read(tenantId: string, terms: string[], have: (string | null)[], o?: { background?: boolean; position?: number }): Promise<QueryRead>;
+  /** Whether reads now must not use or change what is kept (inside a transaction whose writes others must not see). */
+  isolated(): boolean;
   /** Starts recording the tenant's changed nodes; the change log's position now. */
   watch(tenantId: string): number;
   /** Stops recording (nothing is kept for the tenant). */

@@ -119,6 +119,15 @@ export class TenantPostings {
     this.terms.set(term, k);
   }
 
+  /** Forgets every kept term and changed node (the engine could not tell what changed); lengths are read again with postings. */
+  clear(): void {
+    this.terms.clear();
+    this.changed.clear();
+    this.skips.clear();
+    this.termBytes = 0;
+    this.changedBytes = 0;
+  }
+
   /** Takes in changed nodes as they are now (`now`: those still indexed), at log position `next`. */
   apply(seqs: number[], next: number, now: NodeTerms[]): void {
     const byS = new Map(now.map((d) => [d.seq, d]));
@@ -178,7 +187,10 @@ export class TenantPostings {
     if (this.changed.size === 0) return null;
     if (this.skips.has(from)) return this.skips.get(from)!;
     const seqs: number[] = [];
-    for (const [seq, c] of this.changed) if (c.pos > from) seqs.push(seq);
+    // At the read's own position too: a node taken in just before a read is in its postings
+    // already (laying it over again changes nothing), and on PostgreSQL a position (the oldest
+    // running transaction) can stay put while later transactions commit.
+    for (const [seq, c] of this.changed) if (c.pos >= from) seqs.push(seq);
     let out: { bits: Uint8Array; base: number; seqs: number[] } | null = null;
     if (seqs.length) {
       let lo = seqs[0];

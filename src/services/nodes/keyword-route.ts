@@ -8,7 +8,7 @@
 // notes meet, 2.0 against 9.3 ms with one tag; PostgreSQL 21.4 against 123.5 and 3.6
 // against 92.5). Inside a transaction too, seeing its own writes: on SQLite they are in the
 // change log as they are made and logged again if rolled back (keyword-index.repo.ts); on
-// PostgreSQL a term's version is its row's xmin, which a rollback moves back. A quoted term
+// PostgreSQL the query reads into an index of its own, dropped with it. A quoted term
 // the engine indexes as several tokens ("e-mail") is ranked as those tokens, each a term.
 import { isFiltered, type NodeFilter, type NodeRowWithMarks, type NodesRepo } from '../../repos/nodes.repo.js';
 import type { FeedbackSettings } from '../../search/keyword/feedback.js';

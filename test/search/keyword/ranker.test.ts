@@ -51,6 +51,10 @@ class MemoryEngine implements KeywordSource {
     return { n: docs.length, totalLen: docs.reduce((a, d) => a + d.len, 0), versions: terms.map(() => ''), postings };
   }
 
+  isolated(): boolean {
+    return false;
+  }
+
   watch(tenantId: string): number {
     let l = this.logs.get(tenantId);
     if (!l) this.logs.set(tenantId, (l = { base: 0, seqs: [] }));
