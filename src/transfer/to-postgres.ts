@@ -64,6 +64,8 @@ export async function sqliteToPostgres(sqlitePath: string, url: string, progress
       await migratePg(pg, { inTransaction: true });
       // Rebuilt below in bulk: the per-row trigger would cost one upsert per distinct term.
       await pg.query('ALTER TABLE node_keywords DISABLE TRIGGER node_keywords_stats');
+      // No process keeps postings of a database being filled: nothing to log.
+      await pg.query('ALTER TABLE node_keywords DISABLE TRIGGER node_keywords_log');
       // Nobody serves a database being filled: no notification per copied vector.
       await pg.query('ALTER TABLE node_vectors DISABLE TRIGGER node_vectors_notify');
       // tenant_stats is copied from the source: its counting triggers would only update one
@@ -87,6 +89,7 @@ export async function sqliteToPostgres(sqlitePath: string, url: string, progress
       await rebuildKeywords(src, pg);
       await rebuildIndexes(pg, deferred);
       await pg.query('ALTER TABLE node_keywords ENABLE TRIGGER node_keywords_stats');
+      await pg.query('ALTER TABLE node_keywords ENABLE TRIGGER node_keywords_log');
       await pg.query('ALTER TABLE node_vectors ENABLE TRIGGER node_vectors_notify');
       for (const [table, trigger] of STATS_TRIGGERS) await pg.query(`ALTER TABLE ${table} ENABLE TRIGGER ${trigger}`);
       for (const [table, col] of IDENTITY_COLUMNS) {

@@ -101,6 +101,9 @@ describePg('rhizome migrate round trip', () => {
     expect(noteHits.map((h) => Number(h.seq))).toEqual([Number(seqOfPear)]);
     const stats = (await pg.query('SELECT docs FROM keyword_stats WHERE tenant_id = $1', [alpha])).rows[0];
     expect(Number(stats.docs)).toBe(Number((await pg.query('SELECT count(*) FROM nodes WHERE tenant_id = $1', [alpha])).rows[0].count));
+    // Copied with the change log's trigger off (no process keeps postings of it yet), and on again after.
+    expect(Number((await pg.query('SELECT count(*) FROM keyword_changes')).rows[0].count)).toBe(0);
+    expect((await pg.query("SELECT tgenabled FROM pg_trigger WHERE tgname = 'node_keywords_log'")).rows[0].tgenabled).toBe('O');
     const next = await pg.query("INSERT INTO capture_events (tenant_id, capture_id, kind, at) VALUES ($1, $2, 'test', 'now') RETURNING id", [alpha, captureId]);
     expect(next.rows[0].id).toBeGreaterThan(Number(before.capture_events.split(':')[0]));
   });
