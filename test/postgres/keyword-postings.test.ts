@@ -215,6 +215,7 @@ describePg('kept postings on PostgreSQL', () => {
     await add(b, 'ten_a');
     (source as unknown as { lastTrim: number }).lastTrim = 0;
     await expectSame(a, 'ten_a', 'apple tree');
+    await source.trimming;
     expect(Number((await b.conn.query<{ n: string }>('SELECT count(*) AS n FROM keyword_changes')).rows[0].n)).toBe(1);
     for (const q of queries) await expectSame(a, 'ten_a', q);
   });
