@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import { FTS_COLUMNS, FTS_OPTIONS } from '../db/fts-tables.js';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
+import { indexedBody } from '../search/indexed-text.js';
 import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../search/keyword/source.js';
 import { type PostingsBuffer, postingsBuffer, readLengths, readTerm, termPostingsSql, termsSql, varint, varintSum, vocabTablesSql, WEIGHT } from './fts5-reads.js';
 import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
@@ -144,15 +145,21 @@ export class Fts5KeywordSource implements KeywordSource {
 
   async nodes(tenantId: string, seqs: number[]): Promise<NodeTerms[]> {
     await this.store.turn();
-    const rows = this.prepare(`SELECT n.seq, n.title, n.summary, n.body_markdown, n.tags FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`).all(JSON.stringify(seqs), tenantId) as {
+    // The body as indexed: with its highlights' notes (nodes.repo.ts), in their order.
+    const rows = this.prepare(
+      `SELECT n.seq, n.title, n.summary, n.body_markdown, n.tags,
+         (SELECT json_group_array(h.note) FROM (SELECT note FROM highlights h WHERE h.tenant_id = n.tenant_id AND h.node_id = n.id AND h.note IS NOT NULL ORDER BY h.created_at, h.id) h) AS notes
+       FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`,
+    ).all(JSON.stringify(seqs), tenantId) as {
       seq: number;
       title: string;
       summary: string;
       body_markdown: string;
       tags: string;
+      notes: string;
     }[];
     const put = this.prepare('INSERT INTO temp.rhizome_keyword_scratch (rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)');
-    for (const r of rows) put.run(r.seq, r.title, r.summary, r.body_markdown, (JSON.parse(r.tags) as string[]).join(' '));
+    for (const r of rows) put.run(r.seq, r.title, r.summary, indexedBody(r.body_markdown, JSON.parse(r.notes) as string[]), (JSON.parse(r.tags) as string[]).join(' '));
     const out = new Map<number, NodeTerms>(rows.map((r) => [r.seq, { seq: r.seq, len: 0, tf: new Map() }]));
     for (const [doc, term, w] of this.prepare(`SELECT doc, term, ${WEIGHT} FROM temp.rhizome_keyword_scratch_inst`).raw(true).iterate() as IterableIterator<[number, string, number]>) {
       const d = out.get(doc)!;

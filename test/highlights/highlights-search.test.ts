@@ -49,6 +49,9 @@ describe('a search hit on a highlight leads to it', () => {
 
   it('follows the note as it changes and goes, and keeps it through an edit of the node', async () => {
     const { id, hl } = await setup();
+    // Searched once, the note's words are kept in memory; the edit of the node is then laid
+    // over them with the node's words as indexed, its highlights' notes included.
+    expect((await search('nitrogen')).map((h) => h.id)).toEqual([id]);
     await t.req('PATCH', `/api/v1/nodes/${id}`, { content: `# Garden\n\n${body}` });
     expect((await search('nitrogen')).map((h) => h.id)).toEqual([id]);
     await t.req('PATCH', `/api/v1/nodes/${id}/highlights/${hl}`, { note: 'Earthworms love it' });
