@@ -53,14 +53,14 @@ export class GraphViewRepo {
 
   /** Each link between two of these nodes once, up to `limit`. */
   async links(tenantId: string, nodeIds: string[], limit: number): Promise<GraphLinkRow[]> {
-    return await this.db.all(
-      this.db.engine === 'postgres'
-        ? sql<GraphLinkRow>`SELECT source_id, target_id, type FROM links WHERE tenant_id = ${tenantId} AND source_id < target_id
+    if (this.db.engine === 'postgres') {
+      return await this.db.all(sql<GraphLinkRow>`SELECT source_id, target_id, type FROM links WHERE tenant_id = ${tenantId} AND source_id < target_id
              AND source_id = ANY(${nodeIds}::text[]) AND target_id = ANY(${nodeIds}::text[])
-           ORDER BY source_id, target_id LIMIT ${limit}`
-        : sql<GraphLinkRow>`SELECT source_id, target_id, type FROM links WHERE tenant_id = ${tenantId} AND source_id < target_id
-             AND source_id IN (SELECT value FROM json_each(${JSON.stringify(nodeIds)})) AND target_id IN (SELECT value FROM json_each(${JSON.stringify(nodeIds)}))
-           ORDER BY source_id, target_id LIMIT ${limit}`,
-    );
+           ORDER BY source_id, target_id LIMIT ${limit}`);
+    }
+    const ids = JSON.stringify(nodeIds);
+    return await this.db.all(sql<GraphLinkRow>`SELECT source_id, target_id, type FROM links WHERE tenant_id = ${tenantId} AND source_id < target_id
+             AND source_id IN (SELECT value FROM json_each(${ids})) AND target_id IN (SELECT value FROM json_each(${ids}))
+           ORDER BY source_id, target_id LIMIT ${limit}`);
   }
 }

@@ -55,7 +55,7 @@ export class HighlightsRepo {
   async byNode(tenantId: string, nodeId: string): Promise<HighlightRow[]> {
     return await this.db.all(sql<HighlightRow>`SELECT ${COLUMNS} FROM highlights WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} ORDER BY created_at, id`);
   }
-  /** The ids go as one JSON array (one statement whatever their number), read back as a table by each engine's JSON function. */
+  /** The ids go as one parameter (one statement whatever their number): an array on PostgreSQL, a JSON array SQLite reads back as a table. */
   async byNodes(tenantId: string, nodeIds: string[]): Promise<HighlightRow[]> {
     if (!nodeIds.length) return [];
     return await this.db.all(

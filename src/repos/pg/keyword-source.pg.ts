@@ -94,7 +94,7 @@ export class PgKeywordSource implements KeywordSource {
   async read(tenantId: string, terms: string[], have: (string | null)[], o: { position?: number } = {}): Promise<QueryRead> {
     const now = Date.now();
     const last = this.lastRead.get(tenantId);
-    const isolated = this.db.inTransaction;
+    const isolated = this.isolated();
     // Read afresh: not read for a while, or kept from a read this process does not know of.
     const reset = !isolated && ((last !== undefined && now - last.at > this.freshAfterMs) || (last === undefined && !!o.position));
     if (reset) have = have.map(() => null);
