@@ -246,6 +246,112 @@ describe('keyword ranking from kept postings (no database)', () => {
   });
 });
 
+/**
+ * An engine whose change log is in the database (PostgreSQL's form): the process records
+ * nothing (changes() is empty), each read hands the nodes changed since the position asked,
+ * as they are now; it can tell the ranker to forget what it holds (`reset`) and can be inside
+ * a transaction (`isolated`).
+ */
+class LoggedEngine extends MemoryEngine {
+  private readonly log = new Map<string, number[]>();
+  resetNext = false;
+  inTx = false;
+
+  override write(tenantId: string, seq: number, tf: Record<string, number> | null): void {
+    super.write(tenantId, seq, tf);
+    const l = this.log.get(tenantId) ?? [];
+    l.push(seq);
+    this.log.set(tenantId, l);
+  }
+
+  override watch(tenantId: string): number {
+    return this.log.get(tenantId)?.length ?? 0;
+  }
+
+  override async lengths() {
+    return { seqs: [], lens: [] };
+  }
+
+  override changes(_tenantId: string, from: number) {
+    return { seqs: [], next: from };
+  }
+
+  override isolated(): boolean {
+    return this.inTx;
+  }
+
+  override async read(tenantId: string, terms: string[], have: (string | null)[], o?: { position?: number }): Promise<QueryRead> {
+    const reset = this.resetNext;
+    this.resetNext = false;
+    const r = await super.read(tenantId, terms, reset ? have.map(() => null) : have);
+    // lengths come with the postings, as PostgreSQL hands them
+    const docs = this.docs.get(tenantId)!;
+    for (const p of r.postings) if (p) p.lens = Array.from(p.seqs, (seq) => docs.get(seq)!.len);
+    const l = this.log.get(tenantId) ?? [];
+    // a reset hands no changes (the log they were in is gone)
+    const seqs = reset ? [] : [...new Set(l.slice(o?.position ?? l.length))];
+    const nodes = seqs.map((seq) => {
+      const d = docs.get(seq);
+      return { seq, len: d?.len ?? null, tf: d?.tf ?? null };
+    });
+    return { ...r, ...(reset ? { reset } : {}), changed: { next: l.length, nodes } };
+  }
+}
+
+describe('keyword ranking when the engine hands the changes with each read (no database)', () => {
+  it('takes in changes handed with a read, reading postings only for terms not held', async () => {
+    const e = new LoggedEngine();
+    let s = 0;
+    seed(e, 'a', 1500, () => (s += 1 + Math.floor(rand() * 2)));
+    const ranker = new KeywordRanker(e);
+    await ranker.warm('a', 1);
+    const kept = new Set(await e.terms('a', 1));
+    const reads = e.postingReads;
+    seed(e, 'a', 40, () => ++s);
+    for (let i = 0; i < 40; i++) e.write('a', 1 + Math.floor(rand() * s), rand() < 0.4 ? null : note());
+    e.write('a', 2, { w281: 6, common: 1 });
+    await expectSame(e, ranker, 'a', 'changes handed with reads');
+    const unkept = [...new Set(QUERIES.flat())].filter((t) => !kept.has(t));
+    expect(e.postingReads - reads).toBe(unkept.reduce((a, t) => a + [...e.docs.get('a')!.values()].filter((d) => d.tf.has(t)).length, 0));
+  });
+
+  it('forgets what it holds when a read says reset, and ranks from the postings read then', async () => {
+    const e = new LoggedEngine();
+    let s = 0;
+    seed(e, 'a', 1200, () => ++s);
+    const ranker = new KeywordRanker(e);
+    await ranker.top('a', ['w9'], 10);
+    await ranker.top('a', ['w1'], 10);
+    // writes the engine can no longer hand (its log was trimmed): only a reset brings them in
+    e.write('a', 5, { w1: 30 });
+    e.write('a', ++s, { w9: 12 });
+    e.resetNext = true;
+    const before = e.postingReads;
+    expect(await ranker.top('a', ['w1'], 10)).toEqual(await e.reference('a', ['w1'], 10));
+    expect(e.postingReads).toBeGreaterThan(before);
+    expect(ranker.cache.get('a')!.has('w9')).toBe(false);
+    expect(await ranker.top('a', ['w9'], 10)).toEqual(await e.reference('a', ['w9'], 10));
+  });
+
+  it('inside a transaction reads into an index of its own and leaves what is kept untouched', async () => {
+    const e = new LoggedEngine();
+    let s = 0;
+    seed(e, 'a', 1000, () => ++s);
+    const ranker = new KeywordRanker(e);
+    await ranker.top('a', ['common'], 10);
+    const bytes = ranker.cache.bytes();
+    e.inTx = true;
+    e.write('a', ++s, { w2: 50, common: 1 });
+    expect(await ranker.top('a', ['w2', 'common'], 10)).toEqual(await e.reference('a', ['w2', 'common'], 10));
+    expect(ranker.cache.get('a')!.has('w2')).toBe(false);
+    expect(ranker.cache.bytes()).toBe(bytes);
+    // the write rolls back: what is kept never saw it
+    e.write('a', s, null);
+    e.inTx = false;
+    expect(await ranker.top('a', ['w2', 'common'], 10)).toEqual(await e.reference('a', ['w2', 'common'], 10));
+  });
+});
+
 describe('pseudo-relevance feedback on the kept postings', () => {
   const build = () => {
     const e = new MemoryEngine();
