@@ -35,6 +35,17 @@ export function highlightsColumn(engine: 'sqlite' | 'postgres'): string {
         WHERE h.tenant_id = n.tenant_id AND h.node_id = n.id ORDER BY h.created_at, h.id) h) AS marks`;
 }
 
+/**
+ * The notes written on a node's highlights, oldest first: the keyword index reads them after
+ * the node's text (search/indexed-text.ts). The one place for that order, so a node's writes,
+ * SQLite's change overlay and the engine transfers index the same words: for one node...
+ */
+export const notesOf = (tenantId: string, nodeId: string) =>
+  sql<{ note: string }>`SELECT note FROM highlights WHERE tenant_id = ${tenantId} AND node_id = ${nodeId} AND note IS NOT NULL ORDER BY created_at, id`;
+/** ...and as a JSON array beside each node (alias n; SQLite). */
+export const NOTES_JSON_SQLITE = `(SELECT json_group_array(h.note) FROM (SELECT note FROM highlights h
+   WHERE h.tenant_id = n.tenant_id AND h.node_id = n.id AND h.note IS NOT NULL ORDER BY h.created_at, h.id) h)`;
+
 const COLUMNS = sql.raw('id, tenant_id, node_id, text, note, color, prefix, suffix, start_pos, end_pos, source, source_key, created_at, updated_at');
 
 export class HighlightsRepo {

@@ -13,6 +13,7 @@ import { indexedBody } from '../search/indexed-text.js';
 import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../search/keyword/source.js';
 import { type PostingsBuffer, postingsBuffer, readLengths, readTerm, termPostingsSql, termsSql, varint, varintSum, vocabTablesSql, WEIGHT } from './fts5-reads.js';
 import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
+import { NOTES_JSON_SQLITE } from './highlights.repo.js';
 import type { KeywordIndexRepo } from './keyword-index.repo.js';
 import { KeywordReadThread } from './keyword-read-thread.js';
 
@@ -145,10 +146,9 @@ export class Fts5KeywordSource implements KeywordSource {
 
   async nodes(tenantId: string, seqs: number[]): Promise<NodeTerms[]> {
     await this.store.turn();
-    // The body as indexed: with its highlights' notes (nodes.repo.ts), in their order.
+    // The body as indexed: with its highlights' notes, in their order.
     const rows = this.prepare(
-      `SELECT n.seq, n.title, n.summary, n.body_markdown, n.tags,
-         (SELECT json_group_array(h.note) FROM (SELECT note FROM highlights h WHERE h.tenant_id = n.tenant_id AND h.node_id = n.id AND h.note IS NOT NULL ORDER BY h.created_at, h.id) h) AS notes
+      `SELECT n.seq, n.title, n.summary, n.body_markdown, n.tags, ${NOTES_JSON_SQLITE} AS notes
        FROM json_each(?) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ?`,
     ).all(JSON.stringify(seqs), tenantId) as {
       seq: number;

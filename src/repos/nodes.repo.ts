@@ -4,7 +4,7 @@ import type { Database, Engine } from '../db/store/contract.js';
 import { type Query, sql } from '../db/store/sql.js';
 import type { FtsFields } from './keyword-index.repo.js';
 import { indexedBody } from '../search/indexed-text.js';
-import { highlightsColumn } from './highlights.repo.js';
+import { highlightsColumn, notesOf } from './highlights.repo.js';
 
 export interface NodeRow {
   seq: number;
@@ -173,9 +173,7 @@ export class NodesRepo {
   }
 
   private async reindex(row: NodeRow): Promise<void> {
-    const notes = await this.db.all(
-      sql<{ note: string }>`SELECT note FROM highlights WHERE tenant_id = ${row.tenant_id} AND node_id = ${row.id} AND note IS NOT NULL ORDER BY created_at, id`,
-    );
+    const notes = await this.db.all(notesOf(row.tenant_id, row.id));
     await this.keywords.delete(row.tenant_id, row.seq);
     await this.keywords.insert(row.tenant_id, row.seq, ftsFields(row, notes.map((n) => n.note)));
   }

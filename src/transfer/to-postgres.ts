@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { nodeLexemes } from '../search/lexemes.js';
 import { indexedBody } from '../search/indexed-text.js';
+import { NOTES_JSON_SQLITE } from '../repos/highlights.repo.js';
 import { connectPg, type PgClient } from '../db/pg/connect.js';
 import { migratePg, pgSchemaVersion } from '../db/pg/migrate.js';
 import { TableChecksum, type TableReport, type Value } from './checksum.js';
@@ -125,9 +126,7 @@ async function rebuildKeywords(src: Database.Database, pg: PgClient): Promise<vo
   const out = new PgBatchInsert(pg, 'node_keywords', ['seq', 'tenant_id', 'terms', 'tf', 'len']);
   // Each node's highlight notes come as one JSON array: they are part of its indexed body (search/indexed-text.ts).
   const rows = src.prepare(
-    `SELECT seq, tenant_id, title, summary, body_markdown, tags,
-       (SELECT json_group_array(note) FROM (SELECT note FROM highlights h WHERE h.tenant_id = nodes.tenant_id AND h.node_id = nodes.id AND note IS NOT NULL ORDER BY created_at, id)) AS notes
-     FROM nodes`,
+    `SELECT n.seq, n.tenant_id, n.title, n.summary, n.body_markdown, n.tags, ${NOTES_JSON_SQLITE} AS notes FROM nodes n`,
   ).iterate() as Iterable<{
     seq: number; tenant_id: string; title: string; summary: string; body_markdown: string; tags: string; notes: string;
   }>;

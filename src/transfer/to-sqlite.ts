@@ -7,7 +7,9 @@ import { existsSync, rmSync } from 'node:fs';
 import { closeDatabase, openDatabase } from '../db/open.js';
 import { createFtsTable } from '../db/fts-tables.js';
 import { SqliteStore } from '../db/store/sqlite-store.js';
+import { NOTES_JSON_SQLITE } from '../repos/highlights.repo.js';
 import { VectorsRepo } from '../repos/vectors.repo.js';
+import { indexedBody } from '../search/indexed-text.js';
 import { connectPg } from '../db/pg/connect.js';
 import { PG_SCHEMA_VERSION, pgSchemaVersion } from '../db/pg/migrate.js';
 import { TableChecksum, type TableReport, type Value } from './checksum.js';
@@ -60,16 +62,15 @@ export async function postgresToSqlite(url: string, sqlitePath: string, progress
       source.push({ table: t.name, rows: sum.rows, checksum: sum.hex });
     }
     // The keyword index is derived: one FTS5 table per tenant with nodes, as migration 2 builds it
-    // (the body with its highlights' notes, as search/indexed-text.ts assembles it).
+    // (the body with its highlights' notes, assembled by search/indexed-text.ts).
+    db.function('rhizome_indexed_body', { deterministic: true }, (body, notes) => indexedBody(String(body), JSON.parse(String(notes)) as string[]));
     for (const tenantId of db.prepare('SELECT DISTINCT tenant_id FROM nodes').pluck().all() as string[]) {
       const fts = createFtsTable(db, tenantId);
       db.prepare(
         `INSERT INTO ${fts} (rowid, title, summary, body, tags)
-         SELECT seq, title, summary,
-                body_markdown || coalesce(char(10) || char(10) || (SELECT group_concat(note, char(10) || char(10)) FROM (
-                  SELECT note FROM highlights h WHERE h.tenant_id = nodes.tenant_id AND h.node_id = nodes.id AND trim(coalesce(note, '')) <> '' ORDER BY created_at, id)), ''),
-                coalesce((SELECT group_concat(value, ' ') FROM json_each(nodes.tags)), '')
-           FROM nodes WHERE tenant_id = ? ORDER BY seq`,
+         SELECT n.seq, n.title, n.summary, rhizome_indexed_body(n.body_markdown, ${NOTES_JSON_SQLITE}),
+                coalesce((SELECT group_concat(value, ' ') FROM json_each(n.tags)), '')
+           FROM nodes n WHERE n.tenant_id = ? ORDER BY n.seq`,
       ).run(tenantId);
     }
     const target: TableReport[] = [];
