@@ -147,11 +147,32 @@ describe('the ranked keyword route', () => {
     expect(thread.served).toBe(served + 1);
     source.threadMinRows = Infinity;
     expect(await source.lengths(t.tenantId)).toEqual(lengths); // the connection reads the same
+    const termsInThread = await source.terms(t.tenantId, 20);
     // A thread that cannot read: the connection reads instead.
     await thread.close();
+    expect(await source.terms(t.tenantId, 20)).toEqual(termsInThread);
     route.ranker.evictTenant(t.tenantId);
     expect(await new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 20 }).keep(t.tenantId)).toBeGreaterThan(250);
     await expectSameAsEngine('warmed on the connection');
+  });
+
+  it('warms the most held terms first and stops near its memory cap', async () => {
+    await seed();
+    const terms = await t.s.repos.keywordSource.terms(t.tenantId, 20);
+    const { df } = await route.termStats(t.tenantId, terms.map((w) => `"${w}"`));
+    expect(df).toEqual([...df].sort((a, b) => b - a));
+    route.ranker.evictTenant(t.tenantId);
+    const whole = await route.ranker.warm(t.tenantId, 20);
+    const bytes = route.ranker.cache.bytes();
+    route.ranker.evictTenant(t.tenantId);
+    route.ranker.cache.capBytes = Math.floor(bytes * 0.6);
+    const read = await route.ranker.warm(t.tenantId, 20);
+    expect(read).toBeLessThan(whole);
+    expect(route.ranker.cache.bytes()).toBeLessThanOrEqual(route.ranker.cache.capBytes);
+    const kept = route.ranker.cache.get(t.tenantId)!;
+    expect(terms.slice(0, read).every((w) => kept.has(w))).toBe(true);
+    await expectSameAsEngine('warmed to a cap');
+    route.ranker.cache.capBytes = null;
   });
 
   it('reads a tenant again once it has taken in many writes, and keeps nothing when turned off', async () => {

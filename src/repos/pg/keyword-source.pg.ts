@@ -83,7 +83,7 @@ export class PgKeywordSource implements KeywordSource {
   }
 
   async terms(tenantId: string, minDf: number): Promise<string[]> {
-    const r = await this.db.query<{ term: string }>('SELECT term FROM keyword_terms WHERE tenant_id = $1 AND df >= $2 ORDER BY df DESC', [tenantId, minDf]);
+    const r = await this.db.query<{ term: string }>('SELECT term FROM keyword_terms WHERE tenant_id = $1 AND df >= $2 ORDER BY df DESC, term', [tenantId, minDf]);
     return r.rows.map((row) => row.term);
   }
 

@@ -25,6 +25,8 @@ export interface RankedKeywords {
 export const SLICE_MS = 8;
 /** Terms per read while warming (one round trip to SQLite's reader thread each; one term at a time cost 0.6 ms a term at 100k). */
 const WARM_BATCH = 32;
+/** The share of the memory cap the warm-up fills (the rest: terms queries read). */
+export const WARM_SHARE = 0.9;
 
 /** Changed nodes a tenant's kept index takes in before it should be read again (stale(); each costs a little every query). */
 export const CHANGED_MAX = 2048;
@@ -118,28 +120,34 @@ export class KeywordRanker {
   }
 
   /**
-   * Reads ahead the tenant's terms held by at least `minDf` nodes, WARM_BATCH terms at a time,
-   * awaiting `pause()` (false: stop) once a slice has run `sliceMs`; a warm of the tenant
-   * already under way is joined, not repeated. Resolves with how many terms it read.
+   * Reads ahead the tenant's terms held by at least `minDf` nodes, most held first,
+   * WARM_BATCH terms at a time, until the module holds WARM_SHARE of its memory cap (past it
+   * a query would drop what was read), awaiting `pause()` (false: stop) once a slice has run
+   * `sliceMs`; a warm of the tenant already under way is joined, not repeated. The terms
+   * read are then ordered so the cap drops the least held first (cheapest to read again).
+   * Resolves with how many terms it read.
    */
   warm(tenantId: string, minDf: number, pause: () => Promise<boolean> = async () => true, sliceMs = SLICE_MS): Promise<number> {
     let w = this.warming.get(tenantId);
     if (!w) {
       w = (async () => {
+        const read: string[] = [];
         try {
           const t = await this.tenant(tenantId);
           const terms = (await this.source.terms(tenantId, minDf)).filter((term) => !t.has(term));
           let slice = performance.now();
-          for (let i = 0; i < terms.length; i += WARM_BATCH) {
+          for (let i = 0; i < terms.length && this.cache.bytes() < WARM_SHARE * this.cache.cap(); i += WARM_BATCH) {
             if (performance.now() - slice > sliceMs) {
-              if (!(await pause())) return i;
+              if (!(await pause())) break;
               slice = performance.now();
             }
-            if (this.cache.get(tenantId) !== t) return i; // evicted meanwhile
+            if (this.cache.get(tenantId) !== t) break; // evicted meanwhile
             const batch = terms.slice(i, i + WARM_BATCH).filter((term) => !t.has(term));
             if (batch.length) await this.read(tenantId, t, batch, true);
+            read.push(...batch);
           }
-          return terms.length;
+          for (let i = read.length - 1; i >= 0; i--) t.use(read[i]); // least held oldest
+          return read.length;
         } finally {
           this.warming.delete(tenantId);
         }

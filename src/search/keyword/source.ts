@@ -41,7 +41,7 @@ export interface NodeTerms {
 export interface KeywordSource {
   /** Every indexed node's length (seqs ascending); empty when the engine hands lengths with the postings. */
   lengths(tenantId: string): Promise<{ seqs: ArrayLike<number>; lens: ArrayLike<number> }>;
-  /** The tenant's terms held by at least `minDf` nodes (those worth reading ahead). */
+  /** The tenant's terms held by at least `minDf` nodes (those worth reading ahead), most held first. */
   terms(tenantId: string, minDf: number): Promise<string[]>;
   /**
    * Statistics and versions now, and the postings of each term whose held version (`have`,

@@ -37,7 +37,7 @@ class MemoryEngine implements KeywordSource {
   async terms(tenantId: string, minDf: number) {
     const df = new Map<string, number>();
     for (const d of this.of(tenantId).values()) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    return [...df].filter(([, n]) => n >= minDf).map(([t]) => t);
+    return [...df].filter(([, n]) => n >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
   }
 
   async read(tenantId: string, terms: string[], have: (string | null)[]): Promise<QueryRead> {
@@ -232,6 +232,28 @@ describe('keyword ranking from kept postings (no database)', () => {
     expect(ranker.cache.get('a')!.has('common')).toBe(true);
     await expectSame(e, ranker, 'a', 'under a cap');
     expect(ranker.cache.bytes()).toBeLessThanOrEqual(ranker.cache.capBytes);
+  });
+
+  it('warms the most held terms up to its memory cap, and the cap drops the least held of them first', async () => {
+    const e = new MemoryEngine();
+    let s = 0;
+    seed(e, 'a', 2000, () => ++s);
+    const whole = new KeywordRanker(e);
+    const all = await whole.warm('a', 1);
+    const ranker = new KeywordRanker(e);
+    ranker.cache.capBytes = Math.floor(whole.cache.bytes() * 0.6);
+    const read = await ranker.warm('a', 1);
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(all);
+    expect(ranker.cache.bytes()).toBeLessThanOrEqual(ranker.cache.capBytes);
+    const order = await e.terms('a', 1); // most held first
+    const t = ranker.cache.get('a')!;
+    expect(order.slice(0, read).every((term) => t.has(term))).toBe(true);
+    expect(order.slice(read).some((term) => t.has(term))).toBe(false);
+    expect(t.oldestTerm()).toBe(order[read - 1]);
+    await expectSame(e, ranker, 'a', 'warmed to the cap');
+    expect(ranker.cache.bytes()).toBeLessThanOrEqual(ranker.cache.capBytes);
+    expect(t.has('common')).toBe(true);
   });
 
   it('packs postings as 16-bit gaps when they fit and as seqs when not', () => {
