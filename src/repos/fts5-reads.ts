@@ -17,7 +17,7 @@ export const vocabTablesSql = (t: string) => [
 ];
 
 /** The terms held by at least `?` nodes, most held first (a scan of the whole index: FTS5 counts each term's nodes). */
-export const termsSql = (t: string) => `SELECT term FROM temp.${t}_rows WHERE doc >= ? ORDER BY doc DESC, term`;
+export const termsSql = (t: string) => `SELECT term, doc AS df FROM temp.${t}_rows WHERE doc >= ? ORDER BY doc DESC, term`;
 
 /** One term's postings: each node holding it (ascending) and its column-weighted frequency there. */
 export const termPostingsSql = (t: string) => `SELECT doc, sum(${WEIGHT}) FROM temp.${t}_inst WHERE term = ? GROUP BY doc ORDER BY doc`;

@@ -5,6 +5,7 @@
 // connection instead.
 import { Worker } from 'node:worker_threads';
 import { distPath } from '../paths.js';
+import type { TermCount } from '../search/keyword/source.js';
 import type { ReadReply, ReadRequest } from './keyword-read-worker.js';
 
 export const IDLE_MS = 5_000;
@@ -33,8 +34,8 @@ export class KeywordReadThread {
   }
 
   /** The terms of FTS5 table `table` held by at least `minDf` nodes, read in the thread. */
-  async terms(table: string, minDf: number): Promise<string[]> {
-    return ((await this.ask({ id: 0, table, op: 'terms', minDf })) as { terms: string[] }).terms;
+  async terms(table: string, minDf: number): Promise<TermCount[]> {
+    return ((await this.ask({ id: 0, table, op: 'terms', minDf })) as { terms: TermCount[] }).terms;
   }
 
   /**

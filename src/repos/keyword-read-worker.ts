@@ -5,6 +5,7 @@
 // Reads only; each is read at the snapshot its statement starts with (WAL: writers go on).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import type { TermCount } from '../search/keyword/source.js';
 import { postingsBuffer, readLengths, readTerm, termPostingsSql, termsSql, vocabTablesSql } from './fts5-reads.js';
 
 /** Every node's length, the terms held by at least `minDf` nodes, or each term's postings. */
@@ -12,7 +13,7 @@ export type ReadRequest = { id: number; table: string } & ({ op: 'lengths' } | {
 
 export type ReadReply =
   | { id: number; lengths: { seqs: Int32Array; lens: Uint32Array } }
-  | { id: number; terms: string[] }
+  | { id: number; terms: TermCount[] }
   | { id: number; postings: { seqs: Int32Array; wtf: Float64Array; spans: [number, number][] } }
   | { id: number; error: string };
 
@@ -57,7 +58,7 @@ function read(r: ReadRequest): ReadReply {
     for (const sql of vocabTablesSql(r.table)) db.exec(sql);
     made.add(r.table);
   }
-  if (r.op === 'terms') return { id: r.id, terms: statement(termsSql(r.table)).pluck().all(r.minDf) as string[] };
+  if (r.op === 'terms') return { id: r.id, terms: statement(termsSql(r.table)).raw(false).all(r.minDf) as TermCount[] };
   const stmt = statement(termPostingsSql(r.table));
   const spans: [number, number][] = [];
   let at = 0;

@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { FTS_COLUMNS, FTS_OPTIONS } from '../db/fts-tables.js';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
 import { indexedBody } from '../search/indexed-text.js';
-import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../search/keyword/source.js';
+import type { KeywordSource, NodeTerms, QueryRead, TermCount, TermRead } from '../search/keyword/source.js';
 import { type PostingsBuffer, postingsBuffer, readLengths, readTerm, termPostingsSql, termsSql, varint, varintSum, vocabTablesSql, WEIGHT } from './fts5-reads.js';
 import { changesSince, trimChanges, unwatchChanges, watchChanges } from './keyword-changes.js';
 import { NOTES_JSON_SQLITE } from './highlights.repo.js';
@@ -76,14 +76,14 @@ export class Fts5KeywordSource implements KeywordSource {
   }
 
   /** Only the warm-up asks (a scan of the whole index): in the reader thread, as read()'s background postings. */
-  async terms(tenantId: string, minDf: number): Promise<string[]> {
+  async terms(tenantId: string, minDf: number): Promise<TermCount[]> {
     await this.store.turn();
     const t = this.keywords.table(tenantId);
     if (!t) return [];
     const read = await this.inThread((th) => th.terms(t, minDf));
     if (read) return read;
     this.vocab(t);
-    return this.prepare(termsSql(t)).pluck().all(minDf) as string[];
+    return this.prepare(termsSql(t)).all(minDf) as TermCount[];
   }
 
   /**

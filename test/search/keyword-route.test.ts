@@ -158,8 +158,10 @@ describe('the ranked keyword route', () => {
 
   it('warms the most held terms first and stops near its memory cap', async () => {
     await seed();
-    const terms = await t.s.repos.keywordSource.terms(t.tenantId, 20);
+    const counts = await t.s.repos.keywordSource.terms(t.tenantId, 20);
+    const terms = counts.map((c) => c.term);
     const { df } = await route.termStats(t.tenantId, terms.map((w) => `"${w}"`));
+    expect(counts.map((c) => c.df)).toEqual(df);
     expect(df).toEqual([...df].sort((a, b) => b - a));
     route.ranker.evictTenant(t.tenantId);
     const whole = await route.ranker.warm(t.tenantId, 20);

@@ -18,7 +18,7 @@
 // transaction open for more than ten minutes could slip between the two: none is.
 import type { PgStore } from '../../db/store/pg-store.js';
 import { anyOfTsquery } from '../../search/lexemes.js';
-import type { KeywordSource, NodeTerms, QueryRead, TermRead } from '../../search/keyword/source.js';
+import type { KeywordSource, NodeTerms, QueryRead, TermCount, TermRead } from '../../search/keyword/source.js';
 import { phraseLexemes } from './keyword-index.pg.js';
 
 /** A tenant not read for this long is read afresh (its changes may have been trimmed). */
@@ -82,9 +82,9 @@ export class PgKeywordSource implements KeywordSource {
     return { seqs: [], lens: [] };
   }
 
-  async terms(tenantId: string, minDf: number): Promise<string[]> {
-    const r = await this.db.query<{ term: string }>('SELECT term FROM keyword_terms WHERE tenant_id = $1 AND df >= $2 ORDER BY df DESC, term', [tenantId, minDf]);
-    return r.rows.map((row) => row.term);
+  async terms(tenantId: string, minDf: number): Promise<TermCount[]> {
+    const r = await this.db.query<{ term: string; df: number | string }>('SELECT term, df FROM keyword_terms WHERE tenant_id = $1 AND df >= $2 ORDER BY df DESC, term', [tenantId, minDf]);
+    return r.rows.map((row) => ({ term: row.term, df: Number(row.df) }));
   }
 
   isolated(): boolean {

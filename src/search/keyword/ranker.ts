@@ -25,6 +25,12 @@ export interface RankedKeywords {
 export const SLICE_MS = 8;
 /** Terms per read while warming (one round trip to SQLite's reader thread each; one term at a time cost 0.6 ms a term at 100k). */
 const WARM_BATCH = 32;
+/**
+ * ...and postings per read (a term holding more is read alone): the main thread packs a
+ * read's postings in one turn, ~11 ns each at 1M notes (32 of the most held terms at once
+ * held the event loop 181 ms).
+ */
+export const WARM_POSTINGS = 500_000;
 /** The share of the memory cap the warm-up fills (the rest: terms queries read). */
 export const WARM_SHARE = 0.9;
 
@@ -42,6 +48,8 @@ export class KeywordRanker {
   reads = 0;
   /** Changed nodes taken in before stale() (tests lower it). */
   changedMax = CHANGED_MAX;
+  /** Postings per read while warming (tests lower it). */
+  warmPostings = WARM_POSTINGS;
 
   constructor(private readonly source: KeywordSource) {}
 
@@ -120,8 +128,8 @@ export class KeywordRanker {
   }
 
   /**
-   * Reads ahead the tenant's terms held by at least `minDf` nodes, most held first,
-   * WARM_BATCH terms at a time, until the module holds WARM_SHARE of its memory cap (past it
+   * Reads ahead the tenant's terms held by at least `minDf` nodes, most held first, in
+   * batches of up to WARM_BATCH terms and `warmPostings` postings, until the module holds WARM_SHARE of its memory cap (past it
    * a query would drop what was read), awaiting `pause()` (false: stop) once a slice has run
    * `sliceMs`; a warm of the tenant already under way is joined, not repeated. The terms
    * read are then ordered so the cap drops the least held first (cheapest to read again).
@@ -134,15 +142,20 @@ export class KeywordRanker {
         const read: string[] = [];
         try {
           const t = await this.tenant(tenantId);
-          const terms = (await this.source.terms(tenantId, minDf)).filter((term) => !t.has(term));
+          const terms = (await this.source.terms(tenantId, minDf)).filter((c) => !t.has(c.term));
           let slice = performance.now();
-          for (let i = 0; i < terms.length && this.cache.bytes() < WARM_SHARE * this.cache.cap(); i += WARM_BATCH) {
+          for (let i = 0, end = 0; i < terms.length && this.cache.bytes() < WARM_SHARE * this.cache.cap(); i = end) {
             if (performance.now() - slice > sliceMs) {
               if (!(await pause())) break;
               slice = performance.now();
             }
             if (this.cache.get(tenantId) !== t) break; // evicted meanwhile
-            const batch = terms.slice(i, i + WARM_BATCH).filter((term) => !t.has(term));
+            let postings = terms[i].df;
+            for (end = i + 1; end < terms.length && end - i < WARM_BATCH && postings + terms[end].df <= this.warmPostings; end++) postings += terms[end].df;
+            const batch = terms
+              .slice(i, end)
+              .map((c) => c.term)
+              .filter((term) => !t.has(term));
             if (batch.length) await this.read(tenantId, t, batch, true);
             read.push(...batch);
           }

@@ -38,11 +38,17 @@ export interface NodeTerms {
 // What changed is a list of nodes changed since a position in a change log: FTS5's is the
 // log this process keeps as it writes (changes()); PostgreSQL's is a table every process
 // writes, read with the postings (read()'s `changed`). Every term has one version.
+/** A term and the number of the tenant's nodes holding it. */
+export interface TermCount {
+  term: string;
+  df: number;
+}
+
 export interface KeywordSource {
   /** Every indexed node's length (seqs ascending); empty when the engine hands lengths with the postings. */
   lengths(tenantId: string): Promise<{ seqs: ArrayLike<number>; lens: ArrayLike<number> }>;
-  /** The tenant's terms held by at least `minDf` nodes (those worth reading ahead), most held first. */
-  terms(tenantId: string, minDf: number): Promise<string[]>;
+  /** The tenant's terms held by at least `minDf` nodes (those worth reading ahead) with how many hold each, most held first. */
+  terms(tenantId: string, minDf: number): Promise<TermCount[]>;
   /**
    * Statistics and versions now, and the postings of each term whose held version (`have`,
    * null: none) is not current (valid until the next read). `background`: a read ahead no

@@ -37,10 +37,17 @@ class MemoryEngine implements KeywordSource {
   async terms(tenantId: string, minDf: number) {
     const df = new Map<string, number>();
     for (const d of this.of(tenantId).values()) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    return [...df].filter(([, n]) => n >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
+    return [...df]
+      .filter(([, n]) => n >= minDf)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([term, n]) => ({ term, df: n }));
   }
 
-  async read(tenantId: string, terms: string[], have: (string | null)[]): Promise<QueryRead> {
+  /** The terms of each read ahead (the warm-up's). */
+  readonly background: string[][] = [];
+
+  async read(tenantId: string, terms: string[], have: (string | null)[], o: { position?: number; background?: boolean } = {}): Promise<QueryRead> {
+    if (o.background) this.background.push(terms);
     const docs = [...this.of(tenantId).values()].sort((a, b) => a.seq - b.seq);
     const postings = terms.map((t, i): TermRead | null => {
       if (have[i] !== null) return null;
@@ -180,7 +187,7 @@ describe('keyword ranking from kept postings (no database)', () => {
     const ranker = new KeywordRanker(e);
     await ranker.warm('a', 1);
     const reads = e.postingReads;
-    const kept = new Set(await e.terms('a', 1));
+    const kept = new Set((await e.terms('a', 1)).map((c) => c.term));
     // new nodes past the last seq, one below the first, updates (terms gained and lost), deletes
     seed(e, 'a', 50, () => (s += 1));
     e.write('a', 3, { w280: 4, common: 1 });
@@ -246,7 +253,7 @@ describe('keyword ranking from kept postings (no database)', () => {
     expect(read).toBeGreaterThan(0);
     expect(read).toBeLessThan(all);
     expect(ranker.cache.bytes()).toBeLessThanOrEqual(ranker.cache.capBytes);
-    const order = await e.terms('a', 1); // most held first
+    const order = (await e.terms('a', 1)).map((c) => c.term); // most held first
     const t = ranker.cache.get('a')!;
     expect(order.slice(0, read).every((term) => t.has(term))).toBe(true);
     expect(order.slice(read).some((term) => t.has(term))).toBe(false);
@@ -254,6 +261,24 @@ describe('keyword ranking from kept postings (no database)', () => {
     await expectSame(e, ranker, 'a', 'warmed to the cap');
     expect(ranker.cache.bytes()).toBeLessThanOrEqual(ranker.cache.capBytes);
     expect(t.has('common')).toBe(true);
+  });
+
+  it('warms in batches of a bounded number of postings, a term holding more alone', async () => {
+    const e = new MemoryEngine();
+    let s = 0;
+    seed(e, 'a', 2000, () => ++s);
+    const ranker = new KeywordRanker(e);
+    ranker.warmPostings = 1500;
+    const read = await ranker.warm('a', 1);
+    const df = new Map((await e.terms('a', 1)).map((c) => [c.term, c.df]));
+    expect(e.background.flat()).toHaveLength(read);
+    expect(e.background[0]).toEqual(['common']); // held by ~1,900 notes: alone
+    for (const batch of e.background) {
+      expect(batch.length).toBeLessThanOrEqual(32);
+      if (batch.length > 1) expect(batch.reduce((n, term) => n + df.get(term)!, 0)).toBeLessThanOrEqual(1500);
+    }
+    expect(e.background.length).toBeGreaterThan(Math.ceil(read / 32));
+    await expectSame(e, ranker, 'a', 'warmed in small batches');
   });
 
   it('packs postings as 16-bit gaps when they fit and as seqs when not', () => {
@@ -302,10 +327,10 @@ class LoggedEngine extends MemoryEngine {
     return this.inTx;
   }
 
-  override async read(tenantId: string, terms: string[], have: (string | null)[], o?: { position?: number }): Promise<QueryRead> {
+  override async read(tenantId: string, terms: string[], have: (string | null)[], o?: { position?: number; background?: boolean }): Promise<QueryRead> {
     const reset = this.resetNext;
     this.resetNext = false;
-    const r = await super.read(tenantId, terms, reset ? have.map(() => null) : have);
+    const r = await super.read(tenantId, terms, reset ? have.map(() => null) : have, o);
     // lengths come with the postings, as PostgreSQL hands them
     const docs = this.docs.get(tenantId)!;
     for (const p of r.postings) if (p) p.lens = Array.from(p.seqs, (seq) => docs.get(seq)!.len);
@@ -327,7 +352,7 @@ describe('keyword ranking when the engine hands the changes with each read (no d
     seed(e, 'a', 1500, () => (s += 1 + Math.floor(rand() * 2)));
     const ranker = new KeywordRanker(e);
     await ranker.warm('a', 1);
-    const kept = new Set(await e.terms('a', 1));
+    const kept = new Set((await e.terms('a', 1)).map((c) => c.term));
     const reads = e.postingReads;
     seed(e, 'a', 40, () => ++s);
     for (let i = 0; i < 40; i++) e.write('a', 1 + Math.floor(rand() * s), rand() < 0.4 ? null : note());
