@@ -1,7 +1,8 @@
 // Keeps the keyword module's memory warm (search/keyword/), so a query does not wait for
 // its terms' postings to be read. At start-up each tenant's terms held by at least
-// KEPT_TERM_FLOOR notes are read into memory, a batch of terms at a time with a pause
-// between (requests interleave); rarer terms are read by the first query needing them.
+// KEPT_TERM_FLOOR notes are read into memory, most held first, until the module's memory
+// cap is nearly full (ranker.warm), a batch at a time with a pause between (requests
+// interleave); rarer terms are read by the first query needing them.
 // Writes are taken in by each query (the change log); once a tenant has taken in many,
 // its kept index is read again in the background.
 import type { Logger } from '../../logger.js';
