@@ -48,7 +48,7 @@ const statements = new Map<string, Database.Statement>();
 
 function statement(sql: string): Database.Statement {
   let s = statements.get(sql);
-  if (!s) statements.set(sql, (s = db.prepare(sql).raw(true)));
+  if (!s) statements.set(sql, (s = db.prepare(sql)));
   return s;
 }
 
@@ -58,8 +58,8 @@ function read(r: ReadRequest): ReadReply {
     for (const sql of vocabTablesSql(r.table)) db.exec(sql);
     made.add(r.table);
   }
-  if (r.op === 'terms') return { id: r.id, terms: statement(termsSql(r.table)).raw(false).all(r.minDf) as TermCount[] };
-  const stmt = statement(termPostingsSql(r.table));
+  if (r.op === 'terms') return { id: r.id, terms: statement(termsSql(r.table)).all(r.minDf) as TermCount[] };
+  const stmt = statement(termPostingsSql(r.table)).raw(true); // readTerm takes rows as arrays
   const spans: [number, number][] = [];
   let at = 0;
   for (const term of r.terms) {

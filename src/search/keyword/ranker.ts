@@ -129,11 +129,11 @@ export class KeywordRanker {
 
   /**
    * Reads ahead the tenant's terms held by at least `minDf` nodes, most held first, in
-   * batches of up to WARM_BATCH terms and `warmPostings` postings, until the module holds WARM_SHARE of its memory cap (past it
-   * a query would drop what was read), awaiting `pause()` (false: stop) once a slice has run
-   * `sliceMs`; a warm of the tenant already under way is joined, not repeated. The terms
-   * read are then ordered so the cap drops the least held first (cheapest to read again).
-   * Resolves with how many terms it read.
+   * batches of up to WARM_BATCH terms and `warmPostings` postings, until the module holds
+   * WARM_SHARE of its memory cap (past it a query would drop what was read), awaiting
+   * `pause()` (false: stop) once a slice has run `sliceMs`; a warm of the tenant already
+   * under way is joined, not repeated. The terms read are then ordered so the cap drops the
+   * least held first (cheapest to read again). Resolves with how many terms it read.
    */
   warm(tenantId: string, minDf: number, pause: () => Promise<boolean> = async () => true, sliceMs = SLICE_MS): Promise<number> {
     let w = this.warming.get(tenantId);
