@@ -80,6 +80,8 @@ export class JobQueue {
   private pumping = false;
   /** Work begun outside any job that will queue jobs (an event listener's): idle() waits for it. */
   private readonly tracked = new Set<Promise<unknown>>();
+  /** How many pieces of work were ever tracked: idle() sees work that began and ended while it looked. */
+  private trackedCount = 0;
   private pumpAgain = false;
   /** Set when stop() handed the unfinished jobs back: their late outcomes are not written. */
   private released = false;
@@ -224,6 +226,7 @@ export class JobQueue {
    */
   track(work: Promise<unknown>): void {
     this.tracked.add(work);
+    this.trackedCount++;
     const done = () => void this.tracked.delete(work);
     work.then(done, done);
   }
@@ -232,12 +235,15 @@ export class JobQueue {
   async idle(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
+      const seen = this.trackedCount;
       while (this.tracked.size) await Promise.allSettled([...this.tracked]);
       await this.pq.onIdle();
       const next = await this.repo.nextRunAt();
       // A pump between its claim and handing the jobs to the pool holds jobs neither queued
-      // nor in the pool yet: not idle.
-      if (!this.pumping && !this.tracked.size && this.pq.size === 0 && this.pq.pending === 0 && (next === null || next > this.clock.now())) return;
+      // nor in the pool yet: not idle. Nor is it when work was tracked since this look began:
+      // it may have queued a job after nextRunAt read and settled before it answered.
+      const quiet = this.trackedCount === seen && !this.tracked.size;
+      if (quiet && !this.pumping && this.pq.size === 0 && this.pq.pending === 0 && (next === null || next > this.clock.now())) return;
       await this.pump();
       await new Promise((r) => setTimeout(r, 10));
     }
