@@ -27,6 +27,13 @@ if (process.argv.includes('--pg')) {
   console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
   process.exit(0);
 }
+// `--graph`: only the graph endpoints' latency (bench/graph.ts), at 100k nodes and 300k links.
+if (process.argv.includes('--graph')) {
+  const { benchGraph } = await import('./graph.js');
+  console.log(JSON.stringify({ kind: 'graph', ...(await benchGraph({ nodes: 100_000, links: 300_000 })) }));
+  console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
+  process.exit(0);
+}
 await benchSearch({ sizes: sizes.length ? sizes : [10_000, 100_000] });
 // `--search`: only the search bench above, the quick loop for search speed and memory.
 if (process.argv.includes('--search')) {

@@ -130,7 +130,7 @@ export async function buildContainer(o: ServiceOptions) {
   const para = new ParaService(tx, repos.para, clock, queue, repos.paraAuto);
   const paraClassifier = new ParaClassifier({ tx, repo: repos.para, auto: repos.paraAuto, queue, vectors, nodes: repos.nodes, embedder, clock, log, calibration, events });
   const links = new LinksService(tx, repos.links, clock);
-  const suggestions = new SuggestionsService({ repo: repos.context, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
+  const suggestions = new SuggestionsService({ repo: repos.context, keywords: keywordRoute, vectors, embedQuery, calibration, semanticLine: (t, v) => search.semanticLine(t, v) });
   const context = new ContextService({ search, highlights, links: repos.links, repo: repos.context, vectors, clock, calibration });
   const ask = buildAsk({ config, search, repo: repos.context, limiters, clock, highlights });
   const graphHealth = new GraphHealthService(repos.graphHealth, clock);

@@ -20,7 +20,7 @@ import { mean, ndcgAt } from '../eval/metrics.js';
 import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
 import { NodesRepo } from '../../src/repos/nodes.repo.js';
 import { sql } from '../../src/db/store/sql.js';
-import { engineTop } from '../../test/helpers/engine-bm25.js';
+import { engineTop, pgBm25 } from '../../test/helpers/engine-bm25.js';
 import { queryLexemes } from '../../src/search/lexemes.js';
 import { contentTerms } from '../../src/search/fts-query.js';
 import { quoteTerm } from '../../src/search/text.js';
@@ -92,7 +92,7 @@ async function load(docs: Doc[], pg: PgClient, url: string, tenants: string[]) {
   }
   });
   await sync.query('ANALYZE');
-  return { db, search: store, kw, loadSeconds: (performance.now() - t0) / 1000, pgInsertMs };
+  return { db, search: store, sync, loadSeconds: (performance.now() - t0) / 1000, pgInsertMs };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -101,7 +101,7 @@ const pct = (xs: number[], p: number) => {
 };
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
-async function rankBoth(c: Collection, s: SqliteStore, kw: PgKeywordIndex, tenant: string) {
+async function rankBoth(c: Collection, s: SqliteStore, pgs: PgStore, tenant: string) {
   const idOf = async (seq: number) => String((await s.one(sql<{ id: string }>`SELECT id FROM nodes WHERE seq = ${seq}`))?.id ?? '').replace(`nod_${tenant}_`, '');
   const sqlite: number[] = [], pg: number[] = [], overlap: number[] = [], sqliteMs: number[] = [], pgMs: number[] = [];
   for (const q of c.queries) {
@@ -111,7 +111,7 @@ async function rankBoth(c: Collection, s: SqliteStore, kw: PgKeywordIndex, tenan
     const a = match ? (await engineTop(s, tenant, contentTerms(q.text).map(quoteTerm), {}, 10)).hits : [];
     sqliteMs.push(performance.now() - t);
     t = performance.now();
-    const b = await kw.rank(tenant, queryLexemes(q.text), 10);
+    const b = await pgBm25(pgs, tenant, queryLexemes(q.text), 10);
     pgMs.push(performance.now() - t);
     const ia: string[] = [];
     for (const h of a) ia.push(await idOf(h.seq));
@@ -129,8 +129,8 @@ for (const dir of process.env.ONLY_LATENCY ? [] : dirs) {
   const { pg, url, drop } = await freshDatabase(`rz_eval_${c.name.replace(/\W/g, '_')}`);
   try {
     // A second tenant holds the same documents again: the statistics must stay per tenant.
-    const { db, search, kw, loadSeconds } = await load([...c.docs, ...c.docs.map((d) => ({ ...d, tenant: OTHER }))], pg, url, [TENANT, OTHER]);
-    const r = await rankBoth(c, search, kw, TENANT);
+    const { db, search, sync, loadSeconds } = await load([...c.docs, ...c.docs.map((d) => ({ ...d, tenant: OTHER }))], pg, url, [TENANT, OTHER]);
+    const r = await rankBoth(c, search, sync, TENANT);
     const a = mean(r.sqlite), b = mean(r.pg);
     console.log(JSON.stringify({
       kind: 'pg_keyword_ndcg', collection: c.name, docs: c.docs.length, queries: c.queries.length,
@@ -151,10 +151,10 @@ for (const dir of process.env.ONLY_LATENCY ? [] : dirs) {
   const queries = all.flatMap((c) => c.queries).slice(0, 400);
   const { pg, url, drop } = await freshDatabase('rz_eval_latency');
   try {
-    const { db, search, kw, pgInsertMs } = await load(docs, pg, url, [TENANT]);
+    const { db, search, sync, pgInsertMs } = await load(docs, pg, url, [TENANT]);
     const c: Collection = { name: 'latency', docs, queries, relevant: new Map(queries.map((q) => [q.id, new Set<string>()])) };
-    await rankBoth(c, search, kw, TENANT); // warm both caches
-    const r = await rankBoth(c, search, kw, TENANT);
+    await rankBoth(c, search, sync, TENANT); // warm both caches
+    const r = await rankBoth(c, search, sync, TENANT);
     const size = await pg.query("SELECT pg_total_relation_size('node_keywords') AS kw, pg_total_relation_size('keyword_terms') AS terms");
     console.log(JSON.stringify({
       kind: 'pg_keyword_latency', nodes: docs.length, queries: queries.length,

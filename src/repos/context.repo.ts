@@ -1,10 +1,8 @@
 // Reads that rank nodes for session context and link suggestions: node cards with the
-// facts ranking needs, recent nodes, and keyword matches — over the tenant's FTS5 table
-// (rowid = nodes.seq) by default, or another engine's ContextKeywords (pg/context-keywords.pg.ts).
-import type { Database, Statement } from '../db/store/contract.js';
-import type { SqliteStore } from '../db/store/sqlite-store.js';
+// facts ranking needs, recent nodes, bodies and texts. Their keyword matches come from the
+// keyword module, as search's do (services/nodes/keyword-route.ts).
+import type { Database } from '../db/store/contract.js';
 import { sql } from '../db/store/sql.js';
-import { KeywordIndexRepo } from './keyword-index.repo.js';
 
 export interface NodeCard {
   id: string;
@@ -23,16 +21,6 @@ export interface NodeCard {
   active_project: number | boolean;
 }
 
-/** The keyword reads of context and suggestions; queries are FTS5 quoted phrases OR-ed. */
-export interface ContextKeywords {
-  /** Best BM25 matches (dismissed nodes left out), best first. */
-  keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>>;
-  /** How many of this tenant's nodes contain the phrase, counted up to `cap`. */
-  docFrequency(tenantId: string, ftsPhrase: string, cap: number): Promise<number>;
-  /** Matches newest first (dismissed nodes left out). */
-  newestMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>>;
-}
-
 // A node card: the facts ranking needs, over alias n.
 const CARD = sql.raw(`n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n.created_at, n.occurred_at, n.mentioned_dates, n.tags,
               EXISTS (SELECT 1 FROM node_para np JOIN para_items p ON p.id = np.para_item_id
@@ -42,10 +30,7 @@ const CARD = sql.raw(`n.id, n.seq, n.title, n.summary, n.status, n.updated_at, n
 // Lookups by id lists are driven from the list (SQLite's CROSS JOIN fixes the join order):
 // `tenant_id = ? AND seq IN (json_each)` made SQLite walk every node of the tenant.
 export class ContextRepo {
-  constructor(
-    private readonly db: Database,
-    private readonly keywords: ContextKeywords,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   async cards(tenantId: string, ids: string[]): Promise<NodeCard[]> {
     if (ids.length === 0) return [];
@@ -91,90 +76,19 @@ export class ContextRepo {
     return rows.map((r) => r.id);
   }
 
-  async keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
-    return await this.keywords.keywordMatches(tenantId, ftsQuery, limit);
-  }
-
-  async docFrequency(tenantId: string, ftsPhrase: string, cap: number): Promise<number> {
-    return await this.keywords.docFrequency(tenantId, ftsPhrase, cap);
-  }
-
-  async newestMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
-    return await this.keywords.newestMatches(tenantId, ftsQuery, limit);
-  }
-
   /** Searchable text of these rows (by seq), for measuring which words they contain. */
-  async texts(tenantId: string, seqs: number[]): Promise<Array<{ seq: number; text: string; bodyText?: string }>> {
+  async texts(tenantId: string, seqs: number[]): Promise<Array<{ id: string; seq: number; text: string; bodyText?: string }>> {
     if (seqs.length === 0) return [];
     // The first 20,000 characters of a body are plenty to tell which words a node uses.
-    type Row = { seq: number; text: string; bodyText?: string };
+    type Row = { id: string; seq: number; text: string; bodyText?: string };
     return await this.db.all(
       this.db.engine === 'postgres'
-        ? sql<Row>`SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
+        ? sql<Row>`SELECT n.id, seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
               trim(summary || chr(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
             FROM unnest(${seqs}::bigint[]) AS j(value) JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`
-        : sql<Row>`SELECT seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
+        : sql<Row>`SELECT n.id, seq, title || ' ' || summary || ' ' || tags || ' ' || substr(body_markdown, 1, 20000) AS text,
               trim(summary || char(10) || substr(body_markdown, 1, 2000)) AS "bodyText"
             FROM json_each(${JSON.stringify(seqs)}) j CROSS JOIN nodes n ON n.seq = j.value WHERE n.tenant_id = ${tenantId}`,
     );
-  }
-}
-
-/** ContextKeywords over the tenant's own FTS5 table. */
-export class Fts5ContextKeywords implements ContextKeywords {
-  private readonly index: KeywordIndexRepo;
-  private readonly fts = new Map<string, { keyword: Statement; docFrequency: Statement; newest: Statement }>();
-
-  constructor(
-    private readonly db: SqliteStore,
-    index = new KeywordIndexRepo(db.handle),
-  ) {
-    this.index = index;
-  }
-
-  async keywordMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
-    const s = await this.ftsStmts(tenantId);
-    return s ? (await s.keyword.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
-  }
-
-  async docFrequency(tenantId: string, ftsPhrase: string, cap: number): Promise<number> {
-    const s = await this.ftsStmts(tenantId);
-    return s ? (await s.docFrequency.get(ftsPhrase, tenantId, cap) as number) : 0;
-  }
-
-  async newestMatches(tenantId: string, ftsQuery: string, limit: number): Promise<Array<{ id: string; seq: number }>> {
-    const s = await this.ftsStmts(tenantId);
-    return s ? (await s.newest.all(ftsQuery, tenantId, limit) as Array<{ id: string; seq: number }>) : [];
-  }
-
-  /** Statements over the tenant's own FTS5 table; null when it has none yet. */
-  private async ftsStmts(tenantId: string) {
-    await this.db.turn();
-    const t = this.index.table(tenantId);
-    if (!t) return null;
-    let s = this.fts.get(t);
-    if (!s) {
-      s = {
-        keyword: this.db.prepare(
-          `SELECT n.id, n.seq FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid
-            WHERE ${t} MATCH ? AND n.tenant_id = ? AND n.status != 'dismissed'
-            ORDER BY bm25(${t}), n.seq
-            LIMIT ?`,
-        ),
-        // Counting stops at the cap, so probing a very common word costs no more than a rare one.
-        docFrequency: this.db
-          .prepare(`SELECT count(*) FROM (SELECT 1 FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid WHERE ${t} MATCH ? AND n.tenant_id = ? LIMIT ?)`)
-          .pluck(),
-        // For a word so common that ranking every match would be slow (and say little): newest first.
-        newest: this.db.prepare(
-          `SELECT n.id, n.seq FROM ${t} JOIN nodes n ON n.seq = ${t}.rowid
-            WHERE ${t} MATCH ? AND n.tenant_id = ? AND n.status != 'dismissed'
-            ORDER BY ${t}.rowid DESC
-            LIMIT ?`,
-        ),
-      };
-      this.fts.set(t, s);
-    }
-    return s;
   }
 }

@@ -5,7 +5,6 @@
 import type { Database } from '../db/store/contract.js';
 import { PgStore } from '../db/store/pg-store.js';
 import type { SqliteStore } from '../db/store/sqlite-store.js';
-import { PgContextKeywords } from './pg/context-keywords.pg.js';
 import { PgJobsRepo } from './pg/jobs.pg.js';
 import { PgKeywordIndex } from './pg/keyword-index.pg.js';
 import { PgVectorsRepo } from './pg/vectors.pg.js';
@@ -13,7 +12,7 @@ import { PgKeywordSource } from './pg/keyword-source.pg.js';
 import { ApiKeysRepo } from './api-keys.repo.js';
 import { CalibrationsRepo } from './calibrations.repo.js';
 import { CapturesRepo } from './captures.repo.js';
-import { ContextRepo, Fts5ContextKeywords } from './context.repo.js';
+import { ContextRepo } from './context.repo.js';
 import { fts5NodeKeywords, KeywordIndexRepo } from './keyword-index.repo.js';
 import { Fts5KeywordSource } from './keyword-source.sqlite.js';
 import type { KeywordSource } from '../search/keyword/source.js';
@@ -49,7 +48,6 @@ export function createRepos(db: SqliteStore | PgStore) {
     keywordSource: new Fts5KeywordSource(db, fts) as KeywordSource,
     jobs: new JobsRepo(db),
     vectors: new VectorsRepo(db) as VectorsApi,
-    context: new ContextRepo(db, new Fts5ContextKeywords(db, fts)),
   };
 }
 
@@ -61,7 +59,6 @@ function createPgRepos(pg: PgStore) {
     keywordSource: new PgKeywordSource(pg) as KeywordSource,
     jobs: new PgJobsRepo(pg) as JobsRepo,
     vectors: new PgVectorsRepo(pg) as VectorsApi,
-    context: new ContextRepo(pg, new PgContextKeywords(keywords)),
   };
 }
 
@@ -87,6 +84,7 @@ function portableRepos(db: Database) {
     rules: new RulesRepo(db),
     passages: new PassagesRepo(db),
     semanticGates: new SemanticGatesRepo(db),
+    context: new ContextRepo(db),
   };
 }
 

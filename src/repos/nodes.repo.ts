@@ -71,6 +71,8 @@ export interface NodeDates {
 
 export interface NodeFilter {
   status?: string;
+  /** Every status but this one (link suggestions leave dismissed nodes out). */
+  status_not?: string;
   para_item_id?: string;
   orphan?: boolean;
   /** Every one of these tags must be on the node. */
@@ -85,7 +87,7 @@ export interface NodeFilter {
 
 /** Whether any filter narrows the tenant's nodes (the fast unfiltered paths need none). */
 export function isFiltered(f: NodeFilter): boolean {
-  return f.status !== undefined || f.para_item_id !== undefined || f.orphan !== undefined || (f.tags?.length ?? 0) > 0 || f.updated_after !== undefined || f.updated_before !== undefined || f.occurred_after !== undefined || f.occurred_before !== undefined;
+  return f.status !== undefined || f.status_not !== undefined || f.para_item_id !== undefined || f.orphan !== undefined || (f.tags?.length ?? 0) > 0 || f.updated_after !== undefined || f.updated_before !== undefined || f.occurred_after !== undefined || f.occurred_before !== undefined;
 }
 
 /**
@@ -96,6 +98,7 @@ export function isFiltered(f: NodeFilter): boolean {
 export function filterSql(engine: Engine, tenantId: string, f: NodeFilter): Query {
   const parts: Query[] = [sql`n.tenant_id = ${tenantId}`];
   if (f.status) parts.push(sql`n.status = ${f.status}`);
+  if (f.status_not) parts.push(sql`n.status != ${f.status_not}`);
   if (f.para_item_id) {
     parts.push(sql`EXISTS (SELECT 1 FROM node_para p WHERE p.tenant_id = n.tenant_id AND p.node_id = n.id AND p.para_item_id = ${f.para_item_id} AND p.archived = 0)`);
   }

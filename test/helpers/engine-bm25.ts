@@ -1,15 +1,16 @@
 // The engines' own BM25, kept as references the keyword module is checked against (tests)
 // and measured against (bench/search.ts, bench/pg.ts); the server never ranks this way.
 // SQLite: FTS5's bm25() over the tenant's table, with the field weights. PostgreSQL: the same
-// formula in SQL over node_keywords and the term tables (PgKeywordIndex.rank, which context
-// also reads). Both under a node filter, with the count of every match and the statistics.
+// formula in SQL over node_keywords and the term tables (pgBm25). Both under a node filter,
+// with the count of every match and the statistics.
 import type { Database } from '../../src/db/store/contract.js';
 import { PgStore } from '../../src/db/store/pg-store.js';
-import { sql } from '../../src/db/store/sql.js';
 import { ftsTable } from '../../src/db/fts-tables.js';
-import { FIELD_WEIGHTS } from '../../src/search/keyword-score.js';
+import { sql, type Query } from '../../src/db/store/sql.js';
+import { BM25_B, BM25_K1, FIELD_WEIGHTS } from '../../src/search/keyword-score.js';
+import { anyOfTsquery } from '../../src/search/lexemes.js';
 import { filterSql, type NodeFilter } from '../../src/repos/nodes.repo.js';
-import { PgKeywordIndex, phraseLexemes } from '../../src/repos/pg/keyword-index.pg.js';
+import { phraseLexemes } from '../../src/repos/pg/keyword-index.pg.js';
 
 export interface EngineTop {
   hits: { seq: number; score: number }[];
@@ -21,7 +22,7 @@ export interface EngineTop {
 export async function engineTop(db: Database, tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<EngineTop> {
   const stats = await engineStats(db, tenantId, phrases);
   if (db instanceof PgStore) {
-    const rows = await new PgKeywordIndex(db).rank(tenantId, phrases.flatMap((p) => phraseLexemes(p)), limit, { where: filterSql('postgres', tenantId, f) });
+    const rows = await pgBm25(db, tenantId, phrases.flatMap((p) => phraseLexemes(p)), limit, filterSql('postgres', tenantId, f));
     return { hits: rows.map(({ seq, score }) => ({ seq: Number(seq), score })), total: rows.length ? Number(rows[0].total) : 0, stats };
   }
   const t = await ftsTableOf(db, tenantId);
@@ -31,6 +32,37 @@ export async function engineTop(db: Database, tenantId: string, phrases: string[
   const bm25 = sql.raw(`bm25(${t}, ${FIELD_WEIGHTS.join(', ')})`);
   const hits = await db.all(sql<{ seq: number; score: number }>`SELECT n.seq, -${bm25} AS score ${from} ORDER BY ${bm25} LIMIT ${limit}`);
   return { hits, total: (await db.value<number>(sql`SELECT count(*) ${from}`)) ?? 0, stats };
+}
+
+const num = (x: number) => sql.raw(String(x));
+
+/**
+ * BM25 in SQL on PostgreSQL, as FTS5 computes it: the tenant's nodes holding any of the
+ * lexemes (not deduplicated: two query terms with one stem count twice, as two FTS5 phrases
+ * do) meeting `where` (over alias n), best first, each row with the count of every match.
+ * One GIN lookup per term; the postings materialised so each tf is de-TOASTed once.
+ */
+export async function pgBm25(db: PgStore, tenantId: string, lexemes: string[], limit: number, where?: Query): Promise<{ seq: number; id: string; score: number; total: number }[]> {
+  if (!lexemes.length || limit <= 0) return [];
+  const rows = await db.all(sql<{ seq: number | string; id: string; score: number; total: number | string }>`
+WITH stats AS (
+  SELECT docs::float8 AS n, total_len::float8 / greatest(docs, 1) AS avgdl FROM keyword_stats WHERE tenant_id = ${tenantId}
+), q AS (
+  SELECT t.term, t.tsq, greatest(ln((stats.n - coalesce(k.df, 0) + 0.5) / (coalesce(k.df, 0) + 0.5)), 1e-6) AS idf
+  FROM unnest(${lexemes}::text[], ${lexemes.map((l) => anyOfTsquery([l]))}::tsquery[]) AS t(term, tsq) CROSS JOIN stats
+  LEFT JOIN keyword_terms k ON k.tenant_id = ${tenantId} AND k.term = t.term
+), p AS MATERIALIZED (
+  SELECT d.seq, d.len, q.idf, (d.tf ->> q.term)::float8 AS tf FROM q JOIN node_keywords d ON d.tenant_id = ${tenantId} AND d.terms @@ q.tsq
+), scored AS (
+  SELECT p.seq, sum(p.idf * (p.tf * ${num(BM25_K1 + 1)}) / (p.tf + ${num(BM25_K1)} * (1 - ${num(BM25_B)} + ${num(BM25_B)} * p.len / stats.avgdl))) AS score
+  FROM stats CROSS JOIN p
+  GROUP BY p.seq
+)
+SELECT n.seq, n.id, s.score::float8 AS score, count(*) OVER () AS total FROM scored s JOIN nodes n ON n.seq = s.seq
+WHERE ${where ?? sql`n.tenant_id = ${tenantId}`}
+ORDER BY s.score DESC, n.seq
+LIMIT ${limit}`);
+  return rows.map((r) => ({ seq: Number(r.seq), id: r.id, score: r.score, total: Number(r.total) }));
 }
 
 /** N (the tenant's nodes) and each quoted term's document frequency, counted by the engine. */

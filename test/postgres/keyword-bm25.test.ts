@@ -12,7 +12,7 @@ import { NodesRepo, type NodeRow } from '../../src/repos/nodes.repo.js';
 import { contentTerms } from '../../src/search/fts-query.js';
 import { queryLexemes } from '../../src/search/lexemes.js';
 import { quoteTerm } from '../../src/search/text.js';
-import { engineStats, engineTop } from '../helpers/engine-bm25.js';
+import { engineStats, engineTop, pgBm25 } from '../helpers/engine-bm25.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -48,8 +48,8 @@ describePg('BM25 keyword search on PostgreSQL', () => {
   }
   /** FTS5's bm25() over these nodes (SQLite's own scoring), best first. */
   const fts = async (s: SqliteStore, tenant: string, q: string, limit = 20) => (await engineTop(s, tenant, contentTerms(q).map(quoteTerm), {}, limit)).hits;
-  /** BM25 in SQL on PostgreSQL (PgKeywordIndex.rank: context's ranking), best first. */
-  const pgRank = async (tenant: string, q: string, limit = 20) => (await kw.rank(tenant, queryLexemes(q), limit)).map(({ seq, score }) => ({ seq: Number(seq), score }));
+  /** BM25 in SQL on PostgreSQL (the tests' reference), best first. */
+  const pgRank = async (tenant: string, q: string, limit = 20) => (await pgBm25(sync, tenant, queryLexemes(q), limit)).map(({ seq, score }) => ({ seq, score }));
   const df = async (tenant: string, word: string) => (await engineStats(sync, tenant, [quoteTerm(word)])).df;
 
   beforeAll(async () => {

@@ -12,13 +12,13 @@ import * as sqliteVec from 'sqlite-vec';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TableChecksum, type Value } from '../../src/transfer/checksum.js';
 import { COPY_TABLES, VECTORS, columnsOf, sqliteSelect } from '../../src/transfer/tables.js';
-import { PgKeywordIndex } from '../../src/repos/pg/keyword-index.pg.js';
 import { queryLexemes } from '../../src/search/lexemes.js';
 import { PgStore } from '../../src/db/store/pg-store.js';
 import { makeTestApp } from '../helpers/app.js';
 import { upload } from '../captures/helpers.js';
 import { createNode, setLinks } from '../graph/helpers.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
+import { pgBm25 } from '../helpers/engine-bm25.js';
 
 const run = promisify(execFile);
 const BYTES = Buffer.from('Field notes: the old pear tree by the gate needs a whip graft.\n\u00e9t\u00e9 \u{1F350}\n', 'utf8');
@@ -93,8 +93,8 @@ describePg('rhizome migrate round trip', () => {
     const pg = await pgdb.client();
     const alpha = (await pg.query("SELECT id FROM tenants WHERE name = 'alpha'")).rows[0].id as string;
     const sync = new PgStore(pgdb.url);
-    const hits = await new PgKeywordIndex(sync).rank(alpha, queryLexemes('pear graft'), 10);
-    const noteHits = await new PgKeywordIndex(sync).rank(alpha, queryLexemes('scion'), 10);
+    const hits = await pgBm25(sync, alpha, queryLexemes('pear graft'), 10);
+    const noteHits = await pgBm25(sync, alpha, queryLexemes('scion'), 10);
     await sync.close();
     const seqOfPear = (await pg.query('SELECT seq FROM nodes WHERE id = $1', [pearNode])).rows[0].seq;
     expect(Number(hits[0].seq)).toBe(Number(seqOfPear));

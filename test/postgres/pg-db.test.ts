@@ -8,6 +8,7 @@ import { queryLexemes } from '../../src/search/lexemes.js';
 import { outboxScenario } from '../helpers/outbox-scenario.js';
 import { apiKeysScenario, graphHealthScenario, importsAndCalibrationsScenario, jobsScenario, linksAndTagsScenario, nodesScenario, paraScenario, tenantsScenario, laterScenario, tokensScenario, transactionScenario } from '../helpers/repo-scenarios.js';
 import { createTestDatabase, describePg, type TestPgDatabase } from './helpers.js';
+import { pgBm25 } from '../helpers/engine-bm25.js';
 
 describePg('The repositories on the PostgreSQL store', () => {
   let pgdb: TestPgDatabase;
@@ -36,8 +37,8 @@ describePg('The repositories on the PostgreSQL store', () => {
     await nodesScenario(db, keywords);
     // The keyword index followed the writes: the retitled node is found by its new word, the deleted one is gone.
     const tenant = 'ten_a';
-    expect((await keywords.rank(tenant, queryLexemes('mycorrhizal'), 10)).map((h) => Number(h.seq))).toEqual([(await db.query<{ seq: number }>("SELECT seq FROM nodes WHERE id = 'nod_1'")).rows[0].seq]);
-    expect(await keywords.rank(tenant, queryLexemes('rivers'), 10)).toEqual([]);
+    expect((await pgBm25(db, tenant, queryLexemes('mycorrhizal'), 10)).map((h) => h.seq)).toEqual([(await db.query<{ seq: number }>("SELECT seq FROM nodes WHERE id = 'nod_1'")).rows[0].seq]);
+    expect(await pgBm25(db, tenant, queryLexemes('rivers'), 10)).toEqual([]);
   });
   it('GraphHealthRepo and HealthHistoryRepo: counters kept by the engine\'s triggers, daily snapshots, the inbox\'s counts and lists', async () => await graphHealthScenario(db));
 });

@@ -229,7 +229,7 @@ describe('the ranked keyword route', () => {
     // filled (autovacuum takes them within a minute), its plan joined every scored node to
     // every filtered one, 2-3 s a query on a 2-core machine.
     if (t.s.db.engine === 'postgres') await t.s.db.exec('ANALYZE nodes, node_keywords');
-    const filters: NodeFilter[] = [{ tags: ['w5'] }, { status: 'validated' }, { status: 'raw', tags: ['w5'] }, { orphan: true }, { updated_after: half }, { tags: ['nowhere'] }];
+    const filters: NodeFilter[] = [{ tags: ['w5'] }, { status: 'validated' }, { status: 'raw', tags: ['w5'] }, { orphan: true }, { updated_after: half }, { tags: ['nowhere'] }, { status_not: 'raw' }];
     for (const f of filters) await expectSameAsEngine(`cold ${JSON.stringify(f)}`, t.tenantId, f);
     await new KeywordWarmer(route.ranker, async () => [t.tenantId], t.log, { floor: 20 }).keep(t.tenantId);
     for (let i = 0; i < 20; i++) await t.s.nodes.create(t.tenantId, { title: `w7 w8 new ${i}`, content: words(i), tags: ['w5'] });
@@ -237,6 +237,23 @@ describe('the ranked keyword route', () => {
     for (const id of ids.slice(320, 340)) await t.s.nodes.remove(t.tenantId, id);
     for (const f of filters) await expectSameAsEngine(`after writes ${JSON.stringify(f)}`, t.tenantId, f);
   }, 120_000);
+
+  it('lists the newest nodes holding a term, asking a filter a page at a time (link suggestions, for a word too common to rank)', async () => {
+    const ids = await seed(200);
+    const seqOf = async (id: string) => (await t.s.repos.nodes.get(t.tenantId, id))!.seq;
+    // The 30 newest are dismissed: with 5 asked for, the filter is asked about 20 at a time, twice.
+    for (const id of ids.slice(-30)) await t.s.nodes.update(t.tenantId, id, { status: 'dismissed' });
+    const live: NodeFilter = { status_not: 'dismissed' };
+    expect(await route.newestMatches(t.tenantId, ['"common"'], live, 5)).toEqual(await Promise.all(ids.slice(165, 170).reverse().map(seqOf)));
+    expect(await route.newestMatches(t.tenantId, ['"common"'], {}, 2)).toEqual(await Promise.all(ids.slice(198).reverse().map(seqOf)));
+    // Any of the terms; a note written since comes first, a deleted one is gone.
+    const quokkas = ids.filter((_, i) => i % 13 === 0);
+    expect(await route.newestMatches(t.tenantId, ['"quokka"', '"zephyr"'], {}, 3)).toEqual(await Promise.all([ids[195], ids[194], ids[182]].map(seqOf)));
+    const added = await t.s.nodes.create(t.tenantId, { title: 'quokka', content: 'a late quokka' });
+    await t.s.nodes.remove(t.tenantId, quokkas[quokkas.length - 1]);
+    expect(await route.newestMatches(t.tenantId, ['"quokka"'], live, 2)).toEqual([await seqOf(added.id), await seqOf(ids[169])]);
+    expect(await route.newestMatches(t.tenantId, ['"nowhere"'], live, 5)).toEqual([]);
+  });
 
   it('keeps filters exact over HTTP', async () => {
     await seed();
@@ -280,11 +297,11 @@ describe('the ranked keyword route', () => {
     await expect(t.s.db.withTx(async () => {
       await t.s.repos.nodes.insert({ id: newId('nod'), tenant_id: other, title: 'quokka', summary: '', body_markdown: 'quokka', tags: '[]', status: 'raw', created_at: now, updated_at: now });
       expect((await route.keywordTop(other, ['"quokka"'], {}, 10)).total).toBe(1);
-      expect(await t.s.repos.context.keywordMatches(other, '"quokka"', 10)).toHaveLength(1);
+      expect(await route.newestMatches(other, ['"quokka"'], {}, 10)).toHaveLength(1);
       throw new Error('roll back');
     })).rejects.toThrow('roll back');
     expect((await route.keywordTop(other, ['"quokka"'], {}, 10)).total).toBe(0);
-    expect(await t.s.repos.context.keywordMatches(other, '"quokka"', 10)).toEqual([]);
+    expect(await route.newestMatches(other, ['"quokka"'], {}, 10)).toEqual([]);
     await t.s.nodes.create(other, { title: 'quokka again', content: 'quokka' });
     expect((await route.keywordTop(other, ['"quokka"'], {}, 10)).total).toBe(1);
   });

@@ -78,6 +78,25 @@ export class KeywordRanker {
     return result;
   }
 
+  /**
+   * The nodes holding any of these terms, newest (largest seq) first, at most `k`; with
+   * `only`, of those it keeps, asked a few pages at a time from the newest. Nothing is
+   * ranked: for a term so common that ranking its nodes would say little.
+   */
+  async newest(tenantId: string, terms: string[], k: number, only?: (seqs: number[]) => Promise<number[]>): Promise<number[]> {
+    const { t } = await this.current(tenantId, terms);
+    const views = terms.map((term) => (t.use(term), t.view(term))).filter((v): v is TermView => v !== null && v.df > 0);
+    const all = matching(views);
+    this.cache.trim(new Set(terms));
+    const out: number[] = [];
+    for (let end = all.length; end > 0 && out.length < k; end -= 4 * k) {
+      const page = all.slice(Math.max(0, end - 4 * k), end).reverse();
+      const kept = only ? new Set(await only(page)) : null;
+      for (const s of page) if (out.length < k && (!kept || kept.has(s))) out.push(s);
+    }
+    return out;
+  }
+
   /** N and each term's document frequency as top() would read them (nothing ranked). */
   async stats(tenantId: string, terms: string[]): Promise<{ n: number; df: number[] }> {
     const { t, n, nodes } = await this.current(tenantId, terms);

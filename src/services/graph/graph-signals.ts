@@ -7,7 +7,8 @@
 import type { ContextRepo } from '../../repos/context.repo.js';
 import { clearsFloor, semanticScore, type Scale } from '../../search/calibration.js';
 import { contentWordCount, isLogLine, NEAR_EMPTY_WORDS } from '../../search/substance.js';
-import { ftsAnyOf, quoteTerm, stem, stemSet } from '../../search/text.js';
+import { quoteTerm, stem, stemSet } from '../../search/text.js';
+import type { NodeFilter } from '../../repos/nodes.repo.js';
 
 /** The slice of the vector store (src/vectors/vector-store.ts) that ranking needs. */
 export interface VectorIndex {
@@ -65,28 +66,37 @@ export const MAX_KEY_TERMS = 8;
 const DF_CAP = 300;
 /** BM25 ranks at most about this many matching rows (rarest terms first), keeping it fast at 100k nodes. */
 const DF_BUDGET = 1500;
+/** Dismissed nodes are never suggested. */
+const LIVE: NodeFilter = { status_not: 'dismissed' };
+
+/** The keyword module's reads the signal needs (services/nodes/keyword-route.ts: quoted terms, seqs back). */
+export interface KeywordReads {
+  /** The best `limit` by BM25 alone (no feedback) under the filter. */
+  keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, feedback: null): Promise<{ hits: Array<{ seq: number }> }>;
+  newestMatches(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<number[]>;
+  termStats(tenantId: string, phrases: string[]): Promise<{ df: number[] }>;
+}
 
 /**
  * Keyword matches of `terms`, at most k, each with its coverage: how many of the key terms
  * (the rarest of `terms` that the tenant's nodes contain) it holds, out of all the terms
  * up to KEYWORD_SATURATION. The candidates are the BM25 best of an OR over the rarest
- * terms (as many as fit the budget);
+ * terms (as many as fit the budget), ranked by the keyword module as search ranks;
  * when even the rarest is very common, the newest nodes containing it.
  */
-export async function keywordSignal(repo: ContextRepo, tenantId: string, terms: string[], k: number): Promise<Map<string, KeywordHit>> {
+export async function keywordSignal(keywords: KeywordReads, repo: ContextRepo, tenantId: string, terms: string[], k: number): Promise<Map<string, KeywordHit>> {
   const out = new Map<string, KeywordHit>();
-  const dfs: number[] = [];
-  for (const term of terms) dfs.push(await repo.docFrequency(tenantId, quoteTerm(term), DF_CAP));
+  const { df } = await keywords.termStats(tenantId, terms.map(quoteTerm));
   const key = terms
-    .map((term, i) => ({ term, i, df: dfs[i] }))
+    .map((term, i) => ({ term, i, df: Math.min(df[i], DF_CAP) }))
     .filter((x) => x.df > 0)
     .sort((a, b) => a.df - b.df || a.i - b.i)
     .slice(0, MAX_KEY_TERMS);
   if (key.length === 0) return out;
 
-  let matches: Array<{ id: string; seq: number }>;
+  let matches: number[];
   if (key[0].df >= DF_CAP) {
-    matches = await repo.newestMatches(tenantId, quoteTerm(key[0].term), k);
+    matches = await keywords.newestMatches(tenantId, [quoteTerm(key[0].term)], LIVE, k);
   } else {
     const ranked: string[] = [];
     let rows = 0;
@@ -95,7 +105,7 @@ export async function keywordSignal(repo: ContextRepo, tenantId: string, terms: 
       ranked.push(x.term);
       rows += x.df;
     }
-    matches = await repo.keywordMatches(tenantId, ftsAnyOf(ranked)!, k);
+    matches = (await keywords.keywordTop(tenantId, ranked.map(quoteTerm), LIVE, k, null)).hits.map((h) => h.seq);
   }
   if (matches.length === 0) return out;
 
@@ -103,11 +113,12 @@ export async function keywordSignal(repo: ContextRepo, tenantId: string, terms: 
   const keyStems = key.map((x) => stem(x.term));
   // Words no node contains still count against coverage: one shared word in a long text is weak.
   const full = Math.min(terms.length, KEYWORD_SATURATION);
-  const coverage = new Map<number, number>();
-  for (const r of await repo.texts(tenantId, matches.map((m) => m.seq))) {
+  const found = new Map((await repo.texts(tenantId, matches)).map((r) => [r.seq, r]));
+  for (const seq of matches) {
+    const r = found.get(seq);
+    if (!r) continue; // deleted meanwhile
     const words = stemSet(r.text);
-    coverage.set(r.seq, Math.min(1, keyStems.filter((w) => words.has(w)).length / full));
+    out.set(r.id, { seq, score: Math.min(1, keyStems.filter((w) => words.has(w)).length / full) });
   }
-  for (const m of matches) out.set(m.id, { seq: m.seq, score: coverage.get(m.seq) ?? 0 });
   return out;
 }

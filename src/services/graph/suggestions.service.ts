@@ -11,7 +11,7 @@
 // suggestions do too.
 import type { ContextRepo } from '../../repos/context.repo.js';
 import type { Calibration, Scale } from '../../search/calibration.js';
-import { keywordSignal, nearEmptySeqs, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
+import { type KeywordReads, keywordSignal, nearEmptySeqs, semanticSignal, semanticStrength, type VectorIndex } from './graph-signals.js';
 import { keyTerms, stemSet, titleMention } from '../../search/text.js';
 import { dot } from '../../vectors/math.js';
 import { roundScore } from '../../search/score.js';
@@ -29,6 +29,8 @@ export interface Suggestion {
 
 export interface SuggestionsDeps {
   repo: ContextRepo;
+  /** Keyword candidates, ranked by the keyword module as search's are. */
+  keywords: KeywordReads;
   vectors: VectorIndex;
   /** Embeds a query text; null when no model is available (keywords still answer). */
   embedQuery(text: string): Promise<Float32Array | null>;
@@ -47,7 +49,7 @@ export class SuggestionsService {
     const cal = vector ? await this.d.calibration() : null;
     const scale = cal ? cal.query : null;
     const semantic = vector && scale ? await semanticSignal(this.d.vectors, this.d.repo, tenantId, vector, pool, scale) : new Map<string, number>();
-    const keyword = await keywordSignal(this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
+    const keyword = await keywordSignal(this.d.keywords, this.d.repo, tenantId, keyTerms(text, MAX_TERMS), pool);
     const cosLine = vector && scale ? await this.d.semanticLine(tenantId, vector) : Infinity;
     const line = scale && Number.isFinite(cosLine) ? semanticStrength(cosLine, scale) : Infinity;
 

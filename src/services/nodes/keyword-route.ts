@@ -39,10 +39,21 @@ export class KeywordRoute implements KeywordSearch {
     this.ranker = new KeywordRanker(source);
   }
 
-  async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<KeywordTop> {
+  /** With search's feedback by default; `feedback` null ranks by BM25 alone (link suggestions' candidates). */
+  async keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, feedback = this.feedback): Promise<KeywordTop> {
     const terms = (await this.source.indexedTerms(phrases)).flat();
-    const only = isFiltered(f) ? async (seqs: number[]) => [...(await this.nodes.passing(tenantId, seqs, f)).keys()] : undefined;
-    return await this.ranker.top(tenantId, terms, limit, this.feedback, only);
+    return await this.ranker.top(tenantId, terms, limit, feedback, this.only(tenantId, f));
+  }
+
+  /** The filter as the module asks it: which of these nodes meet it (none given: every node). */
+  private only(tenantId: string, f: NodeFilter): ((seqs: number[]) => Promise<number[]>) | undefined {
+    return isFiltered(f) ? async (seqs) => [...(await this.nodes.passing(tenantId, seqs, f)).keys()] : undefined;
+  }
+
+  /** The newest `limit` nodes under the filter holding any of these quoted terms (a term too common to rank usefully), their seqs. */
+  async newestMatches(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<number[]> {
+    const terms = (await this.source.indexedTerms(phrases)).flat();
+    return await this.ranker.newest(tenantId, terms, limit, this.only(tenantId, f));
   }
 
   async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {
