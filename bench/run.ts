@@ -30,7 +30,8 @@ if (process.argv.includes('--pg')) {
 // `--graph`: only the graph endpoints' latency (bench/graph.ts), at 100k nodes and 300k links.
 if (process.argv.includes('--graph')) {
   const { benchGraph } = await import('./graph.js');
-  console.log(JSON.stringify({ kind: 'graph', ...(await benchGraph({ nodes: 100_000, links: 300_000 })) }));
+  const iterations = Number(process.env.RHIZOME_BENCH_GRAPH_ITERATIONS) || undefined; // requests per endpoint (default 200)
+  console.log(JSON.stringify({ kind: 'graph', ...(await benchGraph({ nodes: 100_000, links: 300_000, iterations })) }));
   console.log(JSON.stringify({ kind: 'bench_total', seconds: Math.round((Date.now() - started) / 1000) }));
   process.exit(0);
 }
