@@ -105,9 +105,10 @@ export async function benchGraph(opts: GraphBenchOptions): Promise<object> {
       app.request(path, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const pick = () => ids[Math.floor(rand() * ids.length)];
     const few = Math.max(20, Math.floor(iterations / 4));
-    // As a server does at start (SQLite): the keyword module reads ahead the terms 64+ nodes hold.
+    // As a server does at start (SQLite): the keyword module reads ahead the terms 64+ nodes
+    // hold. RHIZOME_BENCH_GRAPH_COLD: not (a server just started, or PostgreSQL's first reads).
     const t2 = performance.now();
-    const keptTerms = await s.keywordWarmer?.keep(tenantId);
+    const keptTerms = process.env.RHIZOME_BENCH_GRAPH_COLD ? 0 : await s.keywordWarmer?.keep(tenantId);
     const keywordKeptMs = performance.now() - t2;
 
     const results = {

@@ -86,6 +86,16 @@ export class Fts5KeywordSource implements KeywordSource {
     return this.prepare(termsSql(t)).all(minDf) as TermCount[];
   }
 
+  /** FTS5 counts a term's nodes from its doclist (the `row` vocabulary), reading no instance rows. */
+  async df(tenantId: string, terms: string[]): Promise<number[]> {
+    await this.store.turn();
+    const t = this.keywords.table(tenantId);
+    if (!t) return terms.map(() => 0);
+    this.vocab(t);
+    const stmt = this.prepare(`SELECT doc FROM temp.${t}_rows WHERE term = ?`);
+    return terms.map((term) => ((stmt.get(term) as { doc: number } | undefined)?.doc ?? 0));
+  }
+
   /**
    * N and the total length from FTS5's averages record; each term not held read from its
    * instance rows (one version: the change log tells what changed). A background read

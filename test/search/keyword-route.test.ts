@@ -255,6 +255,20 @@ describe('the ranked keyword route', () => {
     expect(await route.newestMatches(t.tenantId, ['"nowhere"'], live, 5)).toEqual([]);
   });
 
+  it("counts each term's nodes from the engine's statistics without reading postings (link suggestions choose their terms so)", async () => {
+    const ids = await seed(300);
+    for (const id of ids.slice(0, 20)) await t.s.nodes.update(t.tenantId, id, { content: 'zephyr quokka' });
+    await t.s.nodes.create(t.tenantId, { title: 'zephyr', content: 'a new zephyr' });
+    const phrases = ['"common"', '"zephyr"', '"quokka"', '"w7"', '"nowhere"', '"e-mail"'];
+    const reads = route.ranker.reads;
+    const counts = await route.termCounts(t.tenantId, phrases);
+    expect(route.ranker.reads).toBe(reads);
+    expect(route.ranker.cache.get(t.tenantId)?.size ?? 0).toBe(0);
+    expect(counts).toEqual((await route.termStats(t.tenantId, phrases)).df);
+    expect(counts[1]).toBeGreaterThan(20);
+    expect(counts[4]).toBe(0);
+  });
+
   it('keeps filters exact over HTTP', async () => {
     await seed();
     const all = await (await t.req('GET', '/api/v1/nodes?query=common&mode=keyword&status=raw&per_page=3')).json();

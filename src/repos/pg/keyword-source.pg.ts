@@ -87,6 +87,12 @@ export class PgKeywordSource implements KeywordSource {
     return r.rows.map((row) => ({ term: row.term, df: Number(row.df) }));
   }
 
+  async df(tenantId: string, terms: string[]): Promise<number[]> {
+    const r = await this.db.query<{ term: string; df: number | string }>('SELECT term, df FROM keyword_terms WHERE tenant_id = $1 AND term = ANY($2::text[])', [tenantId, terms]);
+    const byTerm = new Map(r.rows.map((row) => [row.term, Number(row.df)]));
+    return terms.map((term) => byTerm.get(term) ?? 0);
+  }
+
   isolated(): boolean {
     return this.db.inTransaction;
   }

@@ -49,6 +49,8 @@ export interface KeywordSource {
   lengths(tenantId: string): Promise<{ seqs: ArrayLike<number>; lens: ArrayLike<number> }>;
   /** The tenant's terms held by at least `minDf` nodes (those worth reading ahead) with how many hold each, most held first. */
   terms(tenantId: string, minDf: number): Promise<TermCount[]>;
+  /** How many of the tenant's nodes hold each term, from the engine's own statistics (no postings read; for choosing terms, not for ranking). */
+  df(tenantId: string, terms: string[]): Promise<number[]>;
   /**
    * Statistics and versions now, and the postings of each term whose held version (`have`,
    * null: none) is not current (valid until the next read). `background`: a read ahead no

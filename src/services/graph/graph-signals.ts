@@ -74,7 +74,7 @@ export interface KeywordReads {
   /** The best `limit` by BM25 alone (no feedback) under the filter. */
   keywordTop(tenantId: string, phrases: string[], f: NodeFilter, limit: number, feedback: null): Promise<{ hits: Array<{ seq: number }> }>;
   newestMatches(tenantId: string, phrases: string[], f: NodeFilter, limit: number): Promise<number[]>;
-  termStats(tenantId: string, phrases: string[]): Promise<{ df: number[] }>;
+  termCounts(tenantId: string, phrases: string[]): Promise<number[]>;
 }
 
 /**
@@ -86,7 +86,7 @@ export interface KeywordReads {
  */
 export async function keywordSignal(keywords: KeywordReads, repo: ContextRepo, tenantId: string, terms: string[], k: number): Promise<Map<string, KeywordHit>> {
   const out = new Map<string, KeywordHit>();
-  const { df } = await keywords.termStats(tenantId, terms.map(quoteTerm));
+  const df = await keywords.termCounts(tenantId, terms.map(quoteTerm));
   const key = terms
     .map((term, i) => ({ term, i, df: Math.min(df[i], DF_CAP) }))
     .filter((x) => x.df > 0)

@@ -59,16 +59,27 @@ export class KeywordRoute implements KeywordSearch {
   async termStats(tenantId: string, phrases: string[]): Promise<{ n: number; df: number[] }> {
     const terms = await this.source.indexedTerms(phrases);
     const { n, df } = await this.ranker.stats(tenantId, terms.flat());
-    const rarest: number[] = [];
-    let at = 0;
-    for (const t of terms) {
-      rarest.push(t.length ? Math.min(...df.slice(at, at + t.length)) : 0);
-      at += t.length;
-    }
-    return { n, df: rarest };
+    return { n, df: rarest(terms, df) };
+  }
+
+  /** Each quoted term's document frequency from the engine's statistics, reading no postings: for choosing which terms to rank with (link suggestions). */
+  async termCounts(tenantId: string, phrases: string[]): Promise<number[]> {
+    const terms = await this.source.indexedTerms(phrases);
+    return rarest(terms, await this.source.df(tenantId, terms.flat()));
   }
 
   async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithMarks[]> {
     return await this.nodes.pageBySeqs(tenantId, seqs);
   }
+}
+
+/** Per phrase, the df of its rarest token (`df` runs over the phrases' tokens in order). */
+function rarest(terms: string[][], df: number[]): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (const t of terms) {
+    out.push(t.length ? Math.min(...df.slice(at, at + t.length)) : 0);
+    at += t.length;
+  }
+  return out;
 }

@@ -43,6 +43,11 @@ class MemoryEngine implements KeywordSource {
       .map(([term, n]) => ({ term, df: n }));
   }
 
+  async df(tenantId: string, terms: string[]) {
+    const all = new Map((await this.terms(tenantId, 1)).map((c) => [c.term, c.df]));
+    return terms.map((t) => all.get(t) ?? 0);
+  }
+
   /** The terms of each read ahead (the warm-up's). */
   readonly background: string[][] = [];
 
