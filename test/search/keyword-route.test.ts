@@ -267,6 +267,19 @@ describe('the ranked keyword route', () => {
     expect(counts).toEqual((await route.termStats(t.tenantId, phrases)).df);
     expect(counts[1]).toBeGreaterThan(20);
     expect(counts[4]).toBe(0);
+    // Terms the module holds are counted from it, the engine asked only for the others.
+    route.ranker.evictTenant(t.tenantId);
+    await route.keywordTop(t.tenantId, ['"common"', '"zephyr"'], {}, 10);
+    await t.s.nodes.create(t.tenantId, { title: 'zephyr common', content: 'again' });
+    const asked: string[] = [];
+    const source = t.s.repos.keywordSource;
+    const df = source.df.bind(source);
+    source.df = async (tenantId, terms) => (asked.push(...terms), await df(tenantId, terms));
+    const held = await route.termCounts(t.tenantId, phrases);
+    expect(held).toEqual((await route.termStats(t.tenantId, phrases)).df);
+    expect(asked).not.toContain('common');
+    expect(asked).not.toContain('zephyr');
+    expect(asked).toContain('quokka');
   });
 
   it('keeps filters exact over HTTP', async () => {

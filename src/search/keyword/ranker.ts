@@ -97,6 +97,24 @@ export class KeywordRanker {
     return out;
   }
 
+  /**
+   * Each term's document frequency without reading postings: the kept index's where it
+   * holds the term (every change taken in), else the engine's own statistics.
+   */
+  async counts(tenantId: string, terms: string[]): Promise<number[]> {
+    const t = this.source.isolated() ? undefined : this.cache.get(tenantId);
+    if (t) {
+      // A read of no term: statistics only, and on PostgreSQL the changes handed with it.
+      await this.sync(tenantId, t);
+      await this.read(tenantId, t, []);
+      await this.sync(tenantId, t);
+    }
+    const missing = terms.filter((term) => !t?.has(term));
+    const df = missing.length ? await this.source.df(tenantId, missing) : [];
+    const engine = new Map(missing.map((term, i) => [term, df[i]]));
+    return terms.map((term) => engine.get(term) ?? t?.view(term)?.df ?? 0);
+  }
+
   /** N and each term's document frequency as top() would read them (nothing ranked). */
   async stats(tenantId: string, terms: string[]): Promise<{ n: number; df: number[] }> {
     const { t, n, nodes } = await this.current(tenantId, terms);

@@ -62,10 +62,10 @@ export class KeywordRoute implements KeywordSearch {
     return { n, df: rarest(terms, df) };
   }
 
-  /** Each quoted term's document frequency from the engine's statistics, reading no postings: for choosing which terms to rank with (link suggestions). */
+  /** Each quoted term's document frequency, reading no postings (KeywordRanker.counts): for choosing which terms to rank with (link suggestions). */
   async termCounts(tenantId: string, phrases: string[]): Promise<number[]> {
     const terms = await this.source.indexedTerms(phrases);
-    return rarest(terms, await this.source.df(tenantId, terms.flat()));
+    return rarest(terms, await this.ranker.counts(tenantId, terms.flat()));
   }
 
   async nodesBySeqs(tenantId: string, seqs: number[]): Promise<NodeRowWithMarks[]> {
