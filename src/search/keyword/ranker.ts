@@ -62,7 +62,7 @@ export class KeywordRanker {
    */
   async top(tenantId: string, terms: string[], k: number, feedback: FeedbackSettings | null = null, only?: (matching: number[]) => Promise<number[]>): Promise<RankedKeywords> {
     const { t, n, totalLen, nodes } = await this.current(tenantId, terms);
-    const views = terms.map((term) => (t.use(term), t.view(term)));
+    const views = used(t, terms);
     const df = views.map((v) => v?.df ?? 0);
     const result: RankedKeywords = { hits: [], total: 0, stats: { n: nodes ?? n, df } };
     if (n > 0) {
@@ -85,7 +85,7 @@ export class KeywordRanker {
    */
   async newest(tenantId: string, terms: string[], k: number, only?: (seqs: number[]) => Promise<number[]>): Promise<number[]> {
     const { t } = await this.current(tenantId, terms);
-    const views = terms.map((term) => (t.use(term), t.view(term))).filter((v): v is TermView => v !== null && v.df > 0);
+    const views = used(t, terms).filter((v): v is TermView => v !== null && v.df > 0);
     const all = matching(views);
     this.cache.trim(new Set(terms));
     const out: number[] = [];
@@ -103,12 +103,7 @@ export class KeywordRanker {
    */
   async counts(tenantId: string, terms: string[]): Promise<number[]> {
     const t = this.source.isolated() ? undefined : this.cache.get(tenantId);
-    if (t) {
-      // A read of no term: statistics only, and on PostgreSQL the changes handed with it.
-      await this.sync(tenantId, t);
-      await this.read(tenantId, t, []);
-      await this.sync(tenantId, t);
-    }
+    if (t) await this.readCurrent(tenantId, t, []);
     const missing = terms.filter((term) => !t?.has(term));
     const df = missing.length ? await this.source.df(tenantId, missing) : [];
     const engine = new Map(missing.map((term, i) => [term, df[i]]));
@@ -128,10 +123,15 @@ export class KeywordRanker {
     // Isolated: a throwaway index read whole for this query, nothing kept touched.
     const t = this.source.isolated() ? new TenantPostings(new DocLengths([], []), 0) : await this.tenant(tenantId);
     t.lastUsed = Date.now();
+    return { t, ...(await this.readCurrent(tenantId, t, [...new Set(terms)])) };
+  }
+
+  /** Changes taken in, a read of these terms (none: statistics only, and on PostgreSQL the changes handed with it), changes taken in again. */
+  private async readCurrent(tenantId: string, t: TenantPostings, terms: string[]) {
     await this.sync(tenantId, t);
-    const r = await this.read(tenantId, t, [...new Set(terms)]);
+    const r = await this.read(tenantId, t, terms);
     await this.sync(tenantId, t);
-    return { t, ...r };
+    return r;
   }
 
   /** The second pass: expansion terms from the best `docs` hits, every hit scored again (the order of `result.hits` changes, not its members). */
@@ -268,6 +268,11 @@ export class KeywordRanker {
     }
     return p;
   }
+}
+
+/** Each term's view, the term marked as just used (the cap drops it last). */
+function used(t: TenantPostings, terms: string[]): (TermView | null)[] {
+  return terms.map((term) => (t.use(term), t.view(term)));
 }
 
 /** Every node holding any of these views' terms, ascending (marked in a bitmap over their span, then read out). */
