@@ -14,6 +14,7 @@ import { PgSeeds } from './postgres.js';
 import { drained, seed, startServer } from './server.js';
 import { startTarget, targetsFrom, type TargetName } from './targets.js';
 import { mixFrom, runTraffic, type Kind, type KindResult } from './traffic.js';
+import { runOpenLoop } from './open-loop.js';
 import { BENCH_FEEDS, prepareFeeds, type FeedLoad } from './feeds.js';
 import { cpuMeter, type CpuUse } from './cpu.js';
 
@@ -22,6 +23,9 @@ const env = process.env;
 const nodes = Number(env.RHIZOME_LOAD_NODES ?? 2000);
 const seconds = Number(env.RHIZOME_LOAD_SECONDS ?? 60);
 const connections = Number(env.RHIZOME_LOAD_CONNECTIONS ?? 50);
+/** RHIZOME_LOAD_RATE: requests a second offered in all (open loop, open-loop.ts); unset, closed loop. */
+const rate = env.RHIZOME_LOAD_RATE ? Number(env.RHIZOME_LOAD_RATE) : undefined;
+if (rate !== undefined && !(rate > 0)) throw new Error(`RHIZOME_LOAD_RATE: a positive number of requests a second, not ${env.RHIZOME_LOAD_RATE}`);
 /** RHIZOME_LOAD_MIXES: named mixes (typical, search-heavy) or custom ones, separated by `;`. */
 const mixes = (env.RHIZOME_LOAD_MIXES ?? 'typical;search-heavy').split(';').map((m) => m.trim()).filter(Boolean);
 for (const m of mixes) mixFrom(m); // fail fast on a bad one
@@ -96,7 +100,8 @@ async function runOne(mixName: string, name: string, target: TargetName): Promis
   const load_before = loadavg()[0];
   const polling: FeedLoad | null = feeds?.start(seconds) ?? null;
   const meter = cpuMeter(server.pids);
-  const kinds = await runTraffic(server, { connections, mix: mixFrom(mixName), seconds, ids, queries });
+  const traffic = { connections, mix: mixFrom(mixName), seconds, ids, queries };
+  const kinds = await (rate ? runOpenLoop(server, { ...traffic, rate }) : runTraffic(server, traffic));
   const cpu = meter?.stop() ?? null;
   await polling?.stop();
   const load_after = loadavg()[0];
@@ -107,7 +112,7 @@ async function runOne(mixName: string, name: string, target: TargetName): Promis
   const errors = Object.values(kinds).reduce((s, k) => s + k.errors + k.non_2xx + k.timeouts, 0);
   const key = `${mixName} · ${name} · ${target}`;
   results[key] = { total_rps: Math.round(total / seconds), errors, kinds, cpu };
-  console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, target, processes: server.processes, ...(server.routed ? { keys_by_process: server.routed } : {}), warmup_ms: server.warmup_ms, tuning: CONFIGS[name], nodes, connections, seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, cpu, ...(polling ? { feed_polls: polling.polls, feed_304s: polling.notModified, feed_new_items: polling.newItems } : {}), per_kind: kinds }));
+  console.log(JSON.stringify({ kind: 'load', mix: mixName, config: name, target, processes: server.processes, ...(server.routed ? { keys_by_process: server.routed } : {}), warmup_ms: server.warmup_ms, tuning: CONFIGS[name], nodes, connections, ...(rate ? { offered_rps: rate } : {}), seconds, total_rps: results[key].total_rps, errors, load_before: round(load_before), load_after: round(load_after), writes_embedded_after_ms: drain_ms, cpu, ...(polling ? { feed_polls: polling.polls, feed_304s: polling.notModified, feed_new_items: polling.newItems } : {}), per_kind: kinds }));
 }
 
 if (!seedDir) rmSync(seededDir, { recursive: true, force: true });

@@ -52,43 +52,51 @@ export interface TrafficOptions {
   queries: string[];
 }
 
-export async function runTraffic(s: { url: string; keys: string[] }, o: TrafficOptions): Promise<Record<Kind, KindResult>> {
-  const kinds = (Object.keys(o.mix) as Kind[]).filter((k) => o.mix[k] > 0);
-  const split = splitConnections(o.connections, kinds, o.mix);
+/** One request of a kind, as both load generators send it: method, path, headers, body. */
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Builds each kind's next request: ids picked at random, queries and keys in turn, writes numbered. */
+export function requestMaker(s: { keys: string[] }, o: Pick<TrafficOptions, 'ids' | 'queries'>): (kind: Kind) => LoadRequest {
   let q = 0;
   let w = 0;
+  let k = 0;
   const nextQuery = () => encodeURIComponent(o.queries[q++ % o.queries.length]);
   const pick = () => o.ids[Math.floor(Math.random() * o.ids.length)];
-  let k = 0;
   const headers = () => ({ Authorization: `ApiKey ${s.keys[k++ % s.keys.length]}`, 'Content-Type': 'application/json' });
-  const path: Record<Kind, () => string> = {
+  const path: Record<Exclude<Kind, 'write'>, () => string> = {
     get: () => `/api/v1/nodes/${pick()}`,
     list: () => `/api/v1/nodes?per_page=20&page=${1 + Math.floor(Math.random() * 20)}`,
     keyword: () => `/api/v1/nodes?mode=keyword&per_page=10&query=${nextQuery()}`,
     semantic: () => `/api/v1/nodes?mode=semantic&per_page=10&query=${nextQuery()}`,
     hybrid: () => `/api/v1/nodes?mode=hybrid&per_page=10&query=${nextQuery()}`,
-    write: () => '/api/v1/nodes',
   };
+  return (kind) => {
+    if (kind !== 'write') return { method: 'GET', path: path[kind](), headers: headers() };
+    const n = w++;
+    const body = JSON.stringify({ title: `Load note ${n}`, content: `Written under load, number ${n}: ${o.queries[n % o.queries.length]}.` });
+    return { method: 'POST', path: '/api/v1/nodes', headers: headers(), body };
+  };
+}
+
+export async function runTraffic(s: { url: string; keys: string[] }, o: TrafficOptions): Promise<Record<Kind, KindResult>> {
+  const kinds = (Object.keys(o.mix) as Kind[]).filter((k) => o.mix[k] > 0);
+  const split = splitConnections(o.connections, kinds, o.mix);
+  const next = requestMaker(s, o);
   const runs = kinds.map((kind) => {
     const times: number[] = [];
+    const first = next(kind);
     const run = autocannon({
       url: s.url,
       connections: split[kind],
       duration: o.seconds,
       timeout: 10,
-      headers: headers(),
-      requests: [
-        kind === 'write'
-          ? {
-              method: 'POST',
-              path: path.write(),
-              setupRequest: (req: object) => {
-                const n = w++;
-                return { ...req, headers: headers(), body: JSON.stringify({ title: `Load note ${n}`, content: `Written under load, number ${n}: ${o.queries[n % o.queries.length]}.` }) };
-              },
-            }
-          : { method: 'GET', setupRequest: (req: object) => ({ ...req, headers: headers(), path: path[kind]() }) },
-      ],
+      headers: first.headers,
+      requests: [{ method: first.method, path: first.path, setupRequest: (req: object) => ({ ...req, ...next(kind) }) }],
     });
     // Without a callback autocannon returns its tracker, a promise that is also its event emitter.
     (run as unknown as EventEmitter).on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => void times.push(ms));
@@ -105,6 +113,11 @@ function splitConnections(total: number, kinds: Kind[], mix: Record<Kind, number
   return out;
 }
 
+/** The `q` quantile of times sorted ascending, to 0.01 ms (0 when none). */
+export function quantile(sorted: number[], q: number): number {
+  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] * 100) / 100 : 0;
+}
+
 function summarise(r: autocannon.Result, connections: number, seconds: number, times: number[]): KindResult {
   const sorted = times.sort((a, b) => a - b);
   return {
@@ -113,7 +126,7 @@ function summarise(r: autocannon.Result, connections: number, seconds: number, t
     rps: Math.round(r.requests.total / seconds),
     p50_ms: r.latency.p50,
     p90_ms: r.latency.p90,
-    p95_ms: sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)] * 100) / 100 : 0,
+    p95_ms: quantile(sorted, 0.95),
     p99_ms: r.latency.p99,
     max_ms: r.latency.max,
     errors: r.errors,

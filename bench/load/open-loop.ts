@@ -1,0 +1,94 @@
+// Open-loop traffic (RHIZOME_LOAD_RATE): requests arrive at a fixed mean rate, as a Poisson
+// stream whatever the server's pace, each of a kind drawn by the mix's shares, over at most
+// `connections` kept-alive sockets. A request's latency runs from when it was due, not from when
+// a socket took it, so waiting for a free socket counts (no coordinated omission). Below what the
+// process serves, a percentile reads as service time plus the queueing that rate causes; the
+// closed loop (traffic.ts) instead keeps every connection busy, and its latency is mostly its
+// own queue (50 ÷ throughput). autocannon's own rate limit is not used: it sends each second's
+// quota in a burst, and its correction records a slow response once per millisecond it took.
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { quantile, requestMaker, type Kind, type KindResult, type TrafficOptions } from './traffic.js';
+
+const TIMEOUT_MS = 10_000;
+
+interface Tally {
+  times: number[];
+  errors: number;
+  non_2xx: number;
+  timeouts: number;
+}
+
+export async function runOpenLoop(s: { url: string; keys: string[] }, o: TrafficOptions & { rate: number }): Promise<Record<Kind, KindResult>> {
+  const kinds = (Object.keys(o.mix) as Kind[]).filter((k) => o.mix[k] > 0);
+  const total = kinds.reduce((sum, k) => sum + o.mix[k], 0);
+  const tallies = Object.fromEntries(kinds.map((k) => [k, { times: [], errors: 0, non_2xx: 0, timeouts: 0 } as Tally])) as Record<Kind, Tally>;
+  const agent = new Agent({ keepAlive: true, maxSockets: o.connections });
+  const next = requestMaker(s, o);
+  const base = new URL(s.url);
+  const drawKind = (): Kind => {
+    let u = Math.random() * total;
+    for (const k of kinds) if ((u -= o.mix[k]) < 0) return k;
+    return kinds[kinds.length - 1];
+  };
+  const inFlight = new Set<Promise<void>>();
+  const send = (kind: Kind, due: number) => {
+    const r = next(kind);
+    const tally = tallies[kind];
+    const done = new Promise<void>((resolve) => {
+      const req = request({ agent, host: base.hostname, port: base.port, method: r.method, path: r.path, headers: r.headers, timeout: TIMEOUT_MS }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          tally.times.push(performance.now() - due);
+          if (res.statusCode! < 200 || res.statusCode! >= 300) tally.non_2xx++;
+          resolve();
+        });
+      });
+      req.on('timeout', () => {
+        tally.timeouts++;
+        req.destroy();
+      });
+      req.on('error', () => {
+        tally.errors++;
+        resolve();
+      });
+      req.end(r.body);
+    });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+
+  const start = performance.now();
+  const end = start + o.seconds * 1000;
+  let due = start;
+  while (true) {
+    due += (-Math.log(1 - Math.random()) / o.rate) * 1000;
+    if (due >= end) break;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    send(drawKind(), due);
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+
+  return Object.fromEntries(
+    kinds.map((k) => {
+      const t = tallies[k];
+      const sorted = t.times.sort((a, b) => a - b);
+      const result: KindResult = {
+        connections: o.connections,
+        requests: sorted.length,
+        rps: Math.round(sorted.length / o.seconds),
+        p50_ms: quantile(sorted, 0.5),
+        p90_ms: quantile(sorted, 0.9),
+        p95_ms: quantile(sorted, 0.95),
+        p99_ms: quantile(sorted, 0.99),
+        max_ms: quantile(sorted, 1),
+        errors: t.errors,
+        non_2xx: t.non_2xx,
+        timeouts: t.timeouts,
+      };
+      return [k, result];
+    }),
+  ) as Record<Kind, KindResult>;
+}
