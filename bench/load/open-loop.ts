@@ -6,11 +6,14 @@
 // closed loop (traffic.ts) instead keeps every connection busy, and its latency is mostly its
 // own queue (50 ÷ throughput). autocannon's own rate limit is not used: it sends each second's
 // quota in a burst, and its correction records a slow response once per millisecond it took.
+import { appendFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { quantile, requestMaker, type Kind, type KindResult, type TrafficOptions } from './traffic.js';
 
 const TIMEOUT_MS = 10_000;
+/** RHIZOME_LOAD_TRACE: a file each request is appended to (`[ms due from start, kind, latency ms, status]`), to see when slow ones came. */
+const TRACE = process.env.RHIZOME_LOAD_TRACE;
 
 interface Tally {
   times: number[];
@@ -32,6 +35,8 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
     return kinds[kinds.length - 1];
   };
   const inFlight = new Set<Promise<void>>();
+  const trace: string[] = [];
+  let start = 0;
   const send = (kind: Kind, due: number) => {
     const r = next(kind);
     const tally = tallies[kind];
@@ -39,7 +44,9 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
       const req = request({ agent, host: base.hostname, port: base.port, method: r.method, path: r.path, headers: r.headers, timeout: TIMEOUT_MS }, (res) => {
         res.resume();
         res.on('end', () => {
-          tally.times.push(performance.now() - due);
+          const ms = performance.now() - due;
+          tally.times.push(ms);
+          if (TRACE) trace.push(JSON.stringify([Math.round(due - start), kind, Math.round(ms * 10) / 10, res.statusCode]));
           if (res.statusCode! < 200 || res.statusCode! >= 300) tally.non_2xx++;
           resolve();
         });
@@ -58,7 +65,7 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
     void done.then(() => inFlight.delete(done));
   };
 
-  const start = performance.now();
+  start = performance.now();
   const end = start + o.seconds * 1000;
   let due = start;
   while (true) {
@@ -70,6 +77,7 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
   }
   await Promise.all(inFlight);
   agent.destroy();
+  if (TRACE) appendFileSync(TRACE, `${trace.join('\n')}\n`);
 
   return Object.fromEntries(
     kinds.map((k) => {
