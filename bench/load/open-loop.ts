@@ -20,12 +20,13 @@ interface Tally {
   errors: number;
   non_2xx: number;
   timeouts: number;
+  codes: Record<string, number>;
 }
 
 export async function runOpenLoop(s: { url: string; keys: string[] }, o: TrafficOptions & { rate: number }): Promise<Record<Kind, KindResult>> {
   const kinds = (Object.keys(o.mix) as Kind[]).filter((k) => o.mix[k] > 0);
   const total = kinds.reduce((sum, k) => sum + o.mix[k], 0);
-  const tallies = Object.fromEntries(kinds.map((k) => [k, { times: [], errors: 0, non_2xx: 0, timeouts: 0 } as Tally])) as Record<Kind, Tally>;
+  const tallies = Object.fromEntries(kinds.map((k) => [k, { times: [], errors: 0, non_2xx: 0, timeouts: 0, codes: {} } as Tally])) as Record<Kind, Tally>;
   const agent = new Agent({ keepAlive: true, maxSockets: o.connections });
   const next = requestMaker(s, o);
   const base = new URL(s.url);
@@ -41,25 +42,36 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
     const r = next(kind);
     const tally = tallies[kind];
     const done = new Promise<void>((resolve) => {
-      const req = request({ agent, host: base.hostname, port: base.port, method: r.method, path: r.path, headers: r.headers, timeout: TIMEOUT_MS }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          const ms = performance.now() - due;
-          tally.times.push(ms);
-          if (TRACE) trace.push(JSON.stringify([Math.round(due - start), kind, Math.round(ms * 10) / 10, res.statusCode]));
-          if (res.statusCode! < 200 || res.statusCode! >= 300) tally.non_2xx++;
+      const attempt = (again: boolean) => {
+        let timedOut = false;
+        const req = request({ agent, host: base.hostname, port: base.port, method: r.method, path: r.path, headers: r.headers, timeout: TIMEOUT_MS }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            const ms = performance.now() - due;
+            tally.times.push(ms);
+            if (TRACE) trace.push(JSON.stringify([Math.round(due - start), kind, Math.round(ms * 10) / 10, res.statusCode]));
+            if (res.statusCode! < 200 || res.statusCode! >= 300) tally.non_2xx++;
+            resolve();
+          });
+        });
+        req.on('timeout', () => {
+          timedOut = true;
+          tally.timeouts++;
+          req.destroy();
+        });
+        req.on('error', (e: NodeJS.ErrnoException) => {
+          // A kept-alive socket the server closed as idle just as this request went out: sent
+          // again once on a new socket, as browsers do (Node's `reusedSocket`); nothing was served.
+          if (!timedOut && again && req.reusedSocket && e.code === 'ECONNRESET') return attempt(false);
+          if (!timedOut) {
+            tally.errors++;
+            tally.codes[e.code ?? e.message] = (tally.codes[e.code ?? e.message] ?? 0) + 1;
+          }
           resolve();
         });
-      });
-      req.on('timeout', () => {
-        tally.timeouts++;
-        req.destroy();
-      });
-      req.on('error', () => {
-        tally.errors++;
-        resolve();
-      });
-      req.end(r.body);
+        req.end(r.body);
+      };
+      attempt(true);
     });
     inFlight.add(done);
     void done.then(() => inFlight.delete(done));
@@ -95,6 +107,7 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
         errors: t.errors,
         non_2xx: t.non_2xx,
         timeouts: t.timeouts,
+        ...(t.errors ? { error_codes: t.codes } : {}),
       };
       return [k, result];
     }),

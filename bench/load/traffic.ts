@@ -42,6 +42,8 @@ export interface KindResult {
   errors: number;
   non_2xx: number;
   timeouts: number;
+  /** Open loop only: what the failed requests failed with. */
+  error_codes?: Record<string, number>;
 }
 
 export interface TrafficOptions {
