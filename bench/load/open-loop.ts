@@ -42,15 +42,28 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
     const r = next(kind);
     const tally = tallies[kind];
     const done = new Promise<void>((resolve) => {
+      let failed = false;
+      const count = (code: string) => {
+        if (failed) return; // one failure a request, however it shows
+        failed = true;
+        tally.errors++;
+        tally.codes[code] = (tally.codes[code] ?? 0) + 1;
+      };
       const attempt = (again: boolean) => {
         let timedOut = false;
         const req = request({ agent, host: base.hostname, port: base.port, method: r.method, path: r.path, headers: r.headers, timeout: TIMEOUT_MS }, (res) => {
+          let ended = false;
           res.resume();
           res.on('end', () => {
+            ended = true;
             const ms = performance.now() - due;
             tally.times.push(ms);
             if (TRACE) trace.push(JSON.stringify([Math.round(due - start), kind, Math.round(ms * 10) / 10, res.statusCode]));
             if (res.statusCode! < 200 || res.statusCode! >= 300) tally.non_2xx++;
+          });
+          res.on('error', () => {}); // a body cut short: counted on close
+          res.on('close', () => {
+            if (!ended && !timedOut) count('body cut short');
             resolve();
           });
         });
@@ -63,10 +76,7 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
           // A kept-alive socket the server closed as idle just as this request went out: sent
           // again once on a new socket, as browsers do (Node's `reusedSocket`); nothing was served.
           if (!timedOut && again && req.reusedSocket && e.code === 'ECONNRESET') return attempt(false);
-          if (!timedOut) {
-            tally.errors++;
-            tally.codes[e.code ?? e.message] = (tally.codes[e.code ?? e.message] ?? 0) + 1;
-          }
+          if (!timedOut) count(e.code ?? e.message);
           resolve();
         });
         req.end(r.body);
