@@ -9,11 +9,9 @@
 import { appendFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { quantile, requestMaker, type Kind, type KindResult, type TrafficOptions } from './traffic.js';
+import { quantile, requestMaker, type Kind, type KindResult, type LoadRequest, type TrafficOptions } from './traffic.js';
 
 const TIMEOUT_MS = 10_000;
-/** RHIZOME_LOAD_TRACE: a file each request is appended to (`[ms due from start, kind, latency ms, status]`), to see when slow ones came. */
-const TRACE = process.env.RHIZOME_LOAD_TRACE;
 
 interface Tally {
   times: number[];
@@ -23,7 +21,33 @@ interface Tally {
   codes: Record<string, number>;
 }
 
-export async function runOpenLoop(s: { url: string; keys: string[] }, o: TrafficOptions & { rate: number }): Promise<Record<Kind, KindResult>> {
+/** How one exchange ended: a status once the whole body came, a timeout, or a failure (`idleClose`: on a kept-alive socket the server had just closed as idle). */
+type Outcome = { status: number } | { timeout: true } | { error: string; idleClose: boolean };
+
+/** One request on the agent's sockets. */
+function exchange(agent: Agent, base: URL, r: LoadRequest): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let timedOut = false;
+    const req = request({ agent, host: base.hostname, port: base.port, method: r.method, path: r.path, headers: r.headers, timeout: TIMEOUT_MS }, (res) => {
+      let ended = false;
+      res.resume();
+      res.on('end', () => (ended = true));
+      res.on('error', () => {}); // a body cut short: said on close
+      res.on('close', () => resolve(timedOut ? { timeout: true } : ended ? { status: res.statusCode! } : { error: 'body cut short', idleClose: false }));
+    });
+    req.on('timeout', () => {
+      timedOut = true;
+      req.destroy();
+    });
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      resolve(timedOut ? { timeout: true } : { error: e.code ?? e.message, idleClose: req.reusedSocket && e.code === 'ECONNRESET' }),
+    );
+    req.end(r.body);
+  });
+}
+
+/** `trace`: a file each request is appended to as `[ms due from start, kind, latency ms, status]` (RHIZOME_LOAD_TRACE). */
+export async function runOpenLoop(s: { url: string; keys: string[] }, o: TrafficOptions & { rate: number; trace?: string }): Promise<Record<Kind, KindResult>> {
   const kinds = (Object.keys(o.mix) as Kind[]).filter((k) => o.mix[k] > 0);
   const total = kinds.reduce((sum, k) => sum + o.mix[k], 0);
   const tallies = Object.fromEntries(kinds.map((k) => [k, { times: [], errors: 0, non_2xx: 0, timeouts: 0, codes: {} } as Tally])) as Record<Kind, Tally>;
@@ -35,59 +59,28 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
     for (const k of kinds) if ((u -= o.mix[k]) < 0) return k;
     return kinds[kinds.length - 1];
   };
-  const inFlight = new Set<Promise<void>>();
   const trace: string[] = [];
-  let start = 0;
-  const send = (kind: Kind, due: number) => {
+  const start = performance.now();
+  const send = async (kind: Kind, due: number) => {
     const r = next(kind);
-    const tally = tallies[kind];
-    const done = new Promise<void>((resolve) => {
-      let failed = false;
-      const count = (code: string) => {
-        if (failed) return; // one failure a request, however it shows
-        failed = true;
-        tally.errors++;
-        tally.codes[code] = (tally.codes[code] ?? 0) + 1;
-      };
-      const attempt = (again: boolean) => {
-        let timedOut = false;
-        const req = request({ agent, host: base.hostname, port: base.port, method: r.method, path: r.path, headers: r.headers, timeout: TIMEOUT_MS }, (res) => {
-          let ended = false;
-          res.resume();
-          res.on('end', () => {
-            ended = true;
-            const ms = performance.now() - due;
-            tally.times.push(ms);
-            if (TRACE) trace.push(JSON.stringify([Math.round(due - start), kind, Math.round(ms * 10) / 10, res.statusCode]));
-            if (res.statusCode! < 200 || res.statusCode! >= 300) tally.non_2xx++;
-          });
-          res.on('error', () => {}); // a body cut short: counted on close
-          res.on('close', () => {
-            if (!ended && !timedOut) count('body cut short');
-            resolve();
-          });
-        });
-        req.on('timeout', () => {
-          timedOut = true;
-          tally.timeouts++;
-          req.destroy();
-        });
-        req.on('error', (e: NodeJS.ErrnoException) => {
-          // A kept-alive socket the server closed as idle just as this request went out: sent
-          // again once on a new socket, as browsers do (Node's `reusedSocket`); nothing was served.
-          if (!timedOut && again && req.reusedSocket && e.code === 'ECONNRESET') return attempt(false);
-          if (!timedOut) count(e.code ?? e.message);
-          resolve();
-        });
-        req.end(r.body);
-      };
-      attempt(true);
-    });
-    inFlight.add(done);
-    void done.then(() => inFlight.delete(done));
+    let out = await exchange(agent, base, r);
+    // A kept-alive socket the server closed as idle just as this went out: nothing was served,
+    // so it is sent again once on a new socket, as browsers do (Node's `reusedSocket`).
+    if ('idleClose' in out && out.idleClose) out = await exchange(agent, base, r);
+    const t = tallies[kind];
+    if ('timeout' in out) t.timeouts++;
+    else if ('error' in out) {
+      t.errors++;
+      t.codes[out.error] = (t.codes[out.error] ?? 0) + 1;
+    } else {
+      const ms = performance.now() - due;
+      t.times.push(ms);
+      if (out.status < 200 || out.status >= 300) t.non_2xx++;
+      if (o.trace) trace.push(JSON.stringify([Math.round(due - start), kind, Math.round(ms * 10) / 10, out.status]));
+    }
   };
 
-  start = performance.now();
+  const inFlight = new Set<Promise<void>>();
   const end = start + o.seconds * 1000;
   let due = start;
   while (true) {
@@ -95,11 +88,13 @@ export async function runOpenLoop(s: { url: string; keys: string[] }, o: Traffic
     if (due >= end) break;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    send(drawKind(), due);
+    const p = send(drawKind(), due);
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
   }
   await Promise.all(inFlight);
   agent.destroy();
-  if (TRACE) appendFileSync(TRACE, `${trace.join('\n')}\n`);
+  if (o.trace) appendFileSync(o.trace, `${trace.join('\n')}\n`);
 
   return Object.fromEntries(
     kinds.map((k) => {

@@ -105,12 +105,12 @@ async function runOne(mixName: string, name: string, target: TargetName): Promis
   const server = await startTarget(target, ROOT, CONFIGS[name], seededDir, pg);
   const feeds = name === 'feeds-200' ? await prepareFeeds(server) : null;
   const traffic = { connections, mix: mixFrom(mixName), seconds, ids, queries };
-  const send = (t: typeof traffic) => (rate ? runOpenLoop(server, { ...t, rate }) : runTraffic(server, t));
+  const send = (t: typeof traffic, trace?: string) => (rate ? runOpenLoop(server, { ...t, rate, trace }) : runTraffic(server, t));
   if (warmup > 0) await send({ ...traffic, seconds: warmup });
   const load_before = loadavg()[0];
   const polling: FeedLoad | null = feeds?.start(seconds) ?? null;
   const meter = cpuMeter(server.pids);
-  const kinds = await send(traffic);
+  const kinds = await send(traffic, env.RHIZOME_LOAD_TRACE); // the measured run alone
   const cpu = meter?.stop() ?? null;
   await polling?.stop();
   const load_after = loadavg()[0];
